@@ -1,0 +1,63 @@
+// Every environment variable svc reads, validated once at start-up.
+// A bad value stops start-up with a message that names the variable.
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+const schema = z.object({
+  PORT: port.default(8080).describe('HTTP port of the REST API'),
+  HOST: z.string().min(1).default('127.0.0.1').describe('interface the HTTP server binds to (0.0.0.0 for all)'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional()
+    .describe('PostgreSQL server to use; when unset svc runs an embedded PostgreSQL in SVC_DATA_DIR'),
+  SVC_DATA_DIR: z.string().min(1).default('./data').describe('folder of the embedded PostgreSQL and other local state'),
+  SVC_EMBEDDED_PG_PORT: port.default(54329).describe('port of the embedded PostgreSQL (loopback only)'),
+  SVC_BOOTSTRAP_API_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_\-.]{20,128}$/, 'must be 20 to 128 characters of letters, digits, _ - .')
+    .optional()
+    .describe('API key created for the default account at start-up if it does not exist'),
+  SVC_PUBLIC_URL: z
+    .url()
+    .optional()
+    .describe('public origin used in absolute links (e.g. https://svc.example.com); default: from the request'),
+  SVC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('least severe level of the JSON log lines written to stdout'),
+  SVC_TRUST_PROXY: bool.default(false).describe('trust X-Forwarded-* headers from a reverse proxy'),
+});
+
+export type Config = z.infer<typeof schema>;
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment. Empty strings count as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+/** The documented variables, for the README table and `svc config`. */
+export function describeConfig(): { name: string; default: unknown; description: string }[] {
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const parsed = field.safeParse(undefined);
+    return {
+      name,
+      default: parsed.success ? parsed.data : undefined,
+      description: field.description ?? '',
+    };
+  });
+}

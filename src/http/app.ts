@@ -1,0 +1,119 @@
+// The fastify application, built without listening so tests and every role share it.
+import { randomUUID } from 'node:crypto';
+import { parse as parseQuery } from 'node:querystring';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { ApiError, errorObject } from '../jsonapi/errors.ts';
+import { buildOpenApi } from './openapi.ts';
+import { JSONAPI, registerRoute, type AnyRouteSpec, type Services } from './route.ts';
+import { healthRoutes } from './routes/health.ts';
+import { partyRoutes } from './routes/parties.ts';
+
+export interface AppOptions extends Services {
+  logger?: FastifyServerOptions['logger'];
+  trustProxy?: boolean;
+  /** Extra routes, for roles added later (and tests). */
+  routes?: AnyRouteSpec[];
+}
+
+const BODY_LIMIT = 1024 * 1024;
+
+/** Every /v2 route; the OpenAPI document is generated from this list. */
+export function v2Routes(): AnyRouteSpec[] {
+  return [...partyRoutes];
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const services: Services = { db: options.db, clock: options.clock, publicUrl: options.publicUrl };
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: options.trustProxy ?? false,
+    bodyLimit: BODY_LIMIT,
+    // Accept a caller's request id (for tracing across services) when it looks like one.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      maxParamLength: 200,
+      // node:querystring decodes percent-encoded keys, so page%5Bsize%5D arrives as page[size].
+      querystringParser: (str: string) => parseQuery(str) as Record<string, string | string[]>,
+    },
+    // Errors raised by the router itself (a malformed percent-encoding in the path) get the same body.
+    frameworkErrors: (err, _req, reply) => {
+      void (reply as FastifyReply).code(400).type(JSONAPI).send({ errors: [errorObject(400, { detail: `The request path is not a valid URL: ${err.message}`, code: 'bad_url' })] });
+    },
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(['application/json', JSONAPI], { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(ApiError.of(400, { title: 'Malformed JSON', detail: `The request body is not valid JSON: ${(err as Error).message}`, code: 'malformed_json' }), undefined);
+    }
+  });
+
+  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
+    reply.type(JSONAPI);
+    if (err instanceof ApiError) {
+      reply.headers(err.headers);
+      return reply.code(err.status).send({ errors: err.errors });
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ errors: [errorObject(status, { detail: clientErrorDetail(err), code: err.code?.toLowerCase() })] });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ errors: [errorObject(500, { detail: `Something went wrong on our side (request ${req.id}).` })] });
+  });
+
+  const routes = [...v2Routes(), ...(options.routes ?? [])];
+  for (const spec of routes) registerRoute(app, services, spec);
+  const openApi = buildOpenApi(routes);
+  app.get('/v2/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(openApi));
+  healthRoutes(app, services);
+
+  const matchers = routes.map((r) => ({ method: r.method, re: pathPattern(r.url) }));
+  app.setNotFoundHandler(async (req, reply) => {
+    reply.type(JSONAPI);
+    const path = req.url.split('?')[0].replace(/\/+$/, '') || '/';
+    const allowed: string[] = [...new Set(matchers.filter((m) => m.re.test(path)).map((m) => m.method))];
+    if (allowed.length > 0) {
+      if (allowed.includes('GET')) allowed.push('HEAD');
+      reply.header('allow', allowed.join(', '));
+      return reply.code(405).send({
+        errors: [errorObject(405, { detail: `${req.method} is not allowed on ${path}; use ${allowed.join(', ')}.`, code: 'method_not_allowed' })],
+      });
+    }
+    return reply.code(404).send({ errors: [errorObject(404, { detail: `No route ${req.method} ${path}.`, code: 'route_not_found' })] });
+  });
+
+  return app;
+}
+
+function pathPattern(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+/** Fastify's own 4xx errors (body too large, unsupported media type…) in plain words. */
+function clientErrorDetail(err: FastifyError): string {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Send request bodies as application/vnd.api+json or application/json.';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return `The request body is larger than ${BODY_LIMIT} bytes.`;
+    default:
+      return err.message;
+  }
+}

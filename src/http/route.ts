@@ -1,0 +1,116 @@
+// One way to declare a /v2 route: its method, path, schemas and handler. The same declaration
+// registers the fastify route, validates the request and feeds the OpenAPI document.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import type { Document, Resource } from '../jsonapi/document.ts';
+import { loadIncluded, validateInclude } from '../jsonapi/include.ts';
+import { parseInclude, type Query } from '../jsonapi/query.ts';
+import type { Db } from '../store/db.ts';
+import { authenticate } from './auth.ts';
+import { enforceRateLimit, type Bucket } from './rate-limit.ts';
+import { resourceTypes } from './resource-types.ts';
+
+export const JSONAPI = 'application/vnd.api+json';
+
+export interface Services {
+  db: Db;
+  clock: Clock;
+  /** Public origin for absolute links; when unset it comes from the request. */
+  publicUrl?: string;
+}
+
+export interface Ctx<B> {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  services: Services;
+  accountId: string;
+  params: Record<string, string>;
+  query: Query;
+  body: B;
+  /** Absolute URL of this request, for top-level links. */
+  url: URL;
+  /**
+   * The records the `include` parameter asks for, related to `primary` (of type `rootType`).
+   * Every show and list route calls it, so an unknown include is a 400 everywhere.
+   */
+  include(rootType: string, primary: Resource[]): Promise<Resource[] | undefined>;
+}
+
+export interface Reply {
+  status?: number;
+  body: Document | Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export interface QueryParamSpec {
+  name: string;
+  description: string;
+  schema?: Record<string, unknown>;
+}
+
+export interface RouteSpec<B = undefined> {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** fastify path, e.g. /v2/parties/:id */
+  url: string;
+  summary: string;
+  tag: string;
+  /** Validates and types the parsed body; the same schema describes it in OpenAPI. */
+  body?: z.ZodType<B>;
+  /** Turns body validation into JSON:API errors (pointer prefixes differ by body shape). */
+  parseBody?: (schema: z.ZodType<B>, raw: unknown) => B;
+  query?: QueryParamSpec[];
+  /** Schema of a successful response body, for OpenAPI. */
+  response?: { status: number; description: string; schema?: z.ZodType };
+  bucket?: Bucket;
+  /** Plain JSON instead of JSON:API (infer_number, refresh and the like). */
+  plainJson?: boolean;
+  handler(ctx: Ctx<B>): Promise<Reply>;
+}
+
+export type AnyRouteSpec = RouteSpec<any>;
+
+export function requestUrl(req: FastifyRequest, publicUrl?: string): URL {
+  const origin = publicUrl ?? `${req.protocol}://${req.host}`;
+  return new URL(req.url, origin);
+}
+
+export function registerRoute(app: FastifyInstance, services: Services, spec: AnyRouteSpec): void {
+  app.route({
+    method: spec.method,
+    url: spec.url,
+    // Authentication and rate limiting run before the body is read, so a client without a
+    // valid key or over its limit never costs a parse.
+    onRequest: async (req, reply) => {
+      const key = await authenticate(services.db, req);
+      req.apiKey = key;
+      await enforceRateLimit(services, key.id, spec.bucket ?? 'default', reply);
+    },
+    handler: async (req, reply) => {
+      const raw = req.body;
+      const body = spec.body ? (spec.parseBody ?? ((s, r) => s.parse(r)))(spec.body, raw) : undefined;
+      const accountId = req.apiKey!.account_id;
+      const query = req.query as Query;
+      const result = await spec.handler({
+        req,
+        reply,
+        services,
+        accountId,
+        params: req.params as Record<string, string>,
+        query,
+        body,
+        url: requestUrl(req, services.publicUrl),
+        async include(rootType, primary) {
+          const paths = parseInclude(query);
+          validateInclude(resourceTypes, rootType, paths);
+          if (paths.length === 0) return undefined;
+          return loadIncluded(resourceTypes, { db: services.db, accountId }, primary, paths);
+        },
+      });
+      reply.code(result.status ?? 200);
+      reply.type(spec.plainJson ? 'application/json; charset=utf-8' : JSONAPI);
+      if (result.headers) reply.headers(result.headers);
+      return result.body;
+    },
+  });
+}

@@ -1,0 +1,44 @@
+// Request documents: one zod schema per body; every failed rule becomes a 422 error object whose
+// source.pointer is the JSON pointer of the offending member.
+import { z } from 'zod';
+import { ApiError, errorObject, type ErrorObject } from './errors.ts';
+
+/** { data: { type, attributes } } with the given attribute schema. */
+export function resourceDocument<A extends z.ZodType>(type: string, attributes: A) {
+  return z.object({
+    data: z.object({
+      type: z.literal(type),
+      id: z.string().optional(),
+      attributes,
+    }),
+  });
+}
+
+const pointerOf = (path: PropertyKey[]) => '/' + path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+function toError(issue: z.core.$ZodIssue): ErrorObject {
+  const pointer = issue.path.length > 0 ? pointerOf(issue.path) : '/data';
+  const name = issue.path.length > 0 ? String(issue.path[issue.path.length - 1]) : 'data';
+  let code = 'invalid';
+  let detail = `${name}: ${issue.message}`;
+  if ((issue.code === 'invalid_type' && issue.input === undefined) || (issue.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1)) {
+    code = 'blank';
+    detail = `${name} can't be blank`;
+  } else if (issue.code === 'too_big') {
+    code = 'too_long';
+  } else if (issue.code === 'custom' && typeof issue.params?.code === 'string') {
+    code = issue.params.code;
+    detail = issue.message;
+  }
+  return errorObject(422, { detail, code, source: { pointer } });
+}
+
+/** Parses `raw` or throws a 422 listing every problem. */
+export function validateBody<T>(schema: z.ZodType<T>, raw: unknown): T {
+  if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw ApiError.of(422, { detail: 'The request body must be a JSON object.', code: 'invalid', source: { pointer: '' } });
+  }
+  const result = schema.safeParse(raw, { reportInput: true });
+  if (result.success) return result.data;
+  throw new ApiError(422, result.error.issues.map(toError));
+}

@@ -1,0 +1,45 @@
+// The JSON:API document shapes svc produces.
+export interface Identifier {
+  type: string;
+  id: string;
+}
+
+export interface Relationship {
+  data: Identifier | null | Identifier[];
+}
+
+export interface Resource {
+  id: string;
+  type: string;
+  attributes: Record<string, unknown>;
+  relationships?: Record<string, Relationship>;
+  links?: { self: string };
+}
+
+export interface Links {
+  self?: string;
+  current?: string;
+  first?: string;
+  prev?: string;
+  next?: string;
+  last?: string;
+}
+
+export interface PageMeta {
+  size: number;
+  total: number;
+  pagination: { current: number; next?: number; last?: number; records: number };
+}
+
+export interface Document {
+  data: Resource | Resource[] | null;
+  included?: Resource[];
+  links?: Links;
+  meta?: Record<string, unknown> | PageMeta;
+}
+
+export const toOne = (type: string, id: string | null | undefined): Relationship => ({ data: id ? { type, id } : null });
+export const toMany = (type: string, ids: string[]): Relationship => ({ data: ids.map((id) => ({ type, id })) });
+
+/** ISO 8601 in UTC with a Z, or null. */
+export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);

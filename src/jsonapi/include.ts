@@ -1,0 +1,81 @@
+// Compound documents: validates `include` paths against the relationships each resource type
+// declares, and loads the related records level by level (one query per type per level).
+import type { Queryable } from '../store/db.ts';
+import type { Identifier, Resource } from './document.ts';
+import { badParameter } from './errors.ts';
+
+export interface LoadContext {
+  db: Queryable;
+  /** Records owned by accounts are loaded only for this one. */
+  accountId: string;
+}
+
+export interface ResourceType {
+  /** relationship name → the types it may point to */
+  relationships: Record<string, readonly string[]>;
+  load(ctx: LoadContext, ids: string[]): Promise<Resource[]>;
+}
+
+export type ResourceTypes = Record<string, ResourceType>;
+
+interface PathTree {
+  [segment: string]: PathTree;
+}
+
+function toTree(paths: string[]): PathTree {
+  const tree: PathTree = {};
+  for (const path of paths) {
+    let node = tree;
+    for (const segment of path.split('.')) node = node[segment] ??= {};
+  }
+  return tree;
+}
+
+/** Throws a 400 naming the first include path that is not a relationship chain from rootType. */
+export function validateInclude(types: ResourceTypes, rootType: string, paths: string[]): void {
+  for (const path of paths) {
+    let current = [rootType];
+    for (const segment of path.split('.')) {
+      const next = current.flatMap((t) => types[t]?.relationships[segment] ?? []);
+      if (next.length === 0) {
+        throw badParameter('include', `${segment} is not a relationship of ${current.join(' or ')} (in include path "${path}").`, 'invalid_include');
+      }
+      current = [...new Set(next)];
+    }
+  }
+}
+
+const keyOf = (r: Identifier) => `${r.type}:${r.id}`;
+
+/** The records named by `paths`, not repeating any primary record. */
+export async function loadIncluded(types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: string[]): Promise<Resource[]> {
+  const known = new Map<string, Resource>(primary.map((r) => [keyOf(r), r]));
+  const included = new Map<string, Resource>();
+
+  async function walk(resources: Resource[], tree: PathTree): Promise<void> {
+    for (const [segment, subtree] of Object.entries(tree)) {
+      const wanted = new Map<string, Identifier>();
+      for (const r of resources) {
+        const data = r.relationships?.[segment]?.data;
+        for (const ident of Array.isArray(data) ? data : data ? [data] : []) wanted.set(keyOf(ident), ident);
+      }
+      const missing = new Map<string, string[]>();
+      for (const [key, ident] of wanted) {
+        if (!known.has(key)) (missing.get(ident.type) ?? missing.set(ident.type, []).get(ident.type)!).push(ident.id);
+      }
+      for (const [type, ids] of missing) {
+        const loader = types[type];
+        if (!loader) continue;
+        for (const r of await loader.load(ctx, ids)) {
+          known.set(keyOf(r), r);
+          included.set(keyOf(r), r);
+        }
+      }
+      const next = [...wanted.keys()].map((k) => known.get(k)).filter((r): r is Resource => r !== undefined);
+      if (Object.keys(subtree).length > 0) await walk(next, subtree);
+    }
+  }
+
+  await walk(primary, toTree(paths));
+  return [...included.values()];
+}

@@ -1,0 +1,32 @@
+// Page links and meta in the shape the reference service returns.
+import type { Links, PageMeta } from './document.ts';
+import type { Page } from './query.ts';
+
+function pageUrl(url: URL, number: number, size: number): string {
+  const u = new URL(url);
+  u.searchParams.delete('page[number]');
+  u.searchParams.delete('page[size]');
+  u.searchParams.set('page[number]', String(number));
+  u.searchParams.set('page[size]', String(size));
+  // Brackets read better raw, as clients of the reference service see them.
+  return u.href.replace(/%5B/gi, '[').replace(/%5D/gi, ']');
+}
+
+export function paginate(url: URL, page: Page, total: number, count: number): { links: Links; meta: PageMeta } {
+  const last = Math.max(1, Math.ceil(total / page.size));
+  const links: Links = {
+    self: url.href,
+    current: pageUrl(url, page.number, page.size),
+    first: pageUrl(url, 1, page.size),
+  };
+  if (page.number > 1) links.prev = pageUrl(url, Math.min(page.number - 1, last), page.size);
+  if (page.number < last) links.next = pageUrl(url, page.number + 1, page.size);
+  links.last = pageUrl(url, last, page.size);
+  const pagination: PageMeta['pagination'] = {
+    current: page.number,
+    ...(page.number < last ? { next: page.number + 1 } : {}),
+    ...(total > 0 ? { last } : {}),
+    records: total,
+  };
+  return { links, meta: { size: count, total, pagination } };
+}

@@ -1,0 +1,65 @@
+// Query-string parameters shared by every list and show route. Keys arrive flat and decoded
+// ("page[size]" whether the client sent the brackets raw or percent-encoded).
+import { badParameter } from './errors.ts';
+
+export type Query = Record<string, string | string[] | undefined>;
+
+export const MAX_PAGE_SIZE = 100;
+
+/** The single value of a parameter; a repeated parameter is an error rather than a guess. */
+export function param(query: Query, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) throw badParameter(name, `${name} may be given only once.`);
+  return value;
+}
+
+export interface Page {
+  number: number;
+  size: number;
+}
+
+function positiveInt(query: Query, name: string): number | undefined {
+  const raw = param(query, name);
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw badParameter(name, `${name} must be a whole number of at least 1.`);
+  return Number(raw);
+}
+
+/** page[number] from 1, page[size] defaulting per resource and clamped to 100. */
+export function parsePage(query: Query, defaultSize = 30): Page {
+  const number = positiveInt(query, 'page[number]') ?? 1;
+  const size = Math.min(positiveInt(query, 'page[size]') ?? defaultSize, MAX_PAGE_SIZE);
+  return { number, size };
+}
+
+/** The include paths, e.g. "shipment,shipment.port_of_lading"; validated by the caller's resource types. */
+export function parseInclude(query: Query): string[] {
+  const raw = param(query, 'include');
+  if (raw === undefined) return [];
+  return [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
+}
+
+/** filter[name] and the like; blank means absent. */
+export function optionalParam(query: Query, name: string): string | undefined {
+  const value = param(query, name)?.trim();
+  return value ? value : undefined;
+}
+
+export function booleanParam(query: Query, name: string): boolean | undefined {
+  const value = optionalParam(query, name);
+  if (value === undefined) return undefined;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw badParameter(name, `${name} must be true or false.`);
+}
+
+/** An ISO 8601 timestamp parameter. */
+export function timeParam(query: Query, name: string): Date | undefined {
+  const value = optionalParam(query, name);
+  if (value === undefined) return undefined;
+  const date = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) {
+    throw badParameter(name, `${name} must be an ISO 8601 date or date-time.`);
+  }
+  return date;
+}

@@ -1,0 +1,103 @@
+// JSON:API resources for reference data: shipping lines, ports, metro areas,
+// terminals, rail terminals and vessels.
+import type { LocationRow, RailTerminalRow, ShippingLineRow, TerminalRow, VesselRow } from '../../refdata/types.ts';
+import { toOne, type Resource } from '../document.ts';
+
+export function shippingLineResource(row: ShippingLineRow): Resource {
+  return {
+    id: row.id,
+    type: 'shipping_line',
+    attributes: {
+      scac: row.scac,
+      name: row.name,
+      short_name: row.short_name,
+      alternative_scacs: row.alternative_scacs,
+      bill_of_lading_tracking_support: row.bill_of_lading_tracking_support,
+      booking_number_tracking_support: row.booking_number_tracking_support,
+      container_number_tracking_support: row.container_number_tracking_support,
+    },
+    links: { self: `/v2/shipping_lines/${row.id}` },
+  };
+}
+
+// The live API repeats the id inside port attributes; metro areas get the same
+// treatment so the two views of one location look alike.
+const portAttributes = (row: LocationRow) => ({
+  id: row.id,
+  name: row.name,
+  code: row.locode,
+  state_abbr: row.state_abbr,
+  city: row.city,
+  country_code: row.country_code,
+  time_zone: row.time_zone,
+  latitude: row.latitude,
+  longitude: row.longitude,
+});
+
+export function portResource(row: LocationRow): Resource {
+  return { id: row.id, type: 'port', attributes: portAttributes(row), links: { self: `/v2/ports/${row.id}` } };
+}
+
+export function metroAreaResource(row: LocationRow): Resource {
+  const { city: _city, ...attributes } = portAttributes(row);
+  return { id: row.id, type: 'metro_area', attributes, links: { self: `/v2/metro_areas/${row.id}` } };
+}
+
+export function terminalResource(row: TerminalRow): Resource {
+  return {
+    id: row.id,
+    type: 'terminal',
+    attributes: {
+      name: row.name,
+      nickname: row.nickname,
+      firms_code: row.firms_code,
+      smdg_code: row.smdg_code,
+      bic_facility_code: null,
+      street: null,
+      city: row.city,
+      // The sources give only the abbreviation, not the state's full name.
+      state: null,
+      state_abbr: row.state_abbr,
+      zip: null,
+      country: row.country,
+    },
+    relationships: { port: toOne('port', row.port_id) },
+    links: { self: `/v2/terminals/${row.id}` },
+  };
+}
+
+export function railTerminalResource(row: RailTerminalRow): Resource {
+  return {
+    id: row.id,
+    type: 'rail_terminal',
+    attributes: { name: row.name, nickname: row.nickname, firms_code: row.firms_code },
+    relationships: {
+      port: toOne('port', row.port_id),
+      metro_area: toOne('metro_area', row.metro_area_id),
+    },
+    links: { self: `/v2/rail_terminals/${row.id}` },
+  };
+}
+
+/**
+ * `selfKey` is what the request used to address the vessel: a vessel fetched by IMO
+ * links to `/v2/vessels/<imo>`, as the live API does.
+ */
+export function vesselResource(row: VesselRow, selfKey: string = row.id): Resource {
+  return {
+    id: row.id,
+    type: 'vessel',
+    attributes: {
+      name: row.name,
+      imo: row.imo,
+      mmsi: row.mmsi,
+      // Positions arrive with AIS data; until then a vessel has none.
+      latitude: null,
+      longitude: null,
+      nautical_speed_knots: null,
+      navigational_heading_degrees: null,
+      position_timestamp: null,
+    },
+    links: { self: `/v2/vessels/${selfKey}` },
+  };
+}

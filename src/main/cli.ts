@@ -1,0 +1,110 @@
+// The `svc` command: serve, and administration of accounts and API keys.
+import { parseArgs } from 'node:util';
+import { ConfigError, describeConfig, loadConfig, type Config } from '../config/index.ts';
+import { createApiKey, maskApiKey } from '../services/api-keys.ts';
+import { findAccount, findDefaultAccount, insertAccount, listAccounts, listApiKeys, revokeApiKey } from '../store/accounts.ts';
+import { isUuid } from '../store/uuid.ts';
+import { openDatabase, type Database } from './database.ts';
+import { serve } from './serve.ts';
+
+const USAGE = `usage: svc <command>
+
+  serve                                  start the REST API (the default of npm start)
+  migrate                                apply database migrations and load reference data
+  accounts create <name>                 create an account and print its first API key
+  accounts list                          list accounts
+  keys create [--account <id>] [--name <label>]
+                                         create an API key (default account unless --account)
+  keys list [--account <id>]             list API keys, masked
+  keys revoke <key-id>                   revoke an API key
+  config                                 list the environment variables svc reads
+`;
+
+class UsageError extends Error {}
+
+async function withDatabase<T>(config: Config, fn: (db: Database['db']) => Promise<T>): Promise<T> {
+  const database = await openDatabase(config, (msg) => process.stderr.write(`svc: ${msg}\n`));
+  try {
+    return await fn(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+function table(rows: Record<string, unknown>[]): string {
+  if (rows.length === 0) return '(none)\n';
+  const cols = Object.keys(rows[0]);
+  const cell = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null || v === undefined ? '-' : String(v));
+  const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
+  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(cols), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join('\n') + '\n';
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { account: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  const [command = 'serve', sub, arg] = positionals;
+  if (values.help || command === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (command === 'config') {
+    process.stdout.write(table(describeConfig().map((v) => ({ variable: v.name, default: v.default, meaning: v.description }))));
+    return;
+  }
+  const config = loadConfig();
+  const out = (s: string): void => void process.stdout.write(s);
+
+  switch (`${command} ${sub ?? ''}`.trim()) {
+    case 'serve':
+      return serve(config);
+    case 'migrate':
+      return withDatabase(config, async () => out('database is up to date\n'));
+    case 'accounts create': {
+      if (!sub || !arg) throw new UsageError('accounts create needs a name');
+      return withDatabase(config, async (db) => {
+        const account = await insertAccount(db, arg);
+        const { key } = await createApiKey(db, account.id, 'first key');
+        out(`account ${account.id} (${account.name})\nAPI key (shown once, keep it): ${key}\n`);
+      });
+    }
+    case 'accounts list':
+      return withDatabase(config, async (db) => {
+        const rows = await listAccounts(db);
+        out(table(rows.map((a) => ({ id: a.id, name: a.name, default: a.is_default ? 'yes' : '', active_keys: a.active_keys, created_at: a.created_at }))));
+      });
+    case 'keys create':
+      return withDatabase(config, async (db) => {
+        const account = values.account ? (isUuid(values.account) ? await findAccount(db, values.account) : undefined) : await findDefaultAccount(db);
+        if (!account) throw new UsageError(values.account ? `no account ${values.account}` : 'no default account yet: run svc serve once or pass --account');
+        const { key, row } = await createApiKey(db, account.id, values.name ?? '');
+        out(`key ${row.id} for account ${account.id}\nAPI key (shown once, keep it): ${key}\n`);
+      });
+    case 'keys list':
+      return withDatabase(config, async (db) => {
+        if (values.account && !isUuid(values.account)) throw new UsageError(`no account ${values.account}`);
+        const rows = await listApiKeys(db, values.account);
+        out(table(rows.map((k) => ({ id: k.id, account: k.account_id, name: k.name, key: maskApiKey(k), created_at: k.created_at, revoked_at: k.revoked_at }))));
+      });
+    case 'keys revoke': {
+      if (!arg || !isUuid(arg)) throw new UsageError('keys revoke needs a key id (see svc keys list)');
+      return withDatabase(config, async (db) => {
+        const row = await revokeApiKey(db, arg, new Date());
+        if (!row) throw new UsageError(`no key ${arg}`);
+        out(`revoked key ${row.id} (${maskApiKey(row)})\n`);
+      });
+    }
+    default:
+      throw new UsageError(`unknown command: ${positionals.join(' ')}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof ConfigError) process.stderr.write(`svc: ${err.message}\n`);
+  else if (err instanceof UsageError) process.stderr.write(`svc: ${err.message}\n\n${USAGE}`);
+  else process.stderr.write(`svc: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = err instanceof UsageError ? 2 : 1;
+});

@@ -1,0 +1,36 @@
+// Opens the database svc runs on: the server in DATABASE_URL, or an embedded PostgreSQL in the
+// data folder. Either way the schema is migrated and the reference data loaded before use.
+import type { Config } from '../config/index.ts';
+import { seedReferenceData } from '../refdata/seed.ts';
+import { createPool, type Db } from '../store/db.ts';
+import { startEmbeddedPostgres } from '../store/embedded.ts';
+import { migrate } from '../store/migrate.ts';
+
+export interface Database {
+  db: Db;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(config: Config, log: (msg: string) => void): Promise<Database> {
+  const embedded = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.SVC_DATA_DIR, config.SVC_EMBEDDED_PG_PORT, log);
+  const db = createPool(config.DATABASE_URL ?? embedded!.url);
+  try {
+    const applied = await migrate(db);
+    if (applied.length > 0) log(`applied migrations: ${applied.join(', ')}`);
+    const seeded = await seedReferenceData(db);
+    if (seeded.loaded.length > 0) log(`loaded reference data: ${seeded.loaded.join(', ')}`);
+  } catch (err) {
+    await db.end().catch(() => {});
+    await embedded?.stop();
+    throw err;
+  }
+  return {
+    db,
+    embedded: embedded !== undefined,
+    async close() {
+      await db.end();
+      await embedded?.stop();
+    },
+  };
+}

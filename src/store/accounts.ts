@@ -1,0 +1,90 @@
+// SQL for accounts and their API keys.
+import type { Queryable } from './db.ts';
+
+export interface Account {
+  id: string;
+  name: string;
+  is_default: boolean;
+  created_at: Date;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  name: string;
+  key_prefix: string;
+  key_last4: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+export async function insertAccount(db: Queryable, name: string, isDefault = false): Promise<Account> {
+  const { rows } = await db.query<Account>(
+    'INSERT INTO accounts (name, is_default) VALUES ($1, $2) RETURNING *',
+    [name, isDefault],
+  );
+  return rows[0];
+}
+
+export async function listAccounts(db: Queryable): Promise<(Account & { active_keys: number })[]> {
+  const { rows } = await db.query(
+    `SELECT a.*, (SELECT count(*) FROM api_keys k WHERE k.account_id = a.id AND k.revoked_at IS NULL) AS active_keys
+       FROM accounts a ORDER BY a.created_at, a.id`,
+  );
+  return rows;
+}
+
+export async function findDefaultAccount(db: Queryable): Promise<Account | undefined> {
+  const { rows } = await db.query<Account>('SELECT * FROM accounts WHERE is_default');
+  return rows[0];
+}
+
+export async function findAccount(db: Queryable, id: string): Promise<Account | undefined> {
+  const { rows } = await db.query<Account>('SELECT * FROM accounts WHERE id::text = $1', [id]);
+  return rows[0];
+}
+
+export async function insertApiKey(
+  db: Queryable,
+  key: { account_id: string; name: string; key_hash: Buffer; key_prefix: string; key_last4: string },
+): Promise<ApiKeyRow | undefined> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `INSERT INTO api_keys (account_id, name, key_hash, key_prefix, key_last4)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (key_hash) DO NOTHING
+     RETURNING id, account_id, name, key_prefix, key_last4, created_at, revoked_at`,
+    [key.account_id, key.name, key.key_hash, key.key_prefix, key.key_last4],
+  );
+  return rows[0];
+}
+
+export async function listApiKeys(db: Queryable, accountId?: string): Promise<ApiKeyRow[]> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `SELECT id, account_id, name, key_prefix, key_last4, created_at, revoked_at FROM api_keys
+      WHERE $1::text IS NULL OR account_id::text = $1 ORDER BY created_at, id`,
+    [accountId ?? null],
+  );
+  return rows;
+}
+
+export async function revokeApiKey(db: Queryable, id: string, at: Date): Promise<ApiKeyRow | undefined> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `UPDATE api_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id::text = $1
+     RETURNING id, account_id, name, key_prefix, key_last4, created_at, revoked_at`,
+    [id, at],
+  );
+  return rows[0];
+}
+
+/** The live key with this digest, if any: the hot path of every authenticated request. */
+export async function findActiveKeyByHash(db: Queryable, hash: Buffer): Promise<{ id: string; account_id: string } | undefined> {
+  const { rows } = await db.query<{ id: string; account_id: string }>(
+    'SELECT id, account_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+    [hash],
+  );
+  return rows[0];
+}
+
+export async function hasKeyWithHash(db: Queryable, hash: Buffer): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM api_keys WHERE key_hash = $1', [hash]);
+  return (rowCount ?? 0) > 0;
+}

@@ -1,0 +1,103 @@
+// `svc serve` as a user runs it: a real process, its banner, Ctrl-C, and a restart that keeps data.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { freshDatabase, type TestDatabase } from './support/database.ts';
+
+const bin = path.resolve(import.meta.dirname, '../bin/svc.js');
+
+interface Running {
+  child: ChildProcess;
+  stdout: () => string;
+  base: string;
+}
+
+/** Starts svc and resolves once it prints its REST base URL. */
+function start(env: Record<string, string>): Promise<Running> {
+  const child = spawn(process.execPath, [bin, 'serve'], { env: { ...process.env, PORT: '0', SVC_LOG_LEVEL: 'warn', ...env } });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /REST API: (\S+)/.exec(out);
+      if (m && out.includes('\n\n')) resolve({ child, stdout: () => out, base: m[1] });
+    });
+    child.on('exit', (code) => reject(new Error(`svc exited with ${code} before it was ready:\n${err}`)));
+  });
+}
+
+function stop(r: Running): Promise<number | null> {
+  return new Promise((resolve) => {
+    r.child.on('exit', (code) => resolve(code));
+    r.child.kill('SIGINT');
+  });
+}
+
+const get = async (url: string, key?: string) => {
+  const res = await fetch(url, { headers: key ? { authorization: `Token ${key}` } : {} });
+  return { status: res.status, body: await res.json().catch(() => undefined) };
+};
+const printedKey = (out: string) => /API key \(shown once, keep it\): (\S+)/.exec(out)?.[1];
+
+let database: TestDatabase;
+before(async () => {
+  database = await freshDatabase();
+});
+after(async () => {
+  await database.drop();
+});
+
+test('with DATABASE_URL: prints a key once, serves it, stops on SIGINT, restarts with the data kept', async () => {
+  const first = await start({ DATABASE_URL: database.url });
+  const key = printedKey(first.stdout());
+  assert.ok(key, first.stdout());
+  assert.equal((await get(`${first.base}/parties`)).status, 401);
+  const ok = await get(`${first.base}/parties`, key);
+  assert.equal(ok.status, 200);
+  assert.equal(await stop(first), 0);
+
+  const second = await start({ DATABASE_URL: database.url });
+  assert.equal(printedKey(second.stdout()), undefined, 'the key is shown only on the first start');
+  assert.equal((await get(`${second.base}/parties`, key)).status, 200);
+  assert.equal(await stop(second), 0);
+});
+
+test('SVC_BOOTSTRAP_API_KEY is created for the default account', async () => {
+  const bootstrap = 'bootstrap_key_for_tests_0123456789';
+  const r = await start({ DATABASE_URL: database.url, SVC_BOOTSTRAP_API_KEY: bootstrap });
+  try {
+    assert.equal((await get(`${r.base}/parties`, bootstrap)).status, 200);
+  } finally {
+    await stop(r);
+  }
+});
+
+test('without DATABASE_URL: an embedded PostgreSQL in SVC_DATA_DIR, kept across restarts', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-data-'));
+  const env = { DATABASE_URL: '', SVC_DATA_DIR: dataDir, SVC_EMBEDDED_PG_PORT: String(56000 + Math.floor(Math.random() * 3000)) };
+  try {
+    const first = await start(env);
+    const key = printedKey(first.stdout())!;
+    const created = await fetch(`${first.base}/parties`, {
+      method: 'POST',
+      headers: { authorization: `Token ${key}`, 'content-type': 'application/vnd.api+json' },
+      body: JSON.stringify({ data: { type: 'party', attributes: { company_name: 'Kept Co' } } }),
+    });
+    assert.equal(created.status, 201);
+    assert.equal((await get(`${first.base}/shipping_lines/MAEU`, key)).status, 200);
+    assert.equal(await stop(first), 0);
+
+    const second = await start(env);
+    const list = await get(`${second.base}/parties`, key);
+    assert.equal(list.status, 200);
+    assert.deepEqual(list.body.data.map((p: any) => p.attributes.company_name), ['Kept Co']);
+    assert.equal(await stop(second), 0);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,87 @@
+// Starts the real HTTP server on loopback against a fresh database, with a clock the test drives.
+import type { FastifyInstance } from 'fastify';
+import { ManualClock } from '../../src/clock.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { createApiKey } from '../../src/services/api-keys.ts';
+import { insertAccount } from '../../src/store/accounts.ts';
+import type { Db } from '../../src/store/db.ts';
+import { freshDatabase, type TestDatabase } from './database.ts';
+
+export interface Response {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string | null;
+  body?: unknown;
+  /** Sent as is, for malformed-body tests. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  database: TestDatabase;
+  clock: ManualClock;
+  baseUrl: string;
+  /** API key of a first account. */
+  key: string;
+  accountId: string;
+  newAccount(name?: string): Promise<{ accountId: string; key: string }>;
+  request(method: string, path: string, options?: RequestOptions): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(): Promise<TestApp> {
+  const database = await freshDatabase();
+  const clock = new ManualClock('2026-11-22T12:00:00Z');
+  const app = await buildApp({ db: database.db, clock });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  const newAccount = async (name = 'Test account') => {
+    const account = await insertAccount(database.db, name);
+    const { key } = await createApiKey(database.db, account.id, 'test');
+    return { accountId: account.id, key };
+  };
+  const first = await newAccount('Account A');
+
+  const request = async (method: string, path: string, options: RequestOptions = {}): Promise<Response> => {
+    const headers: Record<string, string> = { ...options.headers };
+    const key = options.key === undefined ? first.key : options.key;
+    if (key !== null && !('authorization' in headers)) headers.authorization = `Token ${key}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined && !('content-type' in headers)) headers['content-type'] = 'application/vnd.api+json';
+    const res = await fetch(baseUrl + path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+
+  return {
+    app,
+    db: database.db,
+    database,
+    clock,
+    baseUrl,
+    key: first.key,
+    accountId: first.accountId,
+    newAccount,
+    request,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
