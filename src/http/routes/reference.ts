@@ -1,0 +1,161 @@
+// Read-only reference data: shipping lines, ports, metro areas, terminals, rail terminals, vessels.
+import { z } from 'zod';
+import { notFound } from '../../jsonapi/errors.ts';
+import { optionalParam } from '../../jsonapi/query.ts';
+import {
+  metroAreaResource,
+  portResource,
+  railTerminalResource,
+  shippingLineResource,
+  terminalResource,
+  vesselResource,
+} from '../../jsonapi/serializers/reference.ts';
+import type { Resource } from '../../jsonapi/document.ts';
+import {
+  findMetroArea,
+  findPort,
+  findRailTerminal,
+  findShippingLine,
+  findTerminal,
+  findVessel,
+  listShippingLines,
+} from '../../store/reference.ts';
+import { includeParam, resourceSchema } from '../openapi-schemas.ts';
+import type { AnyRouteSpec, Ctx } from '../route.ts';
+
+const nullableString = z.string().nullable();
+const nullableNumber = z.number().nullable();
+
+const shippingLine = resourceSchema(
+  'shipping_line',
+  z.object({
+    scac: z.string().length(4),
+    name: z.string(),
+    short_name: z.string(),
+    alternative_scacs: z.array(z.string()),
+    bill_of_lading_tracking_support: z.boolean(),
+    booking_number_tracking_support: z.boolean(),
+    container_number_tracking_support: z.boolean(),
+  }),
+);
+const locationAttributes = {
+  name: z.string(),
+  code: z.string().describe('UN/LOCODE'),
+  state_abbr: nullableString,
+  country_code: z.string(),
+  time_zone: nullableString.describe('IANA time zone'),
+  latitude: nullableNumber,
+  longitude: nullableNumber,
+};
+const port = resourceSchema('port', z.object({ ...locationAttributes, city: nullableString }));
+const metroArea = resourceSchema('metro_area', z.object(locationAttributes));
+const terminal = resourceSchema(
+  'terminal',
+  z.object({ name: z.string(), nickname: nullableString, firms_code: nullableString, smdg_code: nullableString, city: nullableString, state_abbr: nullableString, country: nullableString }),
+);
+const railTerminal = resourceSchema('rail_terminal', z.object({ name: z.string(), nickname: nullableString, firms_code: nullableString }));
+const vessel = resourceSchema(
+  'vessel',
+  z.object({
+    name: z.string(),
+    imo: nullableString,
+    mmsi: nullableString,
+    latitude: nullableNumber,
+    longitude: nullableNumber,
+    nautical_speed_knots: nullableNumber,
+    navigational_heading_degrees: nullableNumber,
+    position_timestamp: nullableString,
+  }),
+);
+
+/** A GET of one record found by `find`, with `include` resolved against its relationships. */
+function showRoute<Row>(spec: {
+  url: string;
+  summary: string;
+  type: string;
+  schema: z.ZodType;
+  relationships?: string[];
+  find: (ctx: Ctx<undefined>) => Promise<Row | null>;
+  serialize: (row: Row, ctx: Ctx<undefined>) => Resource;
+}): AnyRouteSpec {
+  return {
+    method: 'GET',
+    url: spec.url,
+    summary: spec.summary,
+    tag: 'Reference data',
+    query: spec.relationships ? [includeParam(spec.relationships)] : undefined,
+    response: { status: 200, description: `The ${spec.type}`, schema: z.object({ data: spec.schema }) },
+    async handler(ctx) {
+      const row = await spec.find(ctx);
+      if (!row) throw notFound();
+      const data = spec.serialize(row, ctx);
+      return { body: { data, included: await ctx.include(spec.type, [data]) } };
+    },
+  };
+}
+
+export const referenceRoutes: AnyRouteSpec[] = [
+  {
+    method: 'GET',
+    url: '/v2/shipping_lines',
+    summary: 'List shipping lines (all in one response)',
+    tag: 'Reference data',
+    query: [{ name: 'search', description: 'Part of a name, or a SCAC (alternative SCACs match too)' }],
+    response: { status: 200, description: 'Every matching shipping line, by name', schema: z.object({ data: z.array(shippingLine) }) },
+    async handler({ services, query, url, include }) {
+      const data = (await listShippingLines(services.db, optionalParam(query, 'search'))).map(shippingLineResource);
+      return { body: { data, included: await include('shipping_line', data), links: { self: url.href } } };
+    },
+  },
+  showRoute({
+    url: '/v2/shipping_lines/:id',
+    summary: 'Get a shipping line by id or SCAC',
+    type: 'shipping_line',
+    schema: shippingLine,
+    find: ({ services, params }) => findShippingLine(services.db, params.id),
+    serialize: shippingLineResource,
+  }),
+  showRoute({
+    url: '/v2/ports/:id',
+    summary: 'Get a port by id or UN/LOCODE',
+    type: 'port',
+    schema: port,
+    find: ({ services, params }) => findPort(services.db, params.id),
+    serialize: portResource,
+  }),
+  showRoute({
+    url: '/v2/metro_areas/:id',
+    summary: 'Get a metro area (inland rail or depot location) by id or UN/LOCODE',
+    type: 'metro_area',
+    schema: metroArea,
+    find: ({ services, params }) => findMetroArea(services.db, params.id),
+    serialize: metroAreaResource,
+  }),
+  showRoute({
+    url: '/v2/terminals/:id',
+    summary: 'Get a terminal by id, FIRMS code or SMDG code',
+    type: 'terminal',
+    schema: terminal,
+    relationships: ['port'],
+    find: ({ services, params }) => findTerminal(services.db, params.id),
+    serialize: terminalResource,
+  }),
+  showRoute({
+    url: '/v2/rail_terminals/:id',
+    summary: 'Get a rail terminal',
+    type: 'rail_terminal',
+    schema: railTerminal,
+    relationships: ['port', 'metro_area'],
+    find: ({ services, params }) => findRailTerminal(services.db, params.id),
+    serialize: railTerminalResource,
+  }),
+  showRoute({
+    url: '/v2/vessels/:id',
+    summary: 'Get a vessel by id or IMO number',
+    type: 'vessel',
+    schema: vessel,
+    find: ({ services, params }) => findVessel(services.db, params.id),
+    // Fetched by IMO, the self link keeps the IMO form the client used.
+    serialize: (row, { params }) => vesselResource(row, params.id === row.id ? row.id : params.id.trim()),
+  }),
+];

@@ -1,0 +1,113 @@
+// Read queries over the reference tables loaded by src/refdata/seed.ts.
+import type { LocationRow, RailTerminalRow, ShippingLineRow, TerminalRow, VesselRow } from '../refdata/types.ts';
+import type { Queryable } from './db.ts';
+// Path parameters may be a UUID or a code; only a UUID may meet a uuid column, since
+// Postgres raises an error for anything else. Each lookup branches on this first.
+import { isUuid } from './uuid.ts';
+
+const LOCATION_COLUMNS = `id, locode, name, country_code, state_abbr, city, latitude, longitude, time_zone,
+  is_seaport, is_rail, is_icd, is_inland_hub, alias_of`;
+const SHIPPING_LINE_COLUMNS = `id, scac, name, short_name, alternative_scacs, bill_of_lading_tracking_support,
+  booking_number_tracking_support, container_number_tracking_support, carrier_group, smdg_code, bl_prefixes,
+  container_prefixes`;
+const TERMINAL_COLUMNS = `id, name, nickname, firms_code, smdg_code, city, state_abbr, country, port_id, latitude, longitude`;
+const RAIL_TERMINAL_COLUMNS = `id, name, nickname, firms_code, port_id, metro_area_id`;
+const VESSEL_COLUMNS = `id, name, imo, mmsi, operator`;
+
+/** Same rule as isMetroArea in src/refdata/locations.ts. */
+const METRO_AREA = '(is_inland_hub OR is_rail OR is_icd)';
+
+/**
+ * All shipping lines by name. `search` keeps lines whose name contains it, or whose
+ * SCAC or an alternative SCAC equals it, ignoring case.
+ */
+export async function listShippingLines(db: Queryable, search?: string): Promise<ShippingLineRow[]> {
+  const term = search?.trim() || null;
+  const { rows } = await db.query<ShippingLineRow>(
+    `SELECT ${SHIPPING_LINE_COLUMNS} FROM shipping_lines
+      WHERE $1::text IS NULL
+         OR strpos(lower(name), lower($1)) > 0
+         OR scac = upper($1)
+         OR upper($1) = ANY (alternative_scacs)
+      ORDER BY lower(name), scac`,
+    [term],
+  );
+  return rows;
+}
+
+/** By id, SCAC or alternative SCAC (as a tracking request may name a carrier); a primary SCAC wins. */
+export async function findShippingLine(db: Queryable, idOrScac: string): Promise<ShippingLineRow | null> {
+  const { rows } = isUuid(idOrScac)
+    ? await db.query<ShippingLineRow>(`SELECT ${SHIPPING_LINE_COLUMNS} FROM shipping_lines WHERE id = $1`, [idOrScac])
+    : await db.query<ShippingLineRow>(
+        `SELECT ${SHIPPING_LINE_COLUMNS} FROM shipping_lines
+          WHERE scac = upper($1) OR upper($1) = ANY (alternative_scacs)
+          ORDER BY scac = upper($1) DESC, scac
+          LIMIT 1`,
+        [idOrScac.trim()],
+      );
+  return rows[0] ?? null;
+}
+
+async function findLocation(db: Queryable, idOrLocode: string, kind: string): Promise<LocationRow | null> {
+  const [column, value] = isUuid(idOrLocode) ? ['id', idOrLocode] : ['locode', idOrLocode.trim().toUpperCase()];
+  const { rows } = await db.query<LocationRow>(
+    `SELECT ${LOCATION_COLUMNS} FROM locations WHERE ${column} = $1 AND ${kind}`,
+    [value],
+  );
+  return rows[0] ?? null;
+}
+
+/** A seaport by id or UN/LOCODE. */
+export const findPort = (db: Queryable, idOrLocode: string): Promise<LocationRow | null> =>
+  findLocation(db, idOrLocode, 'is_seaport');
+
+/** A metro area (inland hub, rail or ICD location) by id or UN/LOCODE. */
+export const findMetroArea = (db: Queryable, idOrLocode: string): Promise<LocationRow | null> =>
+  findLocation(db, idOrLocode, METRO_AREA);
+
+/** Locations for `included`, in no particular order; ids that are not UUIDs are ignored. */
+export async function findLocationsByIds(db: Queryable, ids: string[]): Promise<LocationRow[]> {
+  const valid = [...new Set(ids.filter(isUuid))];
+  if (valid.length === 0) return [];
+  const { rows } = await db.query<LocationRow>(`SELECT ${LOCATION_COLUMNS} FROM locations WHERE id = ANY ($1::uuid[])`, [valid]);
+  return rows;
+}
+
+/**
+ * A terminal by id, FIRMS code, SMDG code, or port LOCODE + SMDG code (the form of
+ * Terminal49 terminal ids, e.g. DEHAMCTA). SMDG codes repeat across ports (APMT is at
+ * Los Angeles, Mobile, Salalah, ...): a code that names several terminals equally
+ * well finds none, rather than an arbitrary one.
+ */
+export async function findTerminal(db: Queryable, idOrCode: string): Promise<TerminalRow | null> {
+  if (isUuid(idOrCode)) {
+    const { rows } = await db.query<TerminalRow>(`SELECT ${TERMINAL_COLUMNS} FROM terminals WHERE id = $1`, [idOrCode]);
+    return rows[0] ?? null;
+  }
+  const { rows } = await db.query<TerminalRow & { rank: number }>(
+    `SELECT ${TERMINAL_COLUMNS.split(', ').map((c) => `t.${c}`).join(', ')},
+            CASE WHEN t.firms_code = $1 THEN 1 WHEN (l.locode || t.smdg_code) = $1 THEN 2 ELSE 3 END AS rank
+       FROM terminals t JOIN locations l ON l.id = t.port_id
+      WHERE t.firms_code = $1 OR t.smdg_code = $1 OR (l.locode || t.smdg_code) = $1
+      ORDER BY rank
+      LIMIT 2`,
+    [idOrCode.trim().toUpperCase()],
+  );
+  if (rows.length === 0 || (rows.length === 2 && rows[0].rank === rows[1].rank)) return null;
+  const { rank: _rank, ...terminal } = rows[0];
+  return terminal;
+}
+
+export async function findRailTerminal(db: Queryable, id: string): Promise<RailTerminalRow | null> {
+  if (!isUuid(id)) return null;
+  const { rows } = await db.query<RailTerminalRow>(`SELECT ${RAIL_TERMINAL_COLUMNS} FROM rail_terminals WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+/** By id or IMO number. */
+export async function findVessel(db: Queryable, idOrImo: string): Promise<VesselRow | null> {
+  const [column, value] = isUuid(idOrImo) ? ['id', idOrImo] : ['imo', idOrImo.trim()];
+  const { rows } = await db.query<VesselRow>(`SELECT ${VESSEL_COLUMNS} FROM vessels WHERE ${column} = $1`, [value]);
+  return rows[0] ?? null;
+}
