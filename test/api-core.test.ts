@@ -116,6 +116,14 @@ describe('documents and errors', () => {
     assertErrorDocument(wrong.body, 405);
   });
 
+  test('NUL characters (which PostgreSQL text cannot hold) are a 400, never a 500', async () => {
+    assert.equal((await t.request('GET', '/v2/parties/%00')).status, 400);
+    assert.equal((await t.request('GET', '/v2/shipping_lines?search=a%00')).status, 400);
+    const body = await t.request('POST', '/v2/parties', { rawBody: '{"data":{"type":"party","attributes":{"company_name":"a\\u0000b"}}}' });
+    assert.equal(body.status, 400);
+    assertErrorDocument(body.body, 400);
+  });
+
   test('unknown include → 400 with source.parameter', async () => {
     const res = await t.request('GET', '/v2/parties?include=shipment');
     assert.equal(res.status, 400);

@@ -54,6 +54,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser(['application/json', JSONAPI], { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    // PostgreSQL text cannot hold U+0000; refuse it here rather than fail deep in a query.
+    if (/\\u0000|\u0000/i.test(text)) {
+      return done(ApiError.of(400, { detail: 'The request body contains a NUL character (\\u0000), which svc does not accept.', code: 'invalid' }), undefined);
+    }
     try {
       done(null, JSON.parse(text));
     } catch (err) {

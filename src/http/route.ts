@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Document, Resource } from '../jsonapi/document.ts';
+import { ApiError } from '../jsonapi/errors.ts';
 import { loadIncluded, validateInclude } from '../jsonapi/include.ts';
 import { parseInclude, type Query } from '../jsonapi/query.ts';
 import type { Db } from '../store/db.ts';
@@ -75,6 +76,21 @@ export function requestUrl(req: FastifyRequest, publicUrl?: string): URL {
   return new URL(req.url, origin);
 }
 
+/**
+ * PostgreSQL text cannot hold U+0000, so a NUL in a path or query parameter is refused here,
+ * as a client error, before it reaches any query.
+ */
+function rejectNulCharacters(params: Record<string, string>, query: Query): void {
+  for (const [name, value] of Object.entries(params)) {
+    if (value.includes('\u0000')) throw ApiError.of(400, { detail: `The path parameter ${name} contains a NUL character.`, code: 'invalid', source: { parameter: name } });
+  }
+  for (const [name, value] of Object.entries(query)) {
+    if ([name, ...[value ?? []].flat()].some((v) => v.includes('\u0000'))) {
+      throw ApiError.of(400, { detail: `The query parameter ${name} contains a NUL character.`, code: 'invalid', source: { parameter: name } });
+    }
+  }
+}
+
 export function registerRoute(app: FastifyInstance, services: Services, spec: AnyRouteSpec): void {
   app.route({
     method: spec.method,
@@ -87,6 +103,7 @@ export function registerRoute(app: FastifyInstance, services: Services, spec: An
       await enforceRateLimit(services, key.id, spec.bucket ?? 'default', reply);
     },
     handler: async (req, reply) => {
+      rejectNulCharacters(req.params as Record<string, string>, req.query as Query);
       const raw = req.body;
       const body = spec.body ? (spec.parseBody ?? ((s, r) => s.parse(r)))(spec.body, raw) : undefined;
       const accountId = req.apiKey!.account_id;
