@@ -1,7 +1,7 @@
 // Starts the real HTTP server on loopback against a fresh database, with a clock the test drives.
 import type { FastifyInstance } from 'fastify';
 import { ManualClock } from '../../src/clock.ts';
-import { buildApp } from '../../src/http/app.ts';
+import { buildApp, type AppOptions } from '../../src/http/app.ts';
 import { createApiKey } from '../../src/services/api-keys.ts';
 import { insertAccount } from '../../src/store/accounts.ts';
 import type { Db } from '../../src/store/db.ts';
@@ -36,10 +36,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(): Promise<TestApp> {
+/** `options` reach buildApp: a logger, extra routes. */
+export async function startTestApp(options: Pick<AppOptions, 'logger' | 'routes'> = {}): Promise<TestApp> {
   const database = await freshDatabase();
   const clock = new ManualClock('2026-11-22T12:00:00Z');
-  const app = await buildApp({ db: database.db, clock });
+  const app = await buildApp({ db: database.db, clock, ...options });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
