@@ -6,9 +6,9 @@ import { Worker } from 'node:worker_threads';
 import { buildApp } from '../src/http/app.ts';
 import { createApiKey } from '../src/services/api-keys.ts';
 import { insertAccount } from '../src/store/accounts.ts';
+import { createPool } from '../src/store/db.ts';
 import { startEmbeddedPostgres } from '../src/store/embedded.ts';
 import { freshDatabase } from '../test/support/database.ts';
-import type { LoadResult } from './load.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -29,21 +29,26 @@ const database = await freshDatabase();
 let tick = Date.parse('2026-01-01T00:00:00Z');
 const clock = { now: () => new Date((tick += 1000)) };
 
-const app = await buildApp({ db: database.db, clock });
+// The server gets a pool as large as svc's own (the test pool is smaller).
+const db = createPool(database.url);
+const app = await buildApp({ db, clock });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+// One key per client, as in production where each key is held to 100 requests a minute: the
+// per-key rate-limit row would otherwise serialise every request of the benchmark.
 const account = await insertAccount(database.db, 'bench');
-const { key } = await createApiKey(database.db, account.id);
-const headers = { authorization: `Token ${key}` };
+const headers = await Promise.all(
+  Array.from({ length: concurrency }, async () => ({ authorization: `Token ${(await createApiKey(database.db, account.id)).key}` })),
+);
 const party = await fetch(`${base}/v2/parties`, {
   method: 'POST',
-  headers: { ...headers, 'content-type': 'application/vnd.api+json' },
+  headers: { ...headers[0], 'content-type': 'application/vnd.api+json' },
   body: JSON.stringify({ data: { type: 'party', attributes: { company_name: 'Bench Co' } } }),
 }).then((r) => r.json() as Promise<{ data: { id: string } }>);
 
-const scenarios: [string, string, Record<string, string>][] = [
-  ['GET /healthz (no database, baseline)', '/healthz', {}],
+const scenarios: [string, string, Record<string, string>[]][] = [
+  ['GET /healthz (no database, baseline)', '/healthz', [{}]],
   ['GET /v2/parties/{id}', `/v2/parties/${party.data.id}`, headers],
   ['GET /v2/parties (page of 1)', '/v2/parties', headers],
   ['GET /v2/ports/USLAX', '/v2/ports/USLAX', headers],
@@ -53,9 +58,16 @@ const scenarios: [string, string, Record<string, string>][] = [
 const terminal = await database.db.query('SELECT id FROM terminals WHERE firms_code IS NOT NULL ORDER BY id LIMIT 1');
 scenarios[4][1] = `/v2/terminals/${terminal.rows[0]?.id}?include=port`;
 
-function load(url: string, h: Record<string, string>): Promise<LoadResult> {
+interface LoadResult {
+  requests: number;
+  errors: number;
+  seconds: number;
+  latenciesMs: number[];
+}
+
+function load(url: string, h: Record<string, string>[]): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./load.ts', import.meta.url), { workerData: { url, headers: h, concurrency, seconds }, execArgv: ['--import', 'tsx'] });
+    const worker = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: { url, headers: h, concurrency, seconds } });
     worker.once('message', resolve);
     worker.once('error', reject);
   });
@@ -74,5 +86,6 @@ for (const [name, p, h] of scenarios) {
 }
 
 await app.close();
+await db.end();
 await database.drop();
 await stopEmbedded();

@@ -1,9 +1,12 @@
 // `Authorization: Token <key>` (the reference scheme) or `Bearer <key>`.
+// Each request is authenticated and counted against its rate-limit bucket in one query.
 import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.ts';
 import { ApiError } from '../jsonapi/errors.ts';
 import { hashApiKey } from '../services/api-keys.ts';
-import { findActiveKeyByHash } from '../store/accounts.ts';
+import { authenticateKey } from '../store/accounts.ts';
 import type { Queryable } from '../store/db.ts';
+import { LIMITS, tooManyRequests, WINDOW, type Bucket } from './rate-limit.ts';
 
 export interface AuthenticatedKey {
   id: string;
@@ -25,12 +28,14 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-export async function authenticate(db: Queryable, req: FastifyRequest): Promise<AuthenticatedKey> {
+/** The request's key, counted in `bucket`; throws a 401 without a live key, a 429 over the limit. */
+export async function authenticate(db: Queryable, clock: Clock, req: FastifyRequest, bucket: Bucket): Promise<AuthenticatedKey> {
   const header = req.headers.authorization;
   if (!header) throw unauthorized('Invalid or missing API token: send the header "Authorization: Token <API_KEY>".');
   const token = bearerToken(header);
   if (!token) throw unauthorized('Invalid or missing API token: the Authorization header must be "Token <API_KEY>".');
-  const key = await findActiveKeyByHash(db, hashApiKey(token));
+  const key = await authenticateKey(db, hashApiKey(token), { bucket, max: LIMITS[bucket].limit, window: WINDOW, now: clock.now() });
   if (!key) throw unauthorized('Invalid or missing API token: the API key could not be verified.');
-  return key;
+  if (key.wait_ms > 0) throw tooManyRequests(bucket, key.wait_ms);
+  return { id: key.id, account_id: key.account_id };
 }

@@ -1,8 +1,6 @@
-// Per-key request limits over a rolling minute. The counters live in PostgreSQL, so the limits
-// hold however many API processes share the database.
-import type { FastifyReply } from 'fastify';
+// Per-key request limits over a rolling minute. The counters live in PostgreSQL (see
+// svc_rate_limit_hit), so the limits hold however many API processes share the database.
 import { ApiError } from '../jsonapi/errors.ts';
-import type { Services } from './route.ts';
 
 export type Bucket = 'default' | 'tracking_requests.create' | 'tracking_requests.infer_number' | 'containers.refresh';
 
@@ -20,18 +18,15 @@ export const LIMITS: Record<Bucket, { limit: number; detail: string }> = {
   'containers.refresh': { limit: 10, detail: "You've hit the refresh limit (10 per minute). Please try again in a minute." },
 };
 
-const WINDOW = '60 seconds';
+export const WINDOW = '60 seconds';
 
-export async function enforceRateLimit(services: Services, apiKeyId: string, bucket: Bucket, reply: FastifyReply): Promise<void> {
+/** The 429 for a request `waitMs` too early; Retry-After in whole seconds, at least 1. */
+export function tooManyRequests(bucket: Bucket, waitMs: number): ApiError {
   const { limit, detail } = LIMITS[bucket];
-  const { rows } = await services.db.query<{ wait_ms: number }>(
-    'SELECT svc_rate_limit_hit($1, $2, $3, $4, $5) AS wait_ms',
-    [apiKeyId, bucket, limit, WINDOW, services.clock.now()],
+  const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
+  return ApiError.of(
+    429,
+    { detail, code: 'rate_limited', meta: { limit, window_seconds: 60, retry_after_seconds: retryAfter } },
+    { 'retry-after': String(retryAfter) },
   );
-  const waitMs = rows[0].wait_ms;
-  if (waitMs > 0) {
-    const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
-    reply.header('retry-after', retryAfter);
-    throw ApiError.of(429, { detail, code: 'rate_limited', meta: { limit, window_seconds: 60, retry_after_seconds: Number(retryAfter) } }, { 'retry-after': retryAfter });
-  }
 }

@@ -9,7 +9,7 @@ import { loadIncluded, validateInclude } from '../jsonapi/include.ts';
 import { parseInclude, type Query } from '../jsonapi/query.ts';
 import type { Db } from '../store/db.ts';
 import { authenticate } from './auth.ts';
-import { enforceRateLimit, type Bucket } from './rate-limit.ts';
+import type { Bucket } from './rate-limit.ts';
 import { resourceTypes } from './resource-types.ts';
 
 export const JSONAPI = 'application/vnd.api+json';
@@ -97,10 +97,8 @@ export function registerRoute(app: FastifyInstance, services: Services, spec: An
     url: spec.url,
     // Authentication and rate limiting run before the body is read, so a client without a
     // valid key or over its limit never costs a parse.
-    onRequest: async (req, reply) => {
-      const key = await authenticate(services.db, req);
-      req.apiKey = key;
-      await enforceRateLimit(services, key.id, spec.bucket ?? 'default', reply);
+    onRequest: async (req) => {
+      req.apiKey = await authenticate(services.db, services.clock, req, spec.bucket ?? 'default');
     },
     handler: async (req, reply) => {
       rejectNulCharacters(req.params as Record<string, string>, req.query as Query);

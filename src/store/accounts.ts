@@ -75,11 +75,20 @@ export async function revokeApiKey(db: Queryable, id: string, at: Date): Promise
   return rows[0];
 }
 
-/** The live key with this digest, if any: the hot path of every authenticated request. */
-export async function findActiveKeyByHash(db: Queryable, hash: Buffer): Promise<{ id: string; account_id: string } | undefined> {
-  const { rows } = await db.query<{ id: string; account_id: string }>(
-    'SELECT id, account_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
-    [hash],
+/**
+ * The hot path of every authenticated request, in one round trip: the live key with this digest
+ * (if any), and the request counted against its rate-limit bucket. `wait_ms` is 0 when the
+ * request is within the limit, else the time until the bucket has room.
+ */
+export async function authenticateKey(
+  db: Queryable,
+  hash: Buffer,
+  limit: { bucket: string; max: number; window: string; now: Date },
+): Promise<{ id: string; account_id: string; wait_ms: number } | undefined> {
+  const { rows } = await db.query<{ id: string; account_id: string; wait_ms: number }>(
+    `SELECT id, account_id, svc_rate_limit_hit(id, $2, $3, $4, $5) AS wait_ms
+       FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+    [hash, limit.bucket, limit.max, limit.window, limit.now],
   );
   return rows[0];
 }
