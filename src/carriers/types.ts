@@ -63,8 +63,10 @@ export interface TerminalStatus {
   /** FIRMS code or SMDG code of the terminal reporting. */
   terminalCode: string | null;
   availableForPickup: boolean | null;
-  holds: { name: string; status: 'hold' | 'released'; description: string | null }[];
-  fees: { type: string; amount: number; currency: string }[];
+  /** Active or expected holds (freight, customs, USDA, VACIS, TMF, other); a cleared hold is absent. */
+  holds: { name: string; status: 'hold' | 'pending'; description: string | null }[];
+  /** demurrage, exam, extended_dwell_time, other, total. */
+  fees: { type: string; amount: number; currency_code: string }[];
   /** Last free day, a calendar date (YYYY-MM-DD) at the terminal. */
   lastFreeDay: string | null;
   pickupAppointmentAt: Date | null;
