@@ -3,9 +3,15 @@ import type { ResourceTypes } from '../jsonapi/include.ts';
 import { partyResource } from '../jsonapi/serializers/party.ts';
 import { metroAreaResource, portResource } from '../jsonapi/serializers/reference.ts';
 import { findParties } from '../store/parties.ts';
+import { findTrackingRequests } from '../store/tracking-requests.ts';
+import { trackingRequestResource } from '../jsonapi/serializers/tracking-request.ts';
 import { findLocationsByIds } from '../store/reference.ts';
 
 export const resourceTypes: ResourceTypes = {
+  tracking_request: {
+    relationships: { tracked_object: ['shipment'], customer: ['party'] },
+    load: async ({ db, accountId }, ids) => (await findTrackingRequests(db, accountId, ids)).map(trackingRequestResource),
+  },
   party: {
     relationships: {},
     load: async ({ db, accountId }, ids) => (await findParties(db, accountId, ids)).map(partyResource),

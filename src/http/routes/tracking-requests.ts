@@ -1,0 +1,151 @@
+// Tracking requests: a number and a SCAC that svc turns into a tracked shipment.
+import { z } from 'zod';
+import { validateBody } from '../../jsonapi/body.ts';
+import { notFound } from '../../jsonapi/errors.ts';
+import { paginate } from '../../jsonapi/pagination.ts';
+import { optionalParam, parsePage, timeParam } from '../../jsonapi/query.ts';
+import { trackingRequestResource } from '../../jsonapi/serializers/tracking-request.ts';
+import { createTrackingRequest } from '../../services/tracking-requests.ts';
+import { findTrackingRequests, listTrackingRequests, updateTrackingRequestLabels } from '../../store/tracking-requests.ts';
+import { includeParam, pageParams, resourceSchema } from '../openapi-schemas.ts';
+import type { AnyRouteSpec } from '../route.ts';
+
+const REQUEST_TYPES = ['bill_of_lading', 'booking_number', 'container'] as const;
+const STATUSES = ['pending', 'awaiting_manifest', 'created', 'failed', 'tracking_stopped'] as const;
+const labels = z.array(z.string().trim().min(1).max(200)).max(100);
+
+const createBody = z.object({
+  data: z.object({
+    type: z.literal('tracking_request'),
+    attributes: z.object({
+      request_type: z.enum(REQUEST_TYPES),
+      request_number: z.string().trim().min(1).max(100),
+      scac: z.string().trim().length(4),
+      ref_numbers: labels.nullish(),
+    }),
+    relationships: z
+      .object({ customer: z.object({ data: z.object({ type: z.literal('party'), id: z.string() }).nullable() }) })
+      .partial()
+      .optional(),
+  }),
+});
+
+const patchBody = z.object({
+  data: z.object({
+    type: z.literal('tracking_request'),
+    attributes: z.object({ ref_numbers: labels.nullish(), tags: labels.optional() }),
+  }),
+});
+
+const trackingRequest = resourceSchema(
+  'tracking_request',
+  z.object({
+    request_number: z.string(),
+    request_type: z.enum(REQUEST_TYPES),
+    scac: z.string(),
+    status: z.enum(STATUSES),
+    failed_reason: z.string().nullable(),
+    ref_numbers: z.array(z.string()),
+    tags: z.array(z.string()),
+    is_retrying: z.boolean(),
+    retry_count: z.number().int().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
+);
+
+const INCLUDES = ['tracked_object', 'customer'];
+
+export const trackingRequestRoutes: AnyRouteSpec[] = [
+  {
+    method: 'POST',
+    url: '/v2/tracking_requests',
+    summary: 'Track a bill of lading, booking or container number',
+    tag: 'Tracking requests',
+    body: createBody,
+    parseBody: validateBody,
+    bucket: 'tracking_requests.create',
+    response: { status: 201, description: 'The request, pending until the carrier answers', schema: z.object({ data: trackingRequest }) },
+    async handler({ services, accountId, body, url }) {
+      const { attributes, relationships } = body.data;
+      const row = await createTrackingRequest(services.db, services.clock, accountId, {
+        ...attributes,
+        ref_numbers: attributes.ref_numbers ?? [],
+        customer_id: relationships?.customer?.data?.id,
+      });
+      const data = trackingRequestResource(row);
+      return { status: 201, body: { data, links: { self: new URL(data.links!.self, url).href } } };
+    },
+  },
+  {
+    method: 'GET',
+    url: '/v2/tracking_requests',
+    summary: 'List tracking requests, newest first',
+    tag: 'Tracking requests',
+    query: [
+      ...pageParams(30),
+      includeParam(INCLUDES),
+      { name: 'q', description: 'Part of the request number or of a reference number' },
+      { name: 'filter[request_number]', description: 'Exact request number' },
+      { name: 'filter[status]', description: STATUSES.join(', ') },
+      { name: 'filter[scac]', description: 'SCAC' },
+      { name: 'filter[request_type]', description: REQUEST_TYPES.join(', ') },
+      { name: 'filter[created_at][start]', description: 'Created at or after (ISO 8601)' },
+      { name: 'filter[created_at][end]', description: 'Created at or before (ISO 8601)' },
+      { name: 'filter[updated_at][start]', description: 'Updated at or after (ISO 8601)' },
+      { name: 'filter[updated_at][end]', description: 'Updated at or before (ISO 8601)' },
+    ],
+    response: { status: 200, description: 'A page of tracking requests', schema: z.object({ data: z.array(trackingRequest) }) },
+    async handler({ services, accountId, query, url, include }) {
+      const page = parsePage(query);
+      const { rows, total } = await listTrackingRequests(
+        services.db,
+        accountId,
+        {
+          q: optionalParam(query, 'q'),
+          request_number: optionalParam(query, 'filter[request_number]'),
+          status: optionalParam(query, 'filter[status]'),
+          scac: optionalParam(query, 'filter[scac]'),
+          request_type: optionalParam(query, 'filter[request_type]'),
+          created_start: timeParam(query, 'filter[created_at][start]'),
+          created_end: timeParam(query, 'filter[created_at][end]'),
+          updated_start: timeParam(query, 'filter[updated_at][start]'),
+          updated_end: timeParam(query, 'filter[updated_at][end]'),
+        },
+        page.size,
+        (page.number - 1) * page.size,
+      );
+      const data = rows.map(trackingRequestResource);
+      return { body: { data, included: await include('tracking_request', data), ...paginate(url, page, total, rows.length) } };
+    },
+  },
+  {
+    method: 'GET',
+    url: '/v2/tracking_requests/:id',
+    summary: 'Get a tracking request (poll it for its status)',
+    tag: 'Tracking requests',
+    query: [includeParam(INCLUDES)],
+    response: { status: 200, description: 'The tracking request', schema: z.object({ data: trackingRequest }) },
+    async handler({ services, accountId, params, include }) {
+      const [row] = await findTrackingRequests(services.db, accountId, [params.id]);
+      if (!row) throw notFound();
+      const data = trackingRequestResource(row);
+      return { body: { data, included: await include('tracking_request', [data]) } };
+    },
+  },
+  {
+    method: 'PATCH',
+    url: '/v2/tracking_requests/:id',
+    summary: 'Change the reference numbers or tags of a tracking request',
+    tag: 'Tracking requests',
+    body: patchBody,
+    parseBody: validateBody,
+    response: { status: 200, description: 'The updated tracking request', schema: z.object({ data: trackingRequest }) },
+    async handler({ services, accountId, params, body }) {
+      const { ref_numbers, tags } = body.data.attributes;
+      const row = await updateTrackingRequestLabels(services.db, accountId, params.id, { ref_numbers: ref_numbers ?? undefined, tags }, services.clock.now());
+      if (!row) throw notFound();
+      return { body: { data: trackingRequestResource(row) } };
+    },
+  },
+];

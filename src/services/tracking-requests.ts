@@ -1,0 +1,63 @@
+// Creating tracking requests: the rules a request must pass before svc accepts it.
+import type { Clock } from '../clock.ts';
+import { ApiError, unprocessable } from '../jsonapi/errors.ts';
+import type { Db } from '../store/db.ts';
+import { findParties } from '../store/parties.ts';
+import { findShippingLine } from '../store/reference.ts';
+import { insertTrackingRequest, type TrackingRequestRow } from '../store/tracking-requests.ts';
+
+export interface CreateTrackingRequest {
+  request_type: TrackingRequestRow['request_type'];
+  request_number: string;
+  scac: string;
+  ref_numbers?: string[];
+  customer_id?: string;
+}
+
+const SUPPORT = {
+  bill_of_lading: 'bill_of_lading_tracking_support',
+  booking_number: 'booking_number_tracking_support',
+  container: 'container_number_tracking_support',
+} as const;
+
+/** Numbers arrive from emails and PDFs: case and stray spaces are not part of them. */
+export function normaliseNumber(type: CreateTrackingRequest['request_type'], number: string): string {
+  const upper = number.trim().toUpperCase();
+  return type === 'container' ? upper.replace(/[\s-]+/g, '') : upper.replace(/\s+/g, '');
+}
+
+export async function createTrackingRequest(db: Db, clock: Clock, accountId: string, input: CreateTrackingRequest): Promise<TrackingRequestRow> {
+  const number = normaliseNumber(input.request_type, input.request_number);
+  if (!number) throw unprocessable('/data/attributes/request_number', "Request number can't be blank", 'blank');
+  const line = await findShippingLine(db, input.scac.toUpperCase());
+  if (!line) throw unprocessable('/data/attributes/scac', `Scac '${input.scac}' is not recognized`, 'not_recognized');
+  if (!line[SUPPORT[input.request_type]]) {
+    throw unprocessable(
+      '/data/attributes/scac',
+      `Scac '${line.scac}' is not supported for request type ${input.request_type}: ${line.name} cannot be tracked by this kind of number`,
+      'not_supported',
+    );
+  }
+  if (input.customer_id) {
+    const [party] = await findParties(db, accountId, [input.customer_id]);
+    if (!party) throw unprocessable('/data/relationships/customer/data/id', 'No such party in this account', 'not_found');
+  }
+  // An alternative SCAC (MEDU for MSC…) is accepted and recorded as the line's own.
+  const row = await insertTrackingRequest(db, {
+    account_id: accountId,
+    request_number: number,
+    request_type: input.request_type,
+    scac: line.scac,
+    ref_numbers: input.ref_numbers ?? [],
+    customer_id: input.customer_id ?? null,
+    at: clock.now(),
+  });
+  if (!row) {
+    throw ApiError.of(422, {
+      detail: `Request number '${number}' with scac '${line.scac}' already exists in a tracking_request with a pending or created status`,
+      code: 'duplicate',
+      source: { pointer: '/data/attributes/request_number' },
+    });
+  }
+  return row;
+}

@@ -1,0 +1,119 @@
+// SQL for tracking requests.
+import type { Queryable } from './db.ts';
+import { isUuid } from './uuid.ts';
+
+export type TrackingRequestStatus = 'pending' | 'awaiting_manifest' | 'created' | 'failed' | 'tracking_stopped';
+
+export interface TrackingRequestRow {
+  id: string;
+  account_id: string;
+  request_number: string;
+  request_type: 'bill_of_lading' | 'booking_number' | 'container';
+  scac: string;
+  status: TrackingRequestStatus;
+  failed_reason: string | null;
+  ref_numbers: string[];
+  tags: string[];
+  is_retrying: boolean;
+  retry_count: number;
+  customer_id: string | null;
+  shipment_id: string | null;
+  awaiting_since: Date | null;
+  next_attempt_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface NewTrackingRequest {
+  account_id: string;
+  request_number: string;
+  request_type: TrackingRequestRow['request_type'];
+  scac: string;
+  ref_numbers: string[];
+  customer_id: string | null;
+  at: Date;
+}
+
+/** Inserts a pending request, due at once; undefined when an active duplicate exists. */
+export async function insertTrackingRequest(db: Queryable, r: NewTrackingRequest): Promise<TrackingRequestRow | undefined> {
+  try {
+    const { rows } = await db.query<TrackingRequestRow>(
+      `INSERT INTO tracking_requests (account_id, request_number, request_type, scac, ref_numbers, customer_id, next_attempt_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $7) RETURNING *`,
+      [r.account_id, r.request_number, r.request_type, r.scac, r.ref_numbers, r.customer_id, r.at],
+    );
+    return rows[0];
+  } catch (err) {
+    if ((err as { code?: string; constraint?: string }).constraint === 'tracking_requests_active_number') return undefined;
+    throw err;
+  }
+}
+
+export interface TrackingRequestFilters {
+  q?: string;
+  request_number?: string;
+  status?: string;
+  scac?: string;
+  request_type?: string;
+  created_start?: Date;
+  created_end?: Date;
+  updated_start?: Date;
+  updated_end?: Date;
+}
+
+export async function listTrackingRequests(
+  db: Queryable,
+  accountId: string,
+  f: TrackingRequestFilters,
+  limit: number,
+  offset: number,
+): Promise<{ rows: TrackingRequestRow[]; total: number }> {
+  const where = `account_id = $1
+    AND ($2::text IS NULL OR upper(request_number) LIKE '%' || upper($2) || '%' OR EXISTS (SELECT 1 FROM unnest(ref_numbers) r WHERE upper(r) LIKE '%' || upper($2) || '%'))
+    AND ($3::text IS NULL OR upper(request_number) = upper($3))
+    AND ($4::text IS NULL OR status = $4)
+    AND ($5::text IS NULL OR scac = upper($5))
+    AND ($6::text IS NULL OR request_type = $6)
+    AND ($7::timestamptz IS NULL OR created_at >= $7) AND ($8::timestamptz IS NULL OR created_at <= $8)
+    AND ($9::timestamptz IS NULL OR updated_at >= $9) AND ($10::timestamptz IS NULL OR updated_at <= $10)`;
+  const params = [
+    accountId,
+    f.q ?? null,
+    f.request_number ?? null,
+    f.status ?? null,
+    f.scac ?? null,
+    f.request_type ?? null,
+    f.created_start ?? null,
+    f.created_end ?? null,
+    f.updated_start ?? null,
+    f.updated_end ?? null,
+  ];
+  const [page, count] = await Promise.all([
+    db.query<TrackingRequestRow>(`SELECT * FROM tracking_requests WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $11 OFFSET $12`, [...params, limit, offset]),
+    db.query<{ n: number }>(`SELECT count(*) AS n FROM tracking_requests WHERE ${where}`, params),
+  ]);
+  return { rows: page.rows, total: count.rows[0].n };
+}
+
+export async function findTrackingRequests(db: Queryable, accountId: string, ids: string[]): Promise<TrackingRequestRow[]> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return [];
+  const { rows } = await db.query<TrackingRequestRow>('SELECT * FROM tracking_requests WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, valid]);
+  return rows;
+}
+
+export async function updateTrackingRequestLabels(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  labels: { ref_numbers?: string[]; tags?: string[] },
+  at: Date,
+): Promise<TrackingRequestRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const { rows } = await db.query<TrackingRequestRow>(
+    `UPDATE tracking_requests SET ref_numbers = coalesce($3, ref_numbers), tags = coalesce($4, tags), updated_at = $5
+      WHERE account_id = $1 AND id = $2 RETURNING *`,
+    [accountId, id, labels.ref_numbers ?? null, labels.tags ?? null, at],
+  );
+  return rows[0];
+}
