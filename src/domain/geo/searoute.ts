@@ -4,7 +4,7 @@
 // A hand-written A* over typed arrays is used instead of ngraph.path: the network is small (~6k
 // nodes), passage avoidance is a per-edge bit test, and it keeps svc free of two more packages.
 import { readFileSync } from 'node:fs';
-import { haversineKm, KM_PER_NM, type LonLat } from './distance.ts';
+import { EARTH_RADIUS_KM, haversineKm, KM_PER_NM, type LonLat } from './distance.ts';
 import { NodeHeap } from './heap.ts';
 
 /** Straits and canals tagged in MARNET that a route may be told to avoid. */
@@ -50,6 +50,8 @@ export interface NetworkGeoJson {
 export interface SeaGraph {
   readonly lon: Float64Array;
   readonly lat: Float64Array;
+  /** Unit vector (x, y, z) of each node, three entries per node; see greatCircleKm. */
+  readonly xyz: Float64Array;
   readonly edgeStart: Int32Array;
   readonly edgeTo: Int32Array;
   readonly edgeKm: Float64Array;
@@ -70,6 +72,32 @@ export function normalizeLon(lon: number): number {
 // float noise (41.15205000000001 vs 41.15205). Both rounded parts fit in one exact double.
 function nodeKey(lon: number, lat: number): number {
   return Math.round((lon + 180) * 1e5) * 2e7 + Math.round((lat + 90) * 1e5);
+}
+
+const RAD = Math.PI / 180;
+
+function unitVectors(lon: readonly number[], lat: readonly number[]): Float64Array {
+  const xyz = new Float64Array(3 * lon.length);
+  for (let i = 0; i < lon.length; i++) xyz.set(toUnitVector([lon[i], lat[i]]), 3 * i);
+  return xyz;
+}
+
+function toUnitVector([lon, lat]: LonLat): [number, number, number] {
+  const cosLat = Math.cos(lat * RAD);
+  return [cosLat * Math.cos(lon * RAD), cosLat * Math.sin(lon * RAD), Math.sin(lat * RAD)];
+}
+
+// Squared chord between node i and a unit vector. It grows with the great-circle distance, so the
+// snapping scan can compare it directly, and with the node vectors precomputed it costs no trig.
+function chordSquared(xyz: Float64Array, i: number, x: number, y: number, z: number): number {
+  const dx = xyz[3 * i] - x;
+  const dy = xyz[3 * i + 1] - y;
+  const dz = xyz[3 * i + 2] - z;
+  return dx * dx + dy * dy + dz * dz;
+}
+
+function chordToKm(squared: number): number {
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(squared) / 2));
 }
 
 function passageBit(passage: string | null | undefined): number {
@@ -147,7 +175,7 @@ export function buildSeaGraph(geojson: NetworkGeoJson): SeaGraph {
     }
   }
 
-  const graph = { lon: Float64Array.from(lon), lat: Float64Array.from(lat), edgeStart, edgeTo, edgeKm, edgePassage };
+  const graph = { lon: Float64Array.from(lon), lat: Float64Array.from(lat), xyz: unitVectors(lon, lat), edgeStart, edgeTo, edgeKm, edgePassage };
   return { ...graph, snapNodes: largestComponent(graph) };
 }
 
@@ -198,14 +226,15 @@ function hasOpenEdge(graph: SeaGraph, node: number, mask: number): boolean {
 
 /** Nearest node a route can leave from; a full scan costs well under a millisecond at this size. */
 function nearestNode(graph: SeaGraph, point: LonLat, mask: number): number {
+  const [x, y, z] = toUnitVector(point);
   let best = -1;
-  let bestKm = Infinity;
+  let bestChord = Infinity;
   for (const node of graph.snapNodes) {
-    const km = haversineKm(point, [graph.lon[node], graph.lat[node]]);
+    const chord = chordSquared(graph.xyz, node, x, y, z);
     // Skip nodes reachable only through an avoided passage, e.g. the inner vertices of the Suez Canal.
-    if (km < bestKm && hasOpenEdge(graph, node, mask)) {
+    if (chord < bestChord && hasOpenEdge(graph, node, mask)) {
       best = node;
-      bestKm = km;
+      bestChord = chord;
     }
   }
   return best;
@@ -217,9 +246,9 @@ function aStar(graph: SeaGraph, start: number, goal: number, mask: number): numb
   const cost = new Float64Array(nodeCount).fill(Infinity);
   const previous = new Int32Array(nodeCount).fill(-1);
   const closed = new Uint8Array(nodeCount);
-  const goalPoint: LonLat = [graph.lon[goal], graph.lat[goal]];
+  const [x, y, z] = graph.xyz.subarray(3 * goal, 3 * goal + 3);
   // Edge weights are great-circle lengths, so the great-circle distance never overestimates: A* stays exact.
-  const estimate = (node: number) => haversineKm([graph.lon[node], graph.lat[node]], goalPoint);
+  const estimate = (node: number) => chordToKm(chordSquared(graph.xyz, node, x, y, z));
   const open = new NodeHeap(graph.edgeTo.length + 1);
   cost[start] = 0;
   open.push(start, estimate(start));
