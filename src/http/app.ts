@@ -8,6 +8,7 @@ import { JSONAPI, registerRoute, type AnyRouteSpec, type Services } from './rout
 import { healthRoutes } from './routes/health.ts';
 import { partyRoutes } from './routes/parties.ts';
 import { referenceRoutes } from './routes/reference.ts';
+import { shipmentRoutes } from './routes/shipments.ts';
 import { trackingRequestRoutes } from './routes/tracking-requests.ts';
 
 export interface AppOptions extends Services {
@@ -21,7 +22,7 @@ const BODY_LIMIT = 1024 * 1024;
 
 /** Every /v2 route; the OpenAPI document is generated from this list. */
 export function v2Routes(): AnyRouteSpec[] {
-  return [...trackingRequestRoutes, ...referenceRoutes, ...partyRoutes];
+  return [...trackingRequestRoutes, ...shipmentRoutes, ...referenceRoutes, ...partyRoutes];
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {

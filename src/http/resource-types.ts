@@ -1,23 +1,54 @@
 // Every resource type a response can include, with its relationships and how to load it.
 import type { ResourceTypes } from '../jsonapi/include.ts';
 import { partyResource } from '../jsonapi/serializers/party.ts';
-import { metroAreaResource, portResource } from '../jsonapi/serializers/reference.ts';
-import { findParties } from '../store/parties.ts';
-import { findTrackingRequests } from '../store/tracking-requests.ts';
+import { metroAreaResource, portResource, terminalResource, vesselResource } from '../jsonapi/serializers/reference.ts';
+import { containerResource, transportEventResource } from '../jsonapi/serializers/tracking.ts';
 import { trackingRequestResource } from '../jsonapi/serializers/tracking-request.ts';
-import { findLocationsByIds } from '../store/reference.ts';
+import { findParties } from '../store/parties.ts';
+import { findLocationsByIds, findTerminalsByIds, findVesselsByIds } from '../store/reference.ts';
+import { findContainers, findShipments } from '../store/shipments.ts';
+import { findTrackingRequests } from '../store/tracking-requests.ts';
+import { findTransportEvents, transportEventsOfContainers } from '../store/transport-events.ts';
+import { shipmentResources } from './routes/shipments.ts';
 
 export const resourceTypes: ResourceTypes = {
   tracking_request: {
     relationships: { tracked_object: ['shipment'], customer: ['party'] },
     load: async ({ db, accountId }, ids) => (await findTrackingRequests(db, accountId, ids)).map(trackingRequestResource),
   },
+  shipment: {
+    relationships: {
+      containers: ['container'],
+      port_of_lading: ['port'],
+      port_of_discharge: ['port'],
+      destination: ['metro_area'],
+      pod_terminal: ['terminal'],
+      destination_terminal: ['terminal'],
+      customer: ['party'],
+    },
+    load: async ({ db, accountId }, ids) => shipmentResources(db, await findShipments(db, accountId, ids)),
+  },
+  container: {
+    relationships: { shipment: ['shipment'], pod_terminal: ['terminal'], transport_events: ['transport_event'] },
+    load: async ({ db, accountId }, ids) => {
+      const rows = await findContainers(db, accountId, ids);
+      const events = await transportEventsOfContainers(db, rows.map((r) => r.id));
+      return rows.map((r) => containerResource(r, events.filter((e) => e.container_id === r.id).map((e) => e.id)));
+    },
+  },
+  transport_event: {
+    relationships: { shipment: ['shipment'], container: ['container'], location: ['port'], vessel: ['vessel'], terminal: ['terminal'] },
+    load: async ({ db, accountId }, ids) => (await findTransportEvents(db, accountId, ids)).map(transportEventResource),
+  },
   party: {
     relationships: {},
     load: async ({ db, accountId }, ids) => (await findParties(db, accountId, ids)).map(partyResource),
   },
   shipping_line: { relationships: {} },
-  vessel: { relationships: {} },
+  vessel: {
+    relationships: {},
+    load: async ({ db }, ids) => (await findVesselsByIds(db, ids)).map((v) => vesselResource(v)),
+  },
   port: {
     relationships: {},
     load: async ({ db }, ids) => (await findLocationsByIds(db, ids)).map(portResource),
@@ -26,6 +57,9 @@ export const resourceTypes: ResourceTypes = {
     relationships: {},
     load: async ({ db }, ids) => (await findLocationsByIds(db, ids)).map(metroAreaResource),
   },
-  terminal: { relationships: { port: ['port'] } },
+  terminal: {
+    relationships: { port: ['port'] },
+    load: async ({ db }, ids) => (await findTerminalsByIds(db, ids)).map(terminalResource),
+  },
   rail_terminal: { relationships: { port: ['port'], metro_area: ['metro_area'] } },
 };

@@ -111,3 +111,19 @@ export async function findVessel(db: Queryable, idOrImo: string): Promise<Vessel
   const { rows } = await db.query<VesselRow>(`SELECT ${VESSEL_COLUMNS} FROM vessels WHERE ${column} = $1`, [value]);
   return rows[0] ?? null;
 }
+
+/** Terminals for `included`; ids that are not UUIDs are ignored. */
+export async function findTerminalsByIds(db: Queryable, ids: string[]): Promise<TerminalRow[]> {
+  const valid = [...new Set(ids.filter(isUuid))];
+  if (valid.length === 0) return [];
+  const { rows } = await db.query<TerminalRow>(`SELECT ${TERMINAL_COLUMNS} FROM terminals WHERE id = ANY ($1::uuid[])`, [valid]);
+  return rows;
+}
+
+/** Vessels for `included`; ids that are not UUIDs are ignored. */
+export async function findVesselsByIds(db: Queryable, ids: string[]): Promise<VesselRow[]> {
+  const valid = [...new Set(ids.filter(isUuid))];
+  if (valid.length === 0) return [];
+  const { rows } = await db.query<VesselRow>(`SELECT ${VESSEL_COLUMNS} FROM vessels WHERE id = ANY ($1::uuid[])`, [valid]);
+  return rows;
+}

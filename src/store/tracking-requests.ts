@@ -117,3 +117,33 @@ export async function updateTrackingRequestLabels(
   );
   return rows[0];
 }
+
+/** Claims up to `limit` requests whose next lookup is due, leasing them until `leaseUntil`. */
+export async function claimDueTrackingRequests(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<TrackingRequestRow[]> {
+  const { rows } = await db.query<TrackingRequestRow>(
+    `UPDATE tracking_requests SET locked_until = $2
+      WHERE id IN (SELECT id FROM tracking_requests
+                    WHERE next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
+                    ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+      RETURNING *`,
+    [now, leaseUntil, limit],
+  );
+  return rows;
+}
+
+/** Writes the outcome of a lookup and releases the lease. */
+export async function settleTrackingRequest(
+  db: Queryable,
+  id: string,
+  change: Pick<TrackingRequestRow, 'status' | 'failed_reason' | 'is_retrying' | 'retry_count' | 'next_attempt_at' | 'awaiting_since' | 'shipment_id'>,
+  at: Date,
+): Promise<TrackingRequestRow> {
+  const { rows } = await db.query<TrackingRequestRow>(
+    `UPDATE tracking_requests
+        SET status = $2, failed_reason = $3, is_retrying = $4, retry_count = $5, next_attempt_at = $6,
+            awaiting_since = $7, shipment_id = $8, locked_until = NULL, updated_at = $9
+      WHERE id = $1 RETURNING *`,
+    [id, change.status, change.failed_reason, change.is_retrying, change.retry_count, change.next_attempt_at, change.awaiting_since, change.shipment_id, at],
+  );
+  return rows[0];
+}

@@ -1,0 +1,178 @@
+// SQL for shipments and their containers.
+import type { Queryable } from './db.ts';
+import { isUuid } from './uuid.ts';
+
+export interface ShipmentRow {
+  id: string;
+  account_id: string;
+  scac: string;
+  request_type: string;
+  request_number: string;
+  bill_of_lading_number: string | null;
+  booking_number: string | null;
+  ref_numbers: string[];
+  tags: string[];
+  customer_id: string | null;
+  state: Record<string, unknown>;
+  line_tracking_last_attempted_at: Date | null;
+  line_tracking_last_succeeded_at: Date | null;
+  line_tracking_last_changed_at: Date | null;
+  line_tracking_stopped_at: Date | null;
+  line_tracking_stopped_reason: string | null;
+  next_refresh_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ContainerRow {
+  id: string;
+  account_id: string;
+  shipment_id: string;
+  number: string;
+  ref_numbers: string[];
+  state: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export async function insertShipment(
+  db: Queryable,
+  s: Pick<ShipmentRow, 'account_id' | 'scac' | 'request_type' | 'request_number' | 'ref_numbers' | 'customer_id'> & { at: Date },
+): Promise<ShipmentRow> {
+  const { rows } = await db.query<ShipmentRow>(
+    `INSERT INTO shipments (account_id, scac, request_type, request_number, ref_numbers, customer_id, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`,
+    [s.account_id, s.scac, s.request_type, s.request_number, s.ref_numbers, s.customer_id, s.at],
+  );
+  return rows[0];
+}
+
+export async function findShipments(db: Queryable, accountId: string, ids: string[]): Promise<ShipmentRow[]> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return [];
+  const { rows } = await db.query<ShipmentRow>('SELECT * FROM shipments WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, valid]);
+  return rows;
+}
+
+export async function findContainers(db: Queryable, accountId: string, ids: string[]): Promise<ContainerRow[]> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return [];
+  const { rows } = await db.query<ContainerRow>('SELECT * FROM containers WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, valid]);
+  return rows;
+}
+
+export async function containersOfShipments(db: Queryable, shipmentIds: string[]): Promise<ContainerRow[]> {
+  if (shipmentIds.length === 0) return [];
+  const { rows } = await db.query<ContainerRow>('SELECT * FROM containers WHERE shipment_id = ANY($1::uuid[]) ORDER BY number', [shipmentIds]);
+  return rows;
+}
+
+/** Inserts or updates a container's state; reports whether it is new. */
+export async function upsertContainer(
+  db: Queryable,
+  c: { account_id: string; shipment_id: string; number: string; ref_numbers: string[]; state: unknown; at: Date },
+): Promise<{ row: ContainerRow; inserted: boolean }> {
+  const { rows } = await db.query<ContainerRow & { inserted: boolean }>(
+    `INSERT INTO containers (account_id, shipment_id, number, ref_numbers, state, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $6)
+     ON CONFLICT (shipment_id, number) DO UPDATE SET state = EXCLUDED.state,
+       updated_at = CASE WHEN containers.state = EXCLUDED.state THEN containers.updated_at ELSE EXCLUDED.updated_at END
+     RETURNING *, (xmax = 0) AS inserted`,
+    [c.account_id, c.shipment_id, c.number, c.ref_numbers, JSON.stringify(c.state), c.at],
+  );
+  const { inserted, ...row } = rows[0];
+  return { row, inserted };
+}
+
+export async function updateShipmentLabels(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  labels: { ref_numbers?: string[]; tags?: string[] },
+  at: Date,
+): Promise<ShipmentRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const { rows } = await db.query<ShipmentRow>(
+    `UPDATE shipments SET ref_numbers = coalesce($3, ref_numbers), tags = coalesce($4, tags), updated_at = $5
+      WHERE account_id = $1 AND id = $2 RETURNING *`,
+    [accountId, id, labels.ref_numbers ?? null, labels.tags ?? null, at],
+  );
+  return rows[0];
+}
+
+export async function updateContainerRefNumbers(db: Queryable, accountId: string, id: string, refNumbers: string[], at: Date): Promise<ContainerRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const { rows } = await db.query<ContainerRow>(
+    'UPDATE containers SET ref_numbers = $3, updated_at = $4 WHERE account_id = $1 AND id = $2 RETURNING *',
+    [accountId, id, refNumbers, at],
+  );
+  return rows[0];
+}
+
+/** Claims up to `limit` shipments due for a refresh, leasing them until `leaseUntil`. */
+export async function claimDueShipments(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ShipmentRow[]> {
+  const { rows } = await db.query<ShipmentRow>(
+    `UPDATE shipments SET locked_until = $2
+      WHERE id IN (SELECT id FROM shipments
+                    WHERE next_refresh_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
+                    ORDER BY next_refresh_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+      RETURNING *`,
+    [now, leaseUntil, limit],
+  );
+  return rows;
+}
+
+export async function listShipments(
+  db: Queryable,
+  accountId: string,
+  f: { q?: string; number?: string; tracking_stopped?: boolean },
+  limit: number,
+  offset: number,
+): Promise<{ rows: ShipmentRow[]; total: number }> {
+  // q matches the shipment's numbers, its reference numbers and its containers' numbers.
+  const where = `s.account_id = $1
+    AND ($2::text IS NULL OR upper(s.request_number) LIKE '%' || upper($2) || '%' OR upper(s.bill_of_lading_number) LIKE '%' || upper($2) || '%'
+         OR upper(s.booking_number) LIKE '%' || upper($2) || '%'
+         OR EXISTS (SELECT 1 FROM unnest(s.ref_numbers) r WHERE upper(r) LIKE '%' || upper($2) || '%')
+         OR EXISTS (SELECT 1 FROM containers c WHERE c.shipment_id = s.id AND c.number LIKE '%' || upper($2) || '%'))
+    AND ($3::text IS NULL OR upper($3) IN (upper(s.request_number), upper(s.bill_of_lading_number), upper(s.booking_number)))
+    AND ($4::boolean IS NULL OR (s.line_tracking_stopped_at IS NOT NULL) = $4)`;
+  const params = [accountId, f.q ?? null, f.number ?? null, f.tracking_stopped ?? null];
+  const [page, count] = await Promise.all([
+    db.query<ShipmentRow>(`SELECT s.* FROM shipments s WHERE ${where} ORDER BY s.created_at DESC, s.id DESC LIMIT $5 OFFSET $6`, [...params, limit, offset]),
+    db.query<{ n: number }>(`SELECT count(*) AS n FROM shipments s WHERE ${where}`, params),
+  ]);
+  return { rows: page.rows, total: count.rows[0].n };
+}
+
+export async function listContainers(
+  db: Queryable,
+  accountId: string,
+  f: { number?: string; shipment_id?: string },
+  limit: number,
+  offset: number,
+): Promise<{ rows: ContainerRow[]; total: number }> {
+  const where = `account_id = $1 AND ($2::text IS NULL OR number = upper(regexp_replace($2, '[\\s-]', '', 'g')))
+    AND ($3::text IS NULL OR shipment_id::text = $3)`;
+  const params = [accountId, f.number ?? null, f.shipment_id ?? null];
+  const [page, count] = await Promise.all([
+    db.query<ContainerRow>(`SELECT * FROM containers WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`, [...params, limit, offset]),
+    db.query<{ n: number }>(`SELECT count(*) AS n FROM containers WHERE ${where}`, params),
+  ]);
+  return { rows: page.rows, total: count.rows[0].n };
+}
+
+/** Stops or resumes tracking on the user's word; undefined when the shipment is not the account's. */
+export async function setShipmentTracking(db: Queryable, accountId: string, id: string, track: boolean, at: Date): Promise<ShipmentRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const { rows } = await db.query<ShipmentRow>(
+    track
+      ? `UPDATE shipments SET line_tracking_stopped_at = NULL, line_tracking_stopped_reason = NULL, next_refresh_at = $3,
+                line_tracking_last_changed_at = $3, updated_at = $3 WHERE account_id = $1 AND id = $2 RETURNING *`
+      : `UPDATE shipments SET line_tracking_stopped_at = coalesce(line_tracking_stopped_at, $3),
+                line_tracking_stopped_reason = coalesce(line_tracking_stopped_reason, 'cancelled_by_user'), next_refresh_at = NULL, updated_at = $3
+          WHERE account_id = $1 AND id = $2 RETURNING *`,
+    [accountId, id, at],
+  );
+  return rows[0];
+}

@@ -1,0 +1,43 @@
+// Reads of recorded events.
+import type { TransportEventRow } from '../jsonapi/serializers/tracking.ts';
+import type { Queryable } from './db.ts';
+import { isUuid } from './uuid.ts';
+
+export async function transportEventsOfContainers(db: Queryable, containerIds: string[]): Promise<TransportEventRow[]> {
+  if (containerIds.length === 0) return [];
+  const { rows } = await db.query<TransportEventRow>(
+    'SELECT * FROM transport_events WHERE container_id = ANY($1::uuid[]) ORDER BY timestamp NULLS LAST, created_at, id',
+    [containerIds],
+  );
+  return rows;
+}
+
+export async function findTransportEvents(db: Queryable, accountId: string, ids: string[]): Promise<TransportEventRow[]> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return [];
+  const { rows } = await db.query<TransportEventRow>('SELECT * FROM transport_events WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, valid]);
+  return rows;
+}
+
+export interface RawEventRow {
+  id: string;
+  container_number: string | null;
+  source_event_id: string;
+  event_type: string;
+  code: string;
+  classifier: string;
+  occurred_at: Date;
+  location_locode: string | null;
+  payload: unknown;
+  published_at: Date;
+  received_at: Date;
+}
+
+export async function rawEventsOfContainer(db: Queryable, shipmentId: string, number: string): Promise<RawEventRow[]> {
+  const { rows } = await db.query<RawEventRow>(
+    `SELECT * FROM raw_events WHERE shipment_id = $1 AND (container_number = $2 OR container_number IS NULL)
+      ORDER BY occurred_at, id`,
+    [shipmentId, number],
+  );
+  return rows;
+}
