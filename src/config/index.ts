@@ -29,6 +29,14 @@ const schema = z.object({
     .describe('public origin used in absolute links (e.g. https://svc.example.com); default: from the request'),
   SVC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('least severe level of the JSON log lines written to stdout'),
   SVC_TRUST_PROXY: bool.default(false).describe('trust X-Forwarded-* headers from a reverse proxy'),
+  SVC_CARRIERS: z
+    .string()
+    .optional()
+    .describe('carrier endpoints as a JSON array of {scac, baseUrl, version ("2.2"|"3.0"), apiKey?, apiKeyHeader?, terminalBaseUrl?}; they take precedence over the sandbox'),
+  SVC_SANDBOX: bool.default(true).describe('run the sandbox carrier network and track its carriers through it'),
+  SVC_SANDBOX_PORT: port.default(8090).describe('port of the sandbox carrier network (loopback only)'),
+  SVC_SANDBOX_SPEED: z.coerce.number().min(1).max(1_000_000).default(3600).describe('how much faster than real time sandbox journeys run (3600: an hour a second)'),
+  SVC_WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(1000).describe('how often the tracking worker looks for due work, in milliseconds'),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -142,6 +142,8 @@ CREATE TABLE raw_events (
   occurred_at      timestamptz NOT NULL,
   location_locode  text,
   payload          jsonb NOT NULL,
+  -- The normalised CarrierEvent, so an incremental refresh can be merged with what came before.
+  normalized       jsonb NOT NULL,
   published_at     timestamptz NOT NULL,
   received_at      timestamptz NOT NULL,
   UNIQUE (shipment_id, source_event_id)

@@ -1,0 +1,39 @@
+// Field rules shared by the 2.2 and 3.0 normalisers.
+import type { CarrierEvent, ModeOfTransport } from '../types.ts';
+
+const MODES: readonly string[] = ['VESSEL', 'RAIL', 'TRUCK', 'BARGE'] satisfies ModeOfTransport[];
+
+/** 3.0 adds MULTIMODAL, which names no single mode: null. */
+export function modeOfTransport(value: string | undefined): ModeOfTransport | null {
+  return value !== undefined && MODES.includes(value) ? (value as ModeOfTransport) : null;
+}
+
+/**
+ * The container an event names through shipper references (type EQ). Several distinct
+ * containers mean the event concerns the shipment as a whole, so it is pinned to none.
+ */
+export function equipmentFromReferences(containerNumbers: string[]): string | null {
+  const distinct = new Set(containerNumbers);
+  return distinct.size === 1 ? containerNumbers[0] : null;
+}
+
+// A transport call has two voyages: the one the vessel arrived on (import) and the one it
+// leaves on (export). Moves towards the vessel (gate-in, load, departure) belong to the voyage
+// leaving the call; everything else (arrival, discharge, gate-out…) to the voyage that arrived.
+// When the preferred one is missing the other is better than nothing (many carriers send one
+// number for both).
+const OUTBOUND_CODES = new Set(['GTIN', 'LOAD', 'DEPA']);
+
+export function voyageNumber(code: string, exportVoyage: string | undefined, importVoyage: string | undefined): string | null {
+  const [preferred, other] = OUTBOUND_CODES.has(code) ? [exportVoyage, importVoyage] : [importVoyage, exportVoyage];
+  return preferred ?? other ?? null;
+}
+
+export function vessel(imo: string | undefined, name: string | undefined): CarrierEvent['vessel'] {
+  return imo === undefined && name === undefined ? null : { imo: imo ?? null, name: name ?? null };
+}
+
+/** A facility code is kept only when it comes from the SMDG terminal code list. */
+export function smdgCode(place: { facilityCode?: string; facilityCodeListProvider?: string } | undefined): string | null {
+  return place?.facilityCode !== undefined && place.facilityCodeListProvider === 'SMDG' ? place.facilityCode : null;
+}

@@ -1,0 +1,54 @@
+// Terminal data is not part of DCSA Track & Trace. svc reads it from a small JSON contract of
+// its own, which the sandbox carrier network (src/carriers/sandbox/) serves and any adapter in
+// front of a real terminal system can serve too:
+//
+//   GET {terminalBaseUrl}/containers/{containerNumber}      (no API key: a separate service)
+//   200 {
+//     "containerNumber": "APZU4812090",
+//     "terminalCode": "ADT" | null,                  FIRMS or SMDG code
+//     "availableForPickup": true | false | null,
+//     "holds": [{ "name": "customs", "status": "hold" | "pending", "description": "…" | null }],
+//     "fees": [{ "type": "demurrage", "amount": 120.5, "currency_code": "USD" }],
+//     "lastFreeDay": "2026-02-03" | null,            calendar date at the terminal
+//     "pickupAppointmentAt": "2026-02-02T08:00:00Z" | null,
+//     "observedAt": "2026-02-01T10:15:00Z"           when the terminal reported this
+//   }
+//   404: the terminal knows nothing about the container.
+//
+// Instants are ISO 8601 with an offset. It is exactly TerminalStatus (types.ts) with instants
+// as strings.
+import { z } from 'zod';
+import type { TerminalStatus } from '../types.ts';
+import { UnrecognizedResponseError } from './errors.ts';
+import { exchange, jsonBody, type HttpSettings } from './http.ts';
+import { dateTime } from './wire-common.ts';
+
+const instant = dateTime.transform((d) => d.at);
+
+const terminalStatus = z.object({
+  containerNumber: z.string().trim().min(1),
+  terminalCode: z.string().nullable(),
+  availableForPickup: z.boolean().nullable(),
+  holds: z.array(z.object({ name: z.string().min(1), status: z.enum(['hold', 'pending']), description: z.string().nullable() })),
+  fees: z.array(z.object({ type: z.string().min(1), amount: z.number().finite(), currency_code: z.string().length(3) })),
+  lastFreeDay: z.iso.date().nullable(),
+  pickupAppointmentAt: instant.nullable(),
+  observedAt: instant,
+}) satisfies z.ZodType<TerminalStatus>;
+
+/** The terminal's status of one container, or null when it has none (404). */
+export async function fetchTerminalStatus(http: HttpSettings, baseUrl: string, containerNumber: string): Promise<TerminalStatus | null> {
+  const url = new URL(baseUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/containers/${encodeURIComponent(containerNumber)}`;
+  const answer = await exchange(http, url, { method: 'GET', headers: { accept: 'application/json' } });
+  if (answer.status === 404) return null;
+  const parsed = terminalStatus.safeParse(jsonBody(answer));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UnrecognizedResponseError(`terminal status of ${containerNumber}: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  if (parsed.data.containerNumber !== containerNumber) {
+    throw new UnrecognizedResponseError(`asked the terminal about ${containerNumber}, it answered about ${parsed.data.containerNumber}`);
+  }
+  return parsed.data;
+}
