@@ -161,18 +161,3 @@ export async function listContainers(
   ]);
   return { rows: page.rows, total: count.rows[0].n };
 }
-
-/** Stops or resumes tracking on the user's word; undefined when the shipment is not the account's. */
-export async function setShipmentTracking(db: Queryable, accountId: string, id: string, track: boolean, at: Date): Promise<ShipmentRow | undefined> {
-  if (!isUuid(id)) return undefined;
-  const { rows } = await db.query<ShipmentRow>(
-    track
-      ? `UPDATE shipments SET line_tracking_stopped_at = NULL, line_tracking_stopped_reason = NULL, next_refresh_at = $3,
-                line_tracking_last_changed_at = $3, updated_at = $3 WHERE account_id = $1 AND id = $2 RETURNING *`
-      : `UPDATE shipments SET line_tracking_stopped_at = coalesce(line_tracking_stopped_at, $3),
-                line_tracking_stopped_reason = coalesce(line_tracking_stopped_reason, 'cancelled_by_user'), next_refresh_at = NULL, updated_at = $3
-          WHERE account_id = $1 AND id = $2 RETURNING *`,
-    [accountId, id, at],
-  );
-  return rows[0];
-}

@@ -13,11 +13,11 @@ import {
   findShipments,
   listContainers,
   listShipments,
-  setShipmentTracking,
   updateContainerRefNumbers,
   updateShipmentLabels,
   type ShipmentRow,
 } from '../../store/shipments.ts';
+import { setTracking } from '../../services/tracking/stop.ts';
 import { rawEventsOfContainer, transportEventsOfContainers } from '../../store/transport-events.ts';
 import { includeParam, pageParams } from '../openapi-schemas.ts';
 import type { AnyRouteSpec } from '../route.ts';
@@ -100,7 +100,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
       summary: action === 'stop_tracking' ? 'Stop tracking a shipment and all its containers' : 'Resume tracking a shipment',
       tag: 'Shipments',
       async handler({ services, accountId, params }) {
-        const row = await setShipmentTracking(services.db, accountId, params.id, action === 'resume_tracking', services.clock.now());
+        const row = await setTracking(services.db, accountId, params.id, action === 'resume_tracking', services.clock.now());
         if (!row) throw notFound();
         const [data] = await shipmentResources(services.db, [row]);
         return { body: { data } };

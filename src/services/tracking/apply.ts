@@ -1,0 +1,108 @@
+// Applies a carrier snapshot to a stored shipment: runs the pure diff engine against what is
+// stored, then writes the new state, the new events and their outbox records in the caller's
+// transaction, so an event is recorded exactly when the change it describes is.
+import type { CarrierSnapshot } from '../../carriers/types.ts';
+import { diffSnapshot } from '../../domain/tracking/diff.ts';
+import type { ContainerState, ShipmentState } from '../../domain/tracking/types.ts';
+import type { Tx } from '../../store/db.ts';
+import { recordEvents, type DomainEvent } from '../../store/domain-events.ts';
+import { insertTrackingEvents, storedCarrierEvents } from '../../store/events.ts';
+import { containersOfShipments, upsertContainer, type ShipmentRow } from '../../store/shipments.ts';
+
+export interface ApplyResult {
+  /** Anything new from the carrier: a milestone, an estimate, a terminal change. */
+  changed: boolean;
+  shipmentState: ShipmentState;
+  containerStates: ContainerState[];
+}
+
+interface Place {
+  name: string;
+  time_zone: string | null;
+}
+
+async function places(tx: Tx, snapshot: CarrierSnapshot): Promise<Map<string, Place>> {
+  const locodes = [...new Set(snapshot.events.map((e) => e.locode).filter((l): l is string => !!l))];
+  const { rows } = await tx.query<Place & { locode: string }>('SELECT locode, name, time_zone FROM locations WHERE locode = ANY($1)', [locodes]);
+  return new Map(rows.map((r) => [r.locode, r]));
+}
+
+/** Terminal ids for the codes containers report (a FIRMS code, or an SMDG code at the port of discharge). */
+async function terminalIds(tx: Tx, codes: string[], podLocode: string | null): Promise<Map<string, string>> {
+  if (codes.length === 0) return new Map();
+  const { rows } = await tx.query<{ code: string; id: string }>(
+    `SELECT DISTINCT ON (c.code) c.code, t.id
+       FROM unnest($1::text[]) AS c(code)
+       JOIN terminals t ON t.firms_code = c.code OR (t.smdg_code = c.code AND t.port_id = (SELECT id FROM locations WHERE locode = $2))
+      ORDER BY c.code, (t.firms_code = c.code) DESC`,
+    [codes, podLocode],
+  );
+  return new Map(rows.map((r) => [r.code, r.id]));
+}
+
+/**
+ * An incremental refresh brings only events published since the last one; the diff engine
+ * needs the whole story (the port of lading is the first vessel load…), so the stored events are
+ * merged in, a newer version of the same carrier event replacing the older.
+ */
+async function withStoredEvents(tx: Tx, shipmentId: string, snapshot: CarrierSnapshot): Promise<CarrierSnapshot> {
+  const byId = new Map((await storedCarrierEvents(tx, shipmentId)).map((e) => [e.id, e]));
+  for (const e of snapshot.events) {
+    const old = byId.get(e.id);
+    if (!old || old.publishedAt <= e.publishedAt) byId.set(e.id, e);
+  }
+  return { ...snapshot, events: [...byId.values()] };
+}
+
+export async function applySnapshot(tx: Tx, shipment: ShipmentRow, fetched: CarrierSnapshot, now: Date): Promise<ApplyResult> {
+  const snapshot = await withStoredEvents(tx, shipment.id, fetched);
+  const stored = await containersOfShipments(tx, [shipment.id]);
+  const { rows: keys } = await tx.query<{ key: string }>('SELECT key FROM transport_events WHERE shipment_id = $1', [shipment.id]);
+  const known = await places(tx, snapshot);
+  const previousShipment = Object.keys(shipment.state).length > 0 ? (shipment.state as unknown as ShipmentState) : null;
+  const diff = diffSnapshot(
+    {
+      shipment: previousShipment,
+      containers: stored.map((c) => c.state as unknown as ContainerState),
+      emittedKeys: new Set(keys.map((k) => k.key)),
+    },
+    snapshot,
+    { timezoneOf: (locode) => known.get(locode)?.time_zone ?? null },
+  );
+  // Names and record ids beside the codes, for the API's *_name attributes and relationships.
+  const nameOf = (locode: string | null) => (locode ? (known.get(locode)?.name ?? null) : null);
+  const terminals = await terminalIds(tx, [...new Set(diff.containers.map((c) => c.state.pod_terminal).filter((c): c is string => !!c))], diff.shipment.port_of_discharge_locode);
+  const podTerminalId = diff.containers.map((c) => (c.state.pod_terminal ? terminals.get(c.state.pod_terminal) : undefined)).find(Boolean) ?? null;
+  const shipmentState = {
+    ...diff.shipment,
+    port_of_lading_name: nameOf(diff.shipment.port_of_lading_locode),
+    port_of_discharge_name: nameOf(diff.shipment.port_of_discharge_locode),
+    destination_name: nameOf(diff.shipment.destination_locode),
+    pod_terminal_id: podTerminalId,
+  };
+
+  const containerIds = new Map(stored.map((c) => [c.number, c.id]));
+  const events: DomainEvent[] = [];
+  const base = { account_id: shipment.account_id, shipment_id: shipment.id };
+  for (const { state, isNew } of diff.containers) {
+    const stored = { ...state, pod_terminal_id: state.pod_terminal ? (terminals.get(state.pod_terminal) ?? null) : null };
+    const { row, inserted } = await upsertContainer(tx, { ...base, number: state.number, ref_numbers: shipment.ref_numbers, state: stored, at: now });
+    containerIds.set(row.number, row.id);
+    if (isNew && inserted) events.push({ ...base, name: 'container.created', reference_type: 'container', reference_id: row.id, container_id: row.id });
+  }
+
+  const inserted = await insertTrackingEvents(tx, { ...base, containerIds, diff, snapshot, now });
+  events.push(...inserted);
+
+  await tx.query(
+    `UPDATE shipments SET state = $2, bill_of_lading_number = coalesce($3, bill_of_lading_number),
+            booking_number = coalesce($4, booking_number), updated_at = $5 WHERE id = $1`,
+    [shipment.id, JSON.stringify(shipmentState), snapshot.billOfLadingNumber, snapshot.bookingNumber, now],
+  );
+  await recordEvents(tx, events, now);
+  return {
+    changed: events.length > 0,
+    shipmentState: diff.shipment,
+    containerStates: diff.containers.map((c) => c.state),
+  };
+}

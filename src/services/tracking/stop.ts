@@ -1,0 +1,61 @@
+// When tracking a shipment ends by itself (the reference service's stop reasons).
+import { withTransaction, type Db, type Tx } from '../../store/db.ts';
+import { recordEvents } from '../../store/domain-events.ts';
+import { findShipments, type ShipmentRow } from '../../store/shipments.ts';
+import type { ApplyResult } from './apply.ts';
+import type { TrackingPolicy } from './policy.ts';
+
+export type StopReason = 'all_containers_terminated' | 'past_arrival_window' | 'no_updates_at_line';
+
+export function stopReason(policy: TrackingPolicy, applied: Pick<ApplyResult, 'shipmentState' | 'containerStates'>, lastChangedAt: Date, now: Date): StopReason | null {
+  const containers = applied.containerStates;
+  if (containers.length > 0 && containers.every((c) => c.empty_terminated_at)) return 'all_containers_terminated';
+  const arrived = applied.shipmentState.pod_ata_at;
+  if (arrived && now.getTime() - new Date(arrived).getTime() >= policy.stopAfterArrivalMs) return 'past_arrival_window';
+  if (now.getTime() - lastChangedAt.getTime() >= policy.stopAfterSilenceMs) return 'no_updates_at_line';
+  return null;
+}
+
+/** Stops tracking a shipment and its tracking requests, announcing it. */
+export async function stopTracking(tx: Tx, shipment: ShipmentRow, reason: string, now: Date): Promise<void> {
+  await tx.query(
+    `UPDATE shipments SET line_tracking_stopped_at = $2, line_tracking_stopped_reason = $3, next_refresh_at = NULL,
+            locked_until = NULL, updated_at = $2 WHERE id = $1`,
+    [shipment.id, now, reason],
+  );
+  const { rows } = await tx.query<{ id: string }>(
+    "UPDATE tracking_requests SET status = 'tracking_stopped', updated_at = $2 WHERE shipment_id = $1 AND status = 'created' RETURNING id",
+    [shipment.id, now],
+  );
+  await recordEvents(
+    tx,
+    rows.map((r) => ({ account_id: shipment.account_id, name: 'tracking_request.tracking_stopped', reference_type: 'tracking_request', reference_id: r.id, shipment_id: shipment.id })),
+    now,
+  );
+}
+
+/** The user's stop_tracking / resume_tracking; undefined when the shipment is not the account's. */
+export async function setTracking(db: Db, accountId: string, id: string, track: boolean, now: Date): Promise<ShipmentRow | undefined> {
+  return withTransaction(db, async (tx) => {
+    const [shipment] = await findShipments(tx, accountId, [id]);
+    if (!shipment) return undefined;
+    if (!track) {
+      if (!shipment.line_tracking_stopped_at) await stopTracking(tx, shipment, 'cancelled_by_user', now);
+    } else if (shipment.line_tracking_stopped_at) {
+      await tx.query(
+        `UPDATE shipments SET line_tracking_stopped_at = NULL, line_tracking_stopped_reason = NULL, next_refresh_at = $2,
+                line_tracking_last_changed_at = $2, updated_at = $2 WHERE id = $1`,
+        [shipment.id, now],
+      );
+      // Its requests count as active again, unless the user has since made a new one for the number.
+      await tx.query(
+        `UPDATE tracking_requests t SET status = 'created', updated_at = $2
+          WHERE t.shipment_id = $1 AND t.status = 'tracking_stopped'
+            AND NOT EXISTS (SELECT 1 FROM tracking_requests o WHERE o.account_id = t.account_id AND o.id <> t.id
+                             AND upper(o.request_number) = upper(t.request_number) AND o.scac = t.scac AND o.status IN ('pending', 'created'))`,
+        [shipment.id, now],
+      );
+    }
+    return (await findShipments(tx, accountId, [id]))[0];
+  });
+}

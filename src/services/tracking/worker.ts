@@ -1,0 +1,178 @@
+// The tracking worker: looks up due tracking requests and refreshes due shipments. Work is
+// claimed with leases (FOR UPDATE SKIP LOCKED), so any number of workers share one database and
+// none processes the same item at the same time; a crashed worker's claims lapse and are retaken.
+import type { Clock } from '../../clock.ts';
+import type { CarrierConnector, LookupOutcome, LookupRequest } from '../../carriers/types.ts';
+import { withTransaction, type Db, type Tx } from '../../store/db.ts';
+import { recordEvents, type DomainEvent } from '../../store/domain-events.ts';
+import { claimDueShipments, insertShipment, type ShipmentRow } from '../../store/shipments.ts';
+import { claimDueTrackingRequests, settleTrackingRequest, type TrackingRequestRow } from '../../store/tracking-requests.ts';
+import { applySnapshot, type ApplyResult } from './apply.ts';
+import { defaultPolicy, nextRefreshDelay, retryDelay, type TrackingPolicy } from './policy.ts';
+import { stopReason, stopTracking } from './stop.ts';
+
+export interface Connectors {
+  get(scac: string): CarrierConnector | undefined;
+}
+
+export interface WorkerDeps {
+  db: Db;
+  clock: Clock;
+  connectors: Connectors;
+  policy?: TrackingPolicy;
+  log?: (msg: string, fields?: Record<string, unknown>) => void;
+}
+
+const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
+
+export class TrackingWorker {
+  readonly policy: TrackingPolicy;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: WorkerDeps) {
+    this.policy = deps.policy ?? defaultPolicy;
+  }
+
+  /** Processes what is due now; returns how many requests and shipments it handled. */
+  async runDue(limit = 25): Promise<{ requests: number; shipments: number }> {
+    const now = this.deps.clock.now();
+    const lease = at(now, this.policy.leaseMs);
+    const requests = await claimDueTrackingRequests(this.deps.db, now, lease, limit);
+    await Promise.all(requests.map((r) => this.#resolve(r)));
+    const shipments = await claimDueShipments(this.deps.db, now, lease, limit);
+    await Promise.all(shipments.map((s) => this.#refresh(s)));
+    return { requests: requests.length, shipments: shipments.length };
+  }
+
+  /** Runs until nothing more is due at the current clock time (tests advance the clock, then drain). */
+  async drain(limit = 25): Promise<void> {
+    for (let i = 0; i < 1000; i++) {
+      const done = await this.runDue(limit);
+      if (done.requests + done.shipments === 0) return;
+    }
+    throw new Error('tracking worker: work kept coming due while draining');
+  }
+
+  /** Polls every `intervalMs` in production. */
+  start(intervalMs: number): void {
+    const tick = () => {
+      this.#running = this.runDue()
+        .catch((err: unknown) => this.deps.log?.('tracking worker error', { err: String(err) }))
+        .finally(() => {
+          if (this.#timer) this.#timer = setTimeout(tick, intervalMs);
+        });
+    };
+    this.#timer = setTimeout(tick, 0);
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#running;
+  }
+
+  async #lookup(request: LookupRequest): Promise<LookupOutcome> {
+    const connector = this.deps.connectors.get(request.scac);
+    if (!connector) return { kind: 'failed', reason: 'shipping_line_unreachable', temporary: true, detail: `no connector is configured for ${request.scac}` };
+    try {
+      return await connector.lookup(request);
+    } catch (err) {
+      return { kind: 'failed', reason: 'internal_processing_error', temporary: true, detail: String(err) };
+    }
+  }
+
+  /** A pending (or awaiting) request: ask the carrier, then create the shipment or record why not. */
+  async #resolve(tr: TrackingRequestRow): Promise<void> {
+    const outcome = await this.#lookup({ scac: tr.scac, numberType: tr.request_type, number: tr.request_number });
+    const now = this.deps.clock.now();
+    const event = (name: string): DomainEvent => ({ account_id: tr.account_id, name, reference_type: 'tracking_request', reference_id: tr.id, shipment_id: tr.shipment_id });
+    const keep = { failed_reason: tr.failed_reason, is_retrying: tr.is_retrying, retry_count: tr.retry_count, awaiting_since: tr.awaiting_since, shipment_id: tr.shipment_id };
+
+    await withTransaction(this.deps.db, async (tx) => {
+      if (outcome.kind === 'found') {
+        const shipment = await insertShipment(tx, { ...tr, at: now });
+        const applied = await applySnapshot(tx, shipment, outcome.snapshot, now);
+        await this.#afterLookup(tx, shipment, applied, now);
+        await settleTrackingRequest(tx, tr.id, { ...keep, status: 'created', failed_reason: null, is_retrying: false, next_attempt_at: null, shipment_id: shipment.id }, now);
+        await recordEvents(tx, [{ ...event('tracking_request.succeeded'), shipment_id: shipment.id }], now);
+        return;
+      }
+      const { reason, temporary } = outcome;
+      if (temporary) {
+        const retry = tr.retry_count + 1;
+        if (retry > this.policy.maxRetries) {
+          await settleTrackingRequest(tx, tr.id, { ...keep, status: 'failed', failed_reason: 'retries_exhausted', is_retrying: false, next_attempt_at: null }, now);
+          await recordEvents(tx, [event('tracking_request.failed')], now);
+        } else {
+          await settleTrackingRequest(tx, tr.id, { ...keep, status: tr.status, failed_reason: reason, is_retrying: true, retry_count: retry, next_attempt_at: at(now, retryDelay(this.policy, retry)) }, now);
+        }
+        return;
+      }
+      if (reason === 'not_found' && tr.request_type !== 'container') {
+        // A bill of lading or booking the carrier does not know yet: its manifest may still come.
+        const since = tr.awaiting_since ?? now;
+        if (now.getTime() - since.getTime() >= this.policy.awaitingExpiryMs) {
+          await settleTrackingRequest(tx, tr.id, { ...keep, status: 'failed', failed_reason: 'expired', is_retrying: false, next_attempt_at: null }, now);
+          await recordEvents(tx, [event('tracking_request.failed')], now);
+        } else {
+          await settleTrackingRequest(tx, tr.id, { ...keep, status: 'awaiting_manifest', failed_reason: null, is_retrying: false, awaiting_since: since, next_attempt_at: at(now, this.policy.awaitingRecheckMs) }, now);
+          if (tr.status !== 'awaiting_manifest') await recordEvents(tx, [event('tracking_request.awaiting_manifest')], now);
+        }
+        return;
+      }
+      await settleTrackingRequest(tx, tr.id, { ...keep, status: 'failed', failed_reason: reason, is_retrying: false, next_attempt_at: null }, now);
+      await recordEvents(tx, [event('tracking_request.failed')], now);
+    });
+  }
+
+  /** A tracked shipment: ask again, apply what changed, decide when to look next or whether to stop. */
+  async #refresh(shipment: ShipmentRow): Promise<void> {
+    const since = shipment.line_tracking_last_succeeded_at ?? undefined;
+    const outcome = await this.#lookup({ scac: shipment.scac, numberType: shipment.request_type as LookupRequest['numberType'], number: shipment.request_number, since });
+    const now = this.deps.clock.now();
+    await withTransaction(this.deps.db, async (tx) => {
+      if (outcome.kind === 'found') {
+        const applied = await applySnapshot(tx, shipment, outcome.snapshot, now);
+        await this.#afterLookup(tx, shipment, applied, now);
+        return;
+      }
+      if (outcome.reason === 'booking_cancelled') {
+        await stopTracking(tx, shipment, 'booking_cancelled', now);
+        return;
+      }
+      await tx.query(
+        'UPDATE shipments SET line_tracking_last_attempted_at = $2, next_refresh_at = $3, locked_until = NULL WHERE id = $1',
+        [shipment.id, now, at(now, this.policy.refresh.afterFailure)],
+      );
+    });
+  }
+
+  /** Records the successful lookup, then either stops tracking or schedules the next refresh. */
+  async #afterLookup(tx: Tx, shipment: ShipmentRow, applied: ApplyResult, now: Date): Promise<void> {
+    const lastChanged = applied.changed ? now : (shipment.line_tracking_last_changed_at ?? now);
+    await tx.query(
+      `UPDATE shipments SET line_tracking_last_attempted_at = $2, line_tracking_last_succeeded_at = $2,
+              line_tracking_last_changed_at = $3, locked_until = NULL WHERE id = $1`,
+      [shipment.id, now, lastChanged],
+    );
+    const reason = stopReason(this.policy, applied, lastChanged, now);
+    if (reason) {
+      await stopTracking(tx, shipment, reason, now);
+      return;
+    }
+    const s = applied.shipmentState;
+    const delay = nextRefreshDelay(
+      this.policy,
+      {
+        departedAt: s.pol_atd_at ? new Date(s.pol_atd_at) : null,
+        podEtaAt: s.pod_eta_at ? new Date(s.pod_eta_at) : null,
+        podArrivedAt: s.pod_ata_at ? new Date(s.pod_ata_at) : null,
+        allPickedUp: applied.containerStates.length > 0 && applied.containerStates.every((c) => c.pod_full_out_at || c.final_destination_full_out_at),
+      },
+      now,
+    );
+    await tx.query('UPDATE shipments SET next_refresh_at = $2 WHERE id = $1', [shipment.id, at(now, delay)]);
+  }
+}
+

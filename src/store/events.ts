@@ -1,0 +1,120 @@
+// SQL for the events recorded about a shipment: milestones, estimates, terminal changes and the
+// carrier's raw events. Each new row yields the outbox record that announces it.
+import type { CarrierEvent, CarrierSnapshot } from '../carriers/types.ts';
+import type { Diff } from '../domain/tracking/types.ts';
+import type { Queryable } from './db.ts';
+import type { DomainEvent } from './domain-events.ts';
+
+interface Batch {
+  account_id: string;
+  shipment_id: string;
+  containerIds: Map<string, string>;
+  diff: Diff;
+  snapshot: CarrierSnapshot;
+  now: Date;
+}
+
+const json = (rows: unknown[]) => JSON.stringify(rows);
+
+/** Inserts what is new (a milestone already stored under its key is skipped) and returns the outbox records. */
+/** The events stored for a shipment, as CarrierEvents again (for merging with an incremental refresh). */
+export async function storedCarrierEvents(db: Queryable, shipmentId: string): Promise<CarrierEvent[]> {
+  const { rows } = await db.query<{ normalized: Record<string, unknown>; payload: unknown }>(
+    'SELECT normalized, payload FROM raw_events WHERE shipment_id = $1',
+    [shipmentId],
+  );
+  return rows.map(({ normalized: n, payload }) => ({
+    ...(n as unknown as CarrierEvent),
+    occurredAt: new Date(n.occurredAt as string),
+    publishedAt: new Date(n.publishedAt as string),
+    raw: payload,
+  }));
+}
+
+export async function insertTrackingEvents(db: Queryable, b: Batch): Promise<DomainEvent[]> {
+  const base = { account_id: b.account_id, shipment_id: b.shipment_id };
+  const events: DomainEvent[] = [];
+
+  const transport = b.diff.transportEvents
+    .filter((e) => b.containerIds.has(e.containerNumber))
+    .map((e) => ({
+      container_id: b.containerIds.get(e.containerNumber),
+      event: e.event,
+      key: e.key,
+      timestamp: e.timestamp.toISOString(),
+      timezone: e.timezone,
+      location_locode: e.locode,
+      terminal_code: e.terminalCode,
+      vessel_imo: e.vessel?.imo ?? null,
+      vessel_name: e.vessel?.name ?? null,
+      voyage_number: e.voyageNumber,
+      data_source: e.dataSource,
+      source_event_id: e.sourceEventId,
+      published_at: e.publishedAt?.toISOString() ?? null,
+    }));
+  if (transport.length > 0) {
+    const { rows } = await db.query<{ id: string; container_id: string; event: string }>(
+      `INSERT INTO transport_events (account_id, shipment_id, container_id, event, key, timestamp, timezone, location_locode,
+                                     terminal_code, vessel_imo, vessel_name, voyage_number, data_source, source_event_id, published_at, created_at)
+       SELECT $1, $2, t.container_id, t.event, t.key, t.timestamp, t.timezone, t.location_locode, t.terminal_code, t.vessel_imo,
+              t.vessel_name, t.voyage_number, t.data_source, t.source_event_id, t.published_at, $4
+         FROM jsonb_to_recordset($3::jsonb) AS t(container_id uuid, event text, key text, timestamp timestamptz, timezone text,
+              location_locode text, terminal_code text, vessel_imo text, vessel_name text, voyage_number text, data_source text,
+              source_event_id text, published_at timestamptz)
+       ON CONFLICT (container_id, key) DO NOTHING
+       RETURNING id, container_id, event`,
+      [b.account_id, b.shipment_id, json(transport), b.now],
+    );
+    for (const r of rows) events.push({ ...base, name: r.event, reference_type: 'transport_event', reference_id: r.id, container_id: r.container_id });
+  }
+
+  for (const e of b.diff.estimatedEvents) {
+    const { rows } = await db.query<{ id: string }>(
+      `INSERT INTO estimated_events (account_id, shipment_id, event, estimated_timestamp, previous_timestamp, timezone, location_locode,
+                                     vessel_imo, vessel_name, voyage_number, data_source, published_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $12) RETURNING id`,
+      [b.account_id, b.shipment_id, e.event, e.estimatedTimestamp, e.previousTimestamp, e.timezone, e.locode,
+        e.vessel?.imo ?? null, e.vessel?.name ?? null, e.voyageNumber, e.dataSource, b.now, e.publishedAt],
+    );
+    events.push({ ...base, name: e.event, reference_type: 'estimated_event', reference_id: rows[0].id });
+  }
+
+  for (const c of b.diff.containerChanges) {
+    const containerId = b.containerIds.get(c.containerNumber);
+    if (!containerId) continue;
+    const { rows } = await db.query<{ id: string }>(
+      `INSERT INTO container_updated_events (account_id, container_id, changeset, terminal_code, timestamp, timezone, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [b.account_id, containerId, JSON.stringify(c.changeset), c.terminalCode, c.timestamp, c.timezone, b.now],
+    );
+    events.push({ ...base, name: 'container.updated', reference_type: 'container_updated_event', reference_id: rows[0].id, container_id: containerId });
+  }
+
+  const raw = b.snapshot.events.map((e) => ({
+    container_number: e.equipmentReference,
+    source_event_id: e.id,
+    event_type: e.type,
+    code: e.code,
+    classifier: e.classifier,
+    occurred_at: e.occurredAt.toISOString(),
+    location_locode: e.locode,
+    payload: e.raw,
+    normalized: { ...e, raw: undefined },
+    published_at: e.publishedAt.toISOString(),
+  }));
+  if (raw.length > 0) {
+    await db.query(
+      `INSERT INTO raw_events (account_id, shipment_id, container_number, source_event_id, event_type, code, classifier, occurred_at,
+                               location_locode, payload, normalized, published_at, received_at)
+       SELECT $1, $2, r.container_number, r.source_event_id, r.event_type, r.code, r.classifier, r.occurred_at, r.location_locode,
+              r.payload, r.normalized, r.published_at, $4
+         FROM jsonb_to_recordset($3::jsonb) AS r(container_number text, source_event_id text, event_type text, code text, classifier text,
+              occurred_at timestamptz, location_locode text, payload jsonb, normalized jsonb, published_at timestamptz)
+       ON CONFLICT (shipment_id, source_event_id) DO UPDATE
+         SET occurred_at = EXCLUDED.occurred_at, payload = EXCLUDED.payload, normalized = EXCLUDED.normalized, published_at = EXCLUDED.published_at
+         WHERE raw_events.published_at < EXCLUDED.published_at`,
+      [b.account_id, b.shipment_id, json(raw), b.now],
+    );
+  }
+  return events;
+}
