@@ -18,7 +18,7 @@ interface Running {
 
 /** Starts svc and resolves once it prints its REST base URL. */
 function start(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, [bin, 'serve'], { env: { ...process.env, PORT: '0', SVC_LOG_LEVEL: 'warn', ...env } });
+  const child = spawn(process.execPath, [bin, 'serve'], { env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_LOG_LEVEL: 'warn', ...env } });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d) => (err += d));

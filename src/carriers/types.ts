@@ -103,7 +103,11 @@ export interface LookupRequest {
 
 export type LookupOutcome =
   | { kind: 'found'; snapshot: CarrierSnapshot }
-  /** `temporary`: worth retrying (unreachable, unparsable answer, our own error); otherwise final. */
+  /**
+   * `temporary`: worth retrying (unreachable, unparsable answer, our own error); otherwise final.
+   * For not_found, temporary means "no data yet" (a bill of lading not manifested yet), final means
+   * the carrier says the number does not exist.
+   */
   | { kind: 'failed'; reason: FailedReason; temporary: boolean; detail: string };
 
 export interface CarrierConnector {

@@ -1,14 +1,55 @@
 // `svc serve`: the REST API (and, as they arrive, the other roles) in one process.
+import path from 'node:path';
+import { ConnectorRegistry, parseCarrierEndpoints, type CarrierEndpoint } from '../carriers/registry.ts';
+import { SANDBOX_SCACS, ScaledClock, startSandbox } from '../carriers/sandbox/index.ts';
 import type { Config } from '../config/index.ts';
-import { systemClock } from '../clock.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import { buildApp } from '../http/app.ts';
 import { ensureDefaultAccount } from '../services/api-keys.ts';
+import { TrackingWorker } from '../services/tracking/worker.ts';
 import { openDatabase } from './database.ts';
+
+/**
+ * The sandbox carrier network on loopback, with an endpoint per sandbox carrier. Its journeys run
+ * SVC_SANDBOX_SPEED times faster than real time, and the tracking worker runs on the same
+ * accelerated clock, so both sides of the DCSA connection agree on "now".
+ */
+async function startSandboxCarriers(config: Config, say: (msg: string) => void) {
+  const clock = new ScaledClock(new Date(), config.SVC_SANDBOX_SPEED);
+  const sandbox = await startSandbox({
+    port: config.SVC_SANDBOX_PORT,
+    host: '127.0.0.1',
+    clock,
+    speed: config.SVC_SANDBOX_SPEED,
+    statePath: path.join(config.SVC_DATA_DIR, 'sandbox-state.json'),
+  });
+  say(`sandbox carrier network on ${sandbox.url} (${SANDBOX_SCACS.join(', ')}), ${config.SVC_SANDBOX_SPEED}x real time`);
+  const endpoints: CarrierEndpoint[] = SANDBOX_SCACS.map((scac) => ({
+    scac,
+    baseUrl: `${sandbox.url}/carriers/${scac}`,
+    version: '2.2' as const,
+    terminalBaseUrl: `${sandbox.url}/terminal`,
+  }));
+  return { clock, close: sandbox.close, endpoints, url: sandbox.url };
+}
 
 export async function serve(config: Config): Promise<void> {
   const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
   const database = await openDatabase(config, say);
   const { account, newKey, bootstrapKeyCreated } = await ensureDefaultAccount(database.db, config.SVC_BOOTSTRAP_API_KEY);
+
+  const configured = config.SVC_CARRIERS ? parseCarrierEndpoints(config.SVC_CARRIERS) : [];
+  const sandbox = config.SVC_SANDBOX ? await startSandboxCarriers(config, say) : undefined;
+  const trackingClock: Clock = sandbox?.clock ?? systemClock;
+  // Configured endpoints win over the sandbox's for the same SCAC.
+  const endpoints = [...(sandbox?.endpoints ?? []).filter((e) => !configured.some((c) => c.scac.toUpperCase() === e.scac)), ...configured];
+  const worker = new TrackingWorker({
+    db: database.db,
+    clock: trackingClock,
+    connectors: new ConnectorRegistry(endpoints, trackingClock),
+    log: (msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`),
+  });
+  worker.start(config.SVC_WORKER_INTERVAL_MS);
 
   const app = await buildApp({
     db: database.db,
@@ -30,6 +71,8 @@ export async function serve(config: Config): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     await app.close().catch(() => {});
+    await worker.stop().catch(() => {});
+    await sandbox?.close().catch(() => {});
     await database.close().catch(() => {});
     process.exit(0);
   };
@@ -47,6 +90,7 @@ export async function serve(config: Config): Promise<void> {
     `svc is running. REST API: ${base}`,
     `  database: ${database.embedded ? `embedded PostgreSQL in ${config.SVC_DATA_DIR}` : 'DATABASE_URL'}`,
     `  default account: ${account.id}`,
+    `  carriers: ${endpoints.length} (${sandbox ? `sandbox at ${sandbox.url}; test numbers: ${sandbox.url}/sandbox/test-numbers` : 'SVC_CARRIERS'})`,
   ];
   if (newKey) {
     lines.push(`  API key (shown once, keep it): ${newKey}`);

@@ -42,7 +42,7 @@ export class DcsaConnector implements CarrierConnector {
       const fetchedAt = this.#clock.now();
       const events = await this.#events(request);
       if (events.length === 0 && !request.since) {
-        return failed('not_found', false, `the carrier has no events for ${request.numberType} ${request.number}`);
+        return failed('not_found', true, `the carrier has no events for ${request.numberType} ${request.number} (yet)`);
       }
       const snapshot = buildSnapshot(request, events, fetchedAt);
       const cancelled = bookingCancellation(events, snapshot.bookingNumber);

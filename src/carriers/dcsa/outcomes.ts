@@ -4,7 +4,8 @@
 // | --------------------------------------------------------- | ---------------------------------- | --------- |
 // | 200 with ≥ 1 event                                        | found                              |           |
 // | … one of them an actual SHIPMENT CANC/CACF on the booking | failed booking_cancelled           | no        |
-// | 200 with no events, or 404                                | failed not_found                   | no        |
+// | 200 with no events (not manifested yet, may still come)   | failed not_found                   | yes       |
+// | 404 (the carrier says the number does not exist)          | failed not_found                   | no        |
 // | … but the lookup had `since` (nothing new is not "none")  | found, without new events          |           |
 // | 400                                                       | failed invalid_number              | no        |
 // | 401, 403 (the carrier withholds the data from us)         | failed data_unavailable            | no        |

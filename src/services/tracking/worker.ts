@@ -99,18 +99,8 @@ export class TrackingWorker {
         return;
       }
       const { reason, temporary } = outcome;
-      if (temporary) {
-        const retry = tr.retry_count + 1;
-        if (retry > this.policy.maxRetries) {
-          await settleTrackingRequest(tx, tr.id, { ...keep, status: 'failed', failed_reason: 'retries_exhausted', is_retrying: false, next_attempt_at: null }, now);
-          await recordEvents(tx, [event('tracking_request.failed')], now);
-        } else {
-          await settleTrackingRequest(tx, tr.id, { ...keep, status: tr.status, failed_reason: reason, is_retrying: true, retry_count: retry, next_attempt_at: at(now, retryDelay(this.policy, retry)) }, now);
-        }
-        return;
-      }
-      if (reason === 'not_found' && tr.request_type !== 'container') {
-        // A bill of lading or booking the carrier does not know yet: its manifest may still come.
+      if (reason === 'not_found' && temporary && tr.request_type !== 'container') {
+        // A bill of lading or booking the carrier has no data for yet: its manifest may still come.
         const since = tr.awaiting_since ?? now;
         if (now.getTime() - since.getTime() >= this.policy.awaitingExpiryMs) {
           await settleTrackingRequest(tx, tr.id, { ...keep, status: 'failed', failed_reason: 'expired', is_retrying: false, next_attempt_at: null }, now);
@@ -118,6 +108,16 @@ export class TrackingWorker {
         } else {
           await settleTrackingRequest(tx, tr.id, { ...keep, status: 'awaiting_manifest', failed_reason: null, is_retrying: false, awaiting_since: since, next_attempt_at: at(now, this.policy.awaitingRecheckMs) }, now);
           if (tr.status !== 'awaiting_manifest') await recordEvents(tx, [event('tracking_request.awaiting_manifest')], now);
+        }
+        return;
+      }
+      if (temporary && reason !== 'not_found') {
+        const retry = tr.retry_count + 1;
+        if (retry > this.policy.maxRetries) {
+          await settleTrackingRequest(tx, tr.id, { ...keep, status: 'failed', failed_reason: 'retries_exhausted', is_retrying: false, next_attempt_at: null }, now);
+          await recordEvents(tx, [event('tracking_request.failed')], now);
+        } else {
+          await settleTrackingRequest(tx, tr.id, { ...keep, status: tr.status, failed_reason: reason, is_retrying: true, retry_count: retry, next_attempt_at: at(now, retryDelay(this.policy, retry)) }, now);
         }
         return;
       }

@@ -1,0 +1,211 @@
+// How well does svc track the sandbox carriers? Compares svc's transport events for a batch of
+// numbers with the sandbox's ground truth and prints completeness, correctness and freshness.
+//
+//   node --import tsx scripts/sandbox-accuracy.ts --svc http://localhost:8080 --key <API_KEY> \
+//     --sandbox http://127.0.0.1:4010 [--numbers SCAC:NUMBER,…] [--tolerance-minutes 1] [--json]
+//
+// Without --numbers, every sandbox test number that should succeed is checked. Only milestones the
+// sandbox has published by its own "now" count: svc cannot know the rest yet.
+import { parseArgs } from 'node:util';
+
+interface Options {
+  svc: string;
+  key: string;
+  sandbox: string;
+  numbers: { scac: string; number: string }[] | null;
+  toleranceMs: number;
+  json: boolean;
+}
+
+interface TrueMilestone {
+  event: string;
+  container: string;
+  timestamp: string;
+  locode: string;
+  published_at: string;
+}
+
+interface SvcEvent {
+  event: string;
+  timestamp: string | null;
+  location_locode: string | null;
+  created_at: string;
+}
+
+interface Finding {
+  scac: string;
+  number: string;
+  container: string;
+  event: string;
+  expected: { timestamp: string; locode: string };
+  got: { timestamp: string | null; locode: string | null } | null;
+  correct: boolean;
+  /** svc's created_at minus the sandbox's publication time, in minutes. */
+  freshnessMinutes: number | null;
+}
+
+function readOptions(): Options {
+  const { values } = parseArgs({
+    options: {
+      svc: { type: 'string' },
+      key: { type: 'string' },
+      sandbox: { type: 'string' },
+      numbers: { type: 'string' },
+      'tolerance-minutes': { type: 'string', default: '1' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const missing = (['svc', 'key', 'sandbox'] as const).filter((k) => !values[k]);
+  if (missing.length > 0) {
+    process.stderr.write(`missing --${missing.join(', --')}\nusage: sandbox-accuracy --svc URL --key API_KEY --sandbox URL [--numbers SCAC:NUMBER,…] [--tolerance-minutes N] [--json]\n`);
+    process.exit(2);
+  }
+  const numbers = values.numbers
+    ? values.numbers.split(',').map((pair) => {
+        const [scac, ...rest] = pair.trim().split(':');
+        if (!scac || rest.length === 0) throw new Error(`--numbers: '${pair}' is not SCAC:NUMBER`);
+        return { scac, number: rest.join(':') };
+      })
+    : null;
+  return {
+    svc: values.svc!.replace(/\/$/, ''),
+    key: values.key!,
+    sandbox: values.sandbox!.replace(/\/$/, ''),
+    numbers,
+    toleranceMs: Number(values['tolerance-minutes']) * 60_000,
+    json: values.json!,
+  };
+}
+
+async function getJson(url: string, headers: Record<string, string> = {}): Promise<any> {
+  const res = await fetch(url, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(30_000) });
+  if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
+  return res.json();
+}
+
+/** Every transport event svc has for a container number (all pages), or null when svc has no such container. */
+async function svcEvents(options: Options, container: string): Promise<SvcEvent[] | null> {
+  const auth = { authorization: `Token ${options.key}` };
+  const list = await getJson(`${options.svc}/v2/containers?filter[number]=${encodeURIComponent(container)}`, auth);
+  const id = list.data?.[0]?.id as string | undefined;
+  if (!id) return null;
+  const events: SvcEvent[] = [];
+  let next: string | null = `${options.svc}/v2/containers/${id}/transport_events?page[size]=100`;
+  while (next) {
+    const page = await getJson(next, auth);
+    events.push(...page.data.map((d: { attributes: SvcEvent }) => d.attributes));
+    next = page.links?.next ?? null;
+  }
+  return events;
+}
+
+/** Pairs one true milestone with svc's event of the same name, preferring the same place, then the nearest time. */
+function bestMatch(truth: TrueMilestone, candidates: SvcEvent[]): SvcEvent | null {
+  const same = candidates.filter((c) => c.event === truth.event);
+  if (same.length === 0) return null;
+  const distance = (c: SvcEvent) => {
+    const apart = Math.abs(Date.parse(c.timestamp ?? '') - Date.parse(truth.timestamp));
+    return (c.location_locode === truth.locode ? 0 : 1e15) + (Number.isNaN(apart) ? 1e14 : apart);
+  };
+  return same.reduce((best, c) => (distance(c) < distance(best) ? c : best));
+}
+
+function quantile(sorted: number[], q: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+const percent = (part: number, whole: number) => (whole === 0 ? 'n/a' : `${((100 * part) / whole).toFixed(1)} %`);
+const minutes = (m: number | null) => (m === null ? 'n/a' : `${m.toFixed(1)} min`);
+
+async function main(): Promise<void> {
+  const options = readOptions();
+  const numbers =
+    options.numbers ??
+    ((await getJson(`${options.sandbox}/sandbox/test-numbers`)) as { scac: string; number: string; failed_reason: string | null }[])
+      .filter((t) => t.failed_reason === null)
+      .map((t) => ({ scac: t.scac, number: t.number }));
+
+  const findings: Finding[] = [];
+  const extras: { scac: string; number: string; container: string; event: string; timestamp: string | null }[] = [];
+  const notInSvc: string[] = [];
+  for (const { scac, number } of numbers) {
+    const truth = await getJson(`${options.sandbox}/sandbox/journeys/${scac}/${encodeURIComponent(number)}`);
+    const now = Date.parse(truth.now);
+    const published = (truth.milestones as TrueMilestone[]).filter((m) => Date.parse(m.published_at) <= now);
+    for (const { number: container } of truth.containers ?? []) {
+      const theirs = await svcEvents(options, container);
+      if (theirs === null) {
+        notInSvc.push(`${scac}:${number}/${container}`);
+        continue;
+      }
+      const ours = published.filter((m) => m.container === container);
+      const used = new Set<SvcEvent>();
+      for (const m of ours) {
+        const got = bestMatch(m, theirs.filter((e) => !used.has(e)));
+        if (got) used.add(got);
+        const correct = !!got && got.location_locode === m.locode && Math.abs(Date.parse(got.timestamp ?? '') - Date.parse(m.timestamp)) <= options.toleranceMs;
+        findings.push({
+          scac,
+          number,
+          container,
+          event: m.event,
+          expected: { timestamp: m.timestamp, locode: m.locode },
+          got: got ? { timestamp: got.timestamp, locode: got.location_locode } : null,
+          correct,
+          freshnessMinutes: got ? (Date.parse(got.created_at) - Date.parse(m.published_at)) / 60_000 : null,
+        });
+      }
+      const known = new Set((truth.milestones as TrueMilestone[]).filter((m) => m.container === container).map((m) => m.event));
+      for (const e of theirs) {
+        // Estimated events are not milestones; anything else svc has that the truth lacks is spurious.
+        if (!used.has(e) && !e.event.includes('.estimated.') && !known.has(e.event)) extras.push({ scac, number, container, event: e.event, timestamp: e.timestamp });
+      }
+    }
+  }
+
+  const found = findings.filter((f) => f.got);
+  const freshness = found.map((f) => f.freshnessMinutes!).sort((a, b) => a - b);
+  const summary = {
+    numbers: numbers.length,
+    published_milestones: findings.length,
+    completeness: findings.length === 0 ? null : found.length / findings.length,
+    correctness: found.length === 0 ? null : found.filter((f) => f.correct).length / found.length,
+    freshness_minutes: { median: quantile(freshness, 0.5), p95: quantile(freshness, 0.95) },
+    containers_not_in_svc: notInSvc,
+    missing: findings.filter((f) => !f.got),
+    wrong: found.filter((f) => !f.correct),
+    spurious: extras,
+  };
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    return;
+  }
+  const out: string[] = [
+    `numbers checked:        ${numbers.length}`,
+    `published milestones:   ${findings.length}`,
+    `completeness:           ${percent(found.length, findings.length)} (${found.length} found in svc)`,
+    `correctness:            ${percent(found.length - summary.wrong.length, found.length)} (time within ${options.toleranceMs / 60_000} min and same UN/LOCODE)`,
+    `freshness:              median ${minutes(summary.freshness_minutes.median)}, p95 ${minutes(summary.freshness_minutes.p95)} (svc created_at − published_at)`,
+  ];
+  if (notInSvc.length > 0) out.push('', `containers svc does not have (${notInSvc.length}): ${notInSvc.join(' ')}`);
+  const byEvent = new Map<string, number>();
+  for (const f of summary.missing) byEvent.set(f.event, (byEvent.get(f.event) ?? 0) + 1);
+  if (byEvent.size > 0) out.push('', 'missing in svc, by milestone:', ...[...byEvent].sort((a, b) => b[1] - a[1]).map(([e, n]) => `  ${String(n).padStart(4)}  ${e}`));
+  if (summary.wrong.length > 0) {
+    out.push('', 'wrong time or place:');
+    for (const f of summary.wrong.slice(0, 30)) {
+      out.push(`  ${f.scac}:${f.number} ${f.container} ${f.event}: expected ${f.expected.timestamp} ${f.expected.locode}, svc ${f.got!.timestamp} ${f.got!.locode}`);
+    }
+  }
+  if (extras.length > 0) {
+    out.push('', `in svc but not in the ground truth (${extras.length}):`);
+    for (const x of extras.slice(0, 30)) out.push(`  ${x.scac}:${x.number} ${x.container} ${x.event} ${x.timestamp ?? ''}`);
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

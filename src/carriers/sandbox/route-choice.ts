@@ -1,0 +1,123 @@
+// Where a journey goes and with what: ports from a trade lane, transshipment hubs that do not
+// make the trip much longer, a feeder for short first hops, North American rail inland, real
+// terminals and real vessels of the carrier.
+import type { VesselRow } from '../../refdata/types.ts';
+import type { Facility, Vessel } from './journey.ts';
+import { INLAND_ORIGINS, LANES, MAX_BARGE_NM, MAX_FEEDER_NM, MAX_HUB_DETOUR, RAIL_DESTINATIONS } from './lanes.ts';
+import type { Prng } from './prng.ts';
+import type { RouteSpec } from './test-numbers.ts';
+import type { Place, SandboxCarrier, SandboxWorld } from './world.ts';
+
+export interface RouteChoice {
+  origin: string | null;
+  /** Port of loading, transshipment ports, port of discharge. */
+  ports: string[];
+  feeder: 'BARGE' | 'VESSEL' | null;
+  rail: string | null;
+  /** Prefix of the carrier service codes ("TP" for transpacific…). */
+  servicePrefix: string;
+}
+
+const SERVICE_PREFIX: Readonly<Record<string, string>> = {
+  transpacific: 'TP',
+  'asia-us-east-coast': 'AU',
+  'asia-north-europe': 'AE',
+  'asia-mediterranean': 'AM',
+  transatlantic: 'TA',
+};
+
+export function chooseRoute(world: SandboxWorld, spec: RouteSpec | undefined, rng: Prng): RouteChoice {
+  if (spec) {
+    const lane = LANES.find((l) => l.pols.includes(spec.pol) && l.pods.includes(spec.pod));
+    return {
+      origin: spec.origin ?? null,
+      ports: [spec.pol, ...spec.transshipments, spec.pod],
+      feeder: spec.feeder ?? null,
+      rail: spec.rail ?? null,
+      servicePrefix: SERVICE_PREFIX[lane?.name ?? ''] ?? 'SX',
+    };
+  }
+
+  const lane = rng.pick(LANES);
+  const pol = rng.pick(lane.pols);
+  const pod = rng.pick(lane.pods.filter((p) => p !== pol));
+  const d = (a: string, b: string) => world.seaDistanceNm(a, b);
+  const limit = MAX_HUB_DETOUR * d(pol, pod);
+  const hubs = lane.hubs.filter((h) => h !== pol && h !== pod && d(pol, h) + d(h, pod) <= limit);
+
+  let ports = [pol, pod];
+  let feeder: RouteChoice['feeder'] = null;
+  const roll = rng.next();
+  if (roll < 0.15) {
+    // Two transshipments always start with a feeder to a nearby hub, then two mainline legs.
+    const near = hubs.filter((h) => d(pol, h) <= MAX_FEEDER_NM);
+    const first = near.length > 0 ? rng.pick(near) : undefined;
+    const seconds = first
+      ? lane.hubs.filter((h) => h !== pol && h !== pod && h !== first && d(pol, first) + d(first, h) + d(h, pod) <= limit)
+      : [];
+    if (first && seconds.length > 0) {
+      ports = [pol, first, rng.pick(seconds), pod];
+      feeder = d(pol, first) <= MAX_BARGE_NM ? 'BARGE' : 'VESSEL';
+    }
+  }
+  if (ports.length === 2 && roll < 0.55 && hubs.length > 0) {
+    const hub = rng.pick(hubs);
+    ports = [pol, hub, pod];
+    if (d(pol, hub) <= MAX_FEEDER_NM && rng.chance(0.5)) feeder = d(pol, hub) <= MAX_BARGE_NM ? 'BARGE' : 'VESSEL';
+  }
+
+  const rails = RAIL_DESTINATIONS[pod];
+  const origins = INLAND_ORIGINS[pol];
+  return {
+    origin: origins && rng.chance(0.3) ? rng.pick(origins) : null,
+    ports,
+    feeder,
+    rail: rails && rng.chance(0.35) ? rng.pick(rails) : null,
+    servicePrefix: SERVICE_PREFIX[lane.name],
+  };
+}
+
+/** A container terminal of the port, preferring ones with an SMDG code (that is what events carry). */
+export function portTerminal(place: Place, rng: Prng): Facility {
+  const coded = place.terminals.filter((t) => t.smdgCode);
+  const pool = coded.length > 0 ? coded : place.terminals;
+  const t = pool.length > 0 ? rng.pick(pool) : null;
+  return {
+    place,
+    type: 'POTE',
+    smdgCode: t?.smdgCode ?? null,
+    firmsCode: t?.firmsCode ?? null,
+    otherFacility: t && !t.smdgCode ? t.name : null,
+  };
+}
+
+function namedFacility(place: Place, type: Facility['type'], what: string): Facility {
+  return { place, type, smdgCode: null, firmsCode: null, otherFacility: `${place.name} ${what}` };
+}
+
+export const emptyDepot = (place: Place) => namedFacility(place, 'DEPO', 'empty depot');
+export const railRamp = (place: Place) => namedFacility(place, 'RAMP', 'rail ramp');
+export const inlandTerminal = (place: Place) => namedFacility(place, 'INTE', 'inland terminal');
+
+const matchesOperator = (v: VesselRow, carrier: SandboxCarrier) =>
+  carrier.operatorNames.some((name) => (v.operator ?? '').toLowerCase().startsWith(name.toLowerCase()));
+
+/**
+ * Distinct mainline ships for `count` legs: the carrier's own first (in a random order), then
+ * other lines' ships as vessel-sharing partners would provide.
+ */
+export function chooseMainlineVessels(world: SandboxWorld, carrier: SandboxCarrier, count: number, rng: Prng): Vessel[] {
+  const shuffle = (list: readonly VesselRow[]) =>
+    list
+      .map((v) => ({ v, key: rng.next() }))
+      .sort((a, b) => a.key - b.key)
+      .map((x) => x.v);
+  const own = world.mainlineVessels.filter((v) => matchesOperator(v, carrier));
+  const others = world.mainlineVessels.filter((v) => !matchesOperator(v, carrier));
+  return [...shuffle(own), ...shuffle(others)].slice(0, count).map((v) => ({ imo: v.imo, name: v.name }));
+}
+
+export function chooseFeederVessel(world: SandboxWorld, rng: Prng): Vessel {
+  const v = rng.pick(world.feederVessels);
+  return { imo: v.imo, name: v.name };
+}

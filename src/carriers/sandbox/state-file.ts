@@ -1,0 +1,54 @@
+// The sandbox's only state: when each number was first asked about (which fixes its journey in
+// time) and how many event queries the "fails at first" test numbers have seen. A small JSON
+// file, rewritten whole on each change through a temporary file so a crash never leaves half of it.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const anchorSchema = z.object({
+  scac: z.string(),
+  numberType: z.enum(['bill_of_lading', 'booking_number', 'container']),
+  number: z.string(),
+  firstSeenAt: z.iso.datetime(),
+});
+
+const stateSchema = z.object({
+  version: z.literal(1),
+  anchors: z.array(anchorSchema),
+  /** Event queries seen per `SCAC:number`, for test numbers that fail their first requests. */
+  requests: z.record(z.string(), z.number().int().nonnegative()),
+});
+
+export type Anchor = z.infer<typeof anchorSchema>;
+export type SandboxState = z.infer<typeof stateSchema>;
+
+export function emptyState(): SandboxState {
+  return { version: 1, anchors: [], requests: {} };
+}
+
+/** A missing file is a fresh start; an unreadable one stops the sandbox, since resetting it would move every journey. */
+export function readState(file: string): SandboxState {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyState();
+    throw error;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error(`sandbox state file ${file} is not valid JSON; move it away to start afresh`);
+  }
+  const parsed = stateSchema.safeParse(json);
+  if (!parsed.success) throw new Error(`sandbox state file ${file} has an unexpected shape: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+export function writeState(file: string, state: SandboxState): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(state, null, 1)}\n`);
+  renameSync(temporary, file);
+}

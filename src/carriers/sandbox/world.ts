@@ -1,0 +1,147 @@
+// What the sandbox knows about the real world: ports with coordinates, time zones and SMDG
+// terminal codes, the carriers it impersonates with their B/L and container prefixes, real
+// vessels, and sea distances. Built once from refdata/ through svc's own parsers.
+import { haversineNm } from '../../domain/geo/distance.ts';
+import { seaRoute } from '../../domain/geo/searoute.ts';
+import { parseReferenceData, readSources, type ReferenceData } from '../../refdata/parse.ts';
+import type { VesselRow } from '../../refdata/types.ts';
+
+export interface Terminal {
+  name: string;
+  smdgCode: string | null;
+  firmsCode: string | null;
+}
+
+export interface Place {
+  locode: string;
+  name: string;
+  countryCode: string;
+  /** IANA zone; event times are written with this zone's offset. */
+  timeZone: string;
+  lon: number;
+  lat: number;
+  terminals: Terminal[];
+}
+
+export interface SandboxCarrier {
+  scac: string;
+  name: string;
+  blPrefixes: string[];
+  containerPrefixes: string[];
+  /** Vessels whose operator matches one of these names sail the carrier's main legs. */
+  operatorNames: string[];
+}
+
+/** The real carriers the sandbox answers for, plus TEST for the documented test numbers. */
+export const SANDBOX_SCACS = ['MAEU', 'MSCU', 'CMDU', 'HLCU', 'ONEY', 'EGLV', 'COSU', 'HDMU', 'YMLU', 'ZIMU', 'OOLU', 'TEST'] as const;
+
+// TEST has no prefixes in carriers.csv. SBXU is not a registered BIC owner code, so numbers the
+// sandbox mints for it can never collide with a real box.
+const TEST_PREFIXES = { bl: ['TEST'], containers: ['SBXU'] };
+
+// Small ships from vessels.csv that plausibly run feeder services; the rest are mainline ships.
+const FEEDER_VESSEL_NAMES = ['ELBSPRING', 'TONGALA', 'NORTHERN PRIORITY'];
+
+// Should the sea-route network find no path, the great circle stretched by a typical detour stands in.
+const SEA_DETOUR_FALLBACK = 1.3;
+
+export interface SandboxWorld {
+  /** The place of a UN/LOCODE; throws for codes without coordinates (a bug in the lane tables). */
+  place(locode: string): Place;
+  carrier(scac: string): SandboxCarrier | undefined;
+  readonly carriers: readonly SandboxCarrier[];
+  readonly mainlineVessels: readonly VesselRow[];
+  readonly feederVessels: readonly VesselRow[];
+  seaDistanceNm(from: string, to: string): number;
+}
+
+export function buildSandboxWorld(data: ReferenceData): SandboxWorld {
+  const locations = new Map(data.locations.map((l) => [l.locode, l]));
+  const locodeById = new Map(data.locations.map((l) => [l.id, l.locode]));
+
+  const terminalsByLocode = new Map<string, Terminal[]>();
+  for (const t of data.terminals) {
+    const locode = locodeById.get(t.port_id);
+    if (!locode) continue;
+    const list = terminalsByLocode.get(locode) ?? [];
+    list.push({ name: t.name, smdgCode: t.smdg_code, firmsCode: t.firms_code });
+    terminalsByLocode.set(locode, list);
+  }
+
+  const places = new Map<string, Place>();
+  function place(locode: string): Place {
+    const cached = places.get(locode);
+    if (cached) return cached;
+    const row = locations.get(locode);
+    if (!row || row.latitude === null || row.longitude === null || !row.time_zone) {
+      throw new Error(`sandbox: no coordinates or time zone for ${locode}`);
+    }
+    // Carriers still use old codes such as CNSHA; their terminals are filed under the current code.
+    const terminals = [...(terminalsByLocode.get(locode) ?? []), ...(row.alias_of ? (terminalsByLocode.get(row.alias_of) ?? []) : [])];
+    const result: Place = {
+      locode,
+      name: row.name,
+      countryCode: row.country_code,
+      timeZone: row.time_zone,
+      lon: row.longitude,
+      lat: row.latitude,
+      // Events name terminals by SMDG code, so terminals that have one come first.
+      terminals: [...terminals.filter((t) => t.smdgCode), ...terminals.filter((t) => !t.smdgCode)],
+    };
+    places.set(locode, result);
+    return result;
+  }
+
+  const lines = new Map(data.shippingLines.map((l) => [l.scac, l]));
+  const carriers: SandboxCarrier[] = SANDBOX_SCACS.map((scac) => {
+    const line = lines.get(scac);
+    if (!line) throw new Error(`sandbox: ${scac} is missing from carriers.csv`);
+    const isTest = scac === 'TEST';
+    return {
+      scac,
+      name: line.name,
+      blPrefixes: isTest ? TEST_PREFIXES.bl : line.bl_prefixes,
+      containerPrefixes: isTest ? TEST_PREFIXES.containers : line.container_prefixes,
+      operatorNames: [line.short_name, ...(line.carrier_group ? [line.carrier_group] : [])],
+    };
+  });
+  const carrierByScac = new Map(carriers.map((c) => [c.scac, c]));
+
+  const feederVessels = data.vessels.filter((v) => FEEDER_VESSEL_NAMES.includes(v.name));
+  const mainlineVessels = data.vessels.filter((v) => !FEEDER_VESSEL_NAMES.includes(v.name));
+
+  const distances = new Map<string, number>();
+  function seaDistanceNm(from: string, to: string): number {
+    const key = from < to ? `${from}-${to}` : `${to}-${from}`;
+    const cached = distances.get(key);
+    if (cached !== undefined) return cached;
+    const a = place(from);
+    const b = place(to);
+    const route = seaRoute([a.lon, a.lat], [b.lon, b.lat]);
+    const nm = route ? route.distanceNm : haversineNm([a.lon, a.lat], [b.lon, b.lat]) * SEA_DETOUR_FALLBACK;
+    distances.set(key, nm);
+    return nm;
+  }
+
+  return {
+    place,
+    carrier: (scac) => carrierByScac.get(scac),
+    carriers,
+    mainlineVessels,
+    feederVessels,
+    seaDistanceNm,
+  };
+}
+
+let loading: Promise<SandboxWorld> | undefined;
+
+/** The world from refdata/, parsed on first use and shared by every sandbox in the process. */
+export function loadSandboxWorld(): Promise<SandboxWorld> {
+  loading ??= readSources()
+    .then((sources) => buildSandboxWorld(parseReferenceData(sources)))
+    .catch((error: unknown) => {
+      loading = undefined; // a later call may succeed (e.g. a file being replaced)
+      throw error;
+    });
+  return loading;
+}
