@@ -198,3 +198,39 @@ describe('scale-out and user stops', () => {
     assert.equal((await t.request('PATCH', `/v2/shipments/${shipmentId}/stop_tracking`, { key: other.key })).status, 404);
   });
 });
+
+describe('refresh and search', () => {
+  test('PATCH /containers/{id}/refresh makes the shipment due at once', async () => {
+    const id = await t.track('bill_of_lading', 'TESTU300001', 'TEST', ['ACME-PO-42']);
+    await t.worker.drain();
+    const shipmentId = (await getTr(id)).relationships.tracked_object.data.id;
+    const container = (await t.request('GET', `/v2/containers?filter[shipment_id]=${shipmentId}`)).body.data[0];
+    const res = await t.request('PATCH', `/v2/containers/${container.id}/refresh`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type')!, /^application\/json/);
+    assert.ok(res.body.message);
+    const { rows } = await t.db.query('SELECT next_refresh_at FROM shipments WHERE id = $1', [shipmentId]);
+    assert.ok(rows[0].next_refresh_at <= t.clock.now());
+    const done = await t.worker.runDue();
+    assert.equal(done.shipments, 1);
+  });
+
+  test('search finds shipments, containers and requests by number or reference; query is required', async () => {
+    const id = await t.track('bill_of_lading', 'TESTU300002', 'TEST', ['SEARCH-REF-9']);
+    await t.worker.drain();
+    const shipmentId = (await getTr(id)).relationships.tracked_object.data.id;
+    const container = (await t.request('GET', `/v2/containers?filter[shipment_id]=${shipmentId}`)).body.data[0];
+    const byRef = await t.request('GET', '/v2/search?query=search-ref-9');
+    assert.equal(byRef.status, 200);
+    assert.deepEqual(byRef.body.data.map((r: any) => r.attributes.entity_type), ['shipment', ...byRef.body.data.slice(1).map(() => 'cargo')]);
+    const byContainer = await t.request('GET', `/v2/search?query=${container.attributes.number.slice(0, 4)} ${container.attributes.number.slice(4)}`);
+    assert.ok(byContainer.body.data.some((r: any) => r.id === container.id && r.attributes.entity_type === 'cargo'));
+    const pending = await t.track('bill_of_lading', 'TESTU300003', 'TEST');
+    assert.ok((await t.request('GET', '/v2/search?query=TESTU300003')).body.data.some((r: any) => r.id === pending && r.attributes.entity_type === 'tracking_request'));
+    const missing = await t.request('GET', '/v2/search');
+    assert.equal(missing.status, 400);
+    assert.equal(missing.body.errors[0].source.parameter, 'query');
+    const other = await t.newAccount('Searcher');
+    assert.deepEqual((await t.request('GET', '/v2/search?query=SEARCH-REF-9', { key: other.key })).body.data, []);
+  });
+});

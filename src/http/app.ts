@@ -8,6 +8,7 @@ import { JSONAPI, registerRoute, type AnyRouteSpec, type Services } from './rout
 import { healthRoutes } from './routes/health.ts';
 import { partyRoutes } from './routes/parties.ts';
 import { referenceRoutes } from './routes/reference.ts';
+import { searchRoutes } from './routes/search.ts';
 import { shipmentRoutes } from './routes/shipments.ts';
 import { trackingRequestRoutes } from './routes/tracking-requests.ts';
 
@@ -22,7 +23,7 @@ const BODY_LIMIT = 1024 * 1024;
 
 /** Every /v2 route; the OpenAPI document is generated from this list. */
 export function v2Routes(): AnyRouteSpec[] {
-  return [...trackingRequestRoutes, ...shipmentRoutes, ...referenceRoutes, ...partyRoutes];
+  return [...trackingRequestRoutes, ...shipmentRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes];
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {

@@ -5,11 +5,12 @@ import { createApiKey, maskApiKey } from '../services/api-keys.ts';
 import { findAccount, findDefaultAccount, insertAccount, listAccounts, listApiKeys, revokeApiKey } from '../store/accounts.ts';
 import { isUuid } from '../store/uuid.ts';
 import { openDatabase, type Database } from './database.ts';
-import { serve } from './serve.ts';
+import { runSandbox, serve } from './serve.ts';
 
 const USAGE = `usage: svc <command>
 
-  serve                                  start the REST API (the default of npm start)
+  serve                                  start the REST API, the tracking worker and the sandbox carriers
+  sandbox                                run only the sandbox carrier network (SVC_SANDBOX_PORT, SVC_SANDBOX_SPEED)
   migrate                                apply database migrations and load reference data
   accounts create <name>                 create an account and print its first API key
   accounts list                          list accounts
@@ -61,6 +62,8 @@ async function main(argv: string[]): Promise<void> {
   switch (`${command} ${sub ?? ''}`.trim()) {
     case 'serve':
       return serve(config);
+    case 'sandbox':
+      return runSandbox(config);
     case 'migrate':
       return withDatabase(config, async () => out('database is up to date\n'));
     case 'accounts create': {

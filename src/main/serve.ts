@@ -102,3 +102,13 @@ export async function serve(config: Config): Promise<void> {
   }
   process.stdout.write(lines.join('\n') + '\n\n');
 }
+
+/** `svc sandbox`: the sandbox carrier network alone, for svc processes elsewhere (SVC_CARRIERS). */
+export async function runSandbox(config: Config): Promise<void> {
+  const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
+  const sandbox = await startSandboxCarriers(config, say);
+  process.stdout.write(`sandbox carriers: ${JSON.stringify(sandbox.endpoints)}\n`);
+  const stop = () => void sandbox.close().finally(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

@@ -1,14 +1,16 @@
 // GET /v2/events query parameters (DCSA T&T 2.2) and the event filters they share with push
 // subscriptions: comma-separated lists are OR, different parameters AND; eventCreatedDateTime
 // takes the :gte/:gt/:lte/:lt/:eq operators; limit and an opaque cursor page through the result.
+import type { NumberType } from '../types.ts';
 import { transportCallId } from './dcsa-serialise.ts';
 import type { JourneyEvent } from './journey.ts';
 
-export const EVENT_TYPES = ['SHIPMENT', 'TRANSPORT', 'EQUIPMENT'] as const;
-export const SHIPMENT_CODES = ['RECE', 'DRFT', 'PENA', 'PENU', 'PENC', 'REJE', 'APPR', 'ISSU', 'SURR', 'SUBM', 'VOID', 'CONF', 'REQS', 'CMPL', 'HOLD', 'RELS', 'CANC'] as const;
-export const DOCUMENT_TYPES = ['CBR', 'BKG', 'SHI', 'SRM', 'TRD', 'ARN', 'VGM', 'CAS', 'CUS', 'DGD', 'OOG'] as const;
-export const TRANSPORT_CODES = ['ARRI', 'DEPA'] as const;
-export const EQUIPMENT_CODES = ['LOAD', 'DISC', 'GTIN', 'GTOT', 'STUF', 'STRP', 'PICK', 'DROP', 'INSP', 'RSEA', 'RMVD'] as const;
+const EVENT_TYPES = ['SHIPMENT', 'TRANSPORT', 'EQUIPMENT'] as const;
+// 2.2's shipment codes plus PENC and CANC from 2.3: the sandbox cancels bookings with CANC.
+const SHIPMENT_CODES = ['RECE', 'DRFT', 'PENA', 'PENU', 'PENC', 'REJE', 'APPR', 'ISSU', 'SURR', 'SUBM', 'VOID', 'CONF', 'REQS', 'CMPL', 'HOLD', 'RELS', 'CANC'] as const;
+const DOCUMENT_TYPES = ['CBR', 'BKG', 'SHI', 'SRM', 'TRD', 'ARN', 'VGM', 'CAS', 'CUS', 'DGD', 'OOG'] as const;
+const TRANSPORT_CODES = ['ARRI', 'DEPA'] as const;
+const EQUIPMENT_CODES = ['LOAD', 'DISC', 'GTIN', 'GTOT', 'STUF', 'STRP', 'PICK', 'DROP', 'INSP', 'RSEA', 'RMVD'] as const;
 
 /** Filters on the events themselves (the number references are resolved to a journey first). */
 export interface EventFilter {
@@ -29,6 +31,13 @@ export interface References {
   transportDocumentReference?: string;
   equipmentReference?: string;
 }
+
+/** The number type each reference parameter carries. */
+export const REFERENCE_TYPES: Readonly<Record<keyof References, NumberType>> = {
+  carrierBookingReference: 'booking_number',
+  transportDocumentReference: 'bill_of_lading',
+  equipmentReference: 'container',
+};
 
 /**
  * Whether an event passes the filters. A type-specific code filter (shipmentEventTypeCode…) only
@@ -54,7 +63,7 @@ export function matchesFilter(e: JourneyEvent, f: EventFilter, container: string
   return true;
 }
 
-export type CreatedOperator = 'gte' | 'gt' | 'lte' | 'lt' | 'eq';
+type CreatedOperator = 'gte' | 'gt' | 'lte' | 'lt' | 'eq';
 
 export interface EventsQuery {
   references: References;
@@ -67,7 +76,7 @@ export interface EventsQuery {
   params: Record<string, string>;
 }
 
-export const DEFAULT_LIMIT = 100;
+const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -88,7 +97,7 @@ export class QueryError extends Error {
 }
 
 /** A CSV list parameter, each value checked against its DCSA code list. */
-export function parseList(name: string, value: string | string[]): string[] {
+function parseList(name: string, value: string | string[]): string[] {
   const allowed = LISTS[name];
   const values = (Array.isArray(value) ? value : value.split(',')).map((v) => v.trim()).filter(Boolean);
   const wrong = values.find((v) => !allowed.includes(v));
@@ -122,8 +131,7 @@ function parseCreated(params: Record<string, string>): EventsQuery['created'] {
   for (const [key, raw] of Object.entries(params)) {
     const m = /^eventCreatedDateTime(?::(gte|gt|lte|lt|eq))?$/.exec(key);
     if (!m) continue;
-    // A raw "+" in an offset arrives as a space after form decoding.
-    const value = raw.trim().replace(' ', '+');
+    const value = raw.trim();
     const at = Date.parse(value);
     if (!ISO_DATE_TIME.test(value) || Number.isNaN(at)) throw new QueryError(`${key}: '${raw}' is not an ISO 8601 date-time with an offset`);
     out.push({ operator: (m[1] ?? 'eq') as CreatedOperator, at });
@@ -171,7 +179,7 @@ export function parseEventsQuery(raw: Record<string, string>): EventsQuery {
   const limit = Number(limitText);
   if (!/^\d+$/.test(limitText) || limit < 1) throw new QueryError(`limit: '${limitText}' is not a whole number of at least 1`);
   const references: References = {};
-  for (const name of ['carrierBookingReference', 'transportDocumentReference', 'equipmentReference'] as const) {
+  for (const name of Object.keys(REFERENCE_TYPES) as (keyof References)[]) {
     if (params[name]) references[name] = params[name];
   }
   return {

@@ -4,9 +4,8 @@
 import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Clock } from '../../clock.ts';
-import type { NumberType } from '../types.ts';
 import { toDcsaEvent } from './dcsa-serialise.ts';
-import { encodeCursor, matchesCreated, matchesFilter, parseEventsQuery, QueryError, sortEvents, type EventsQuery, type References } from './event-query.ts';
+import { encodeCursor, matchesCreated, matchesFilter, parseEventsQuery, QueryError, sortEvents, REFERENCE_TYPES, type EventsQuery, type References } from './event-query.ts';
 import { behaviourTruth, groundTruth } from './ground-truth.ts';
 import { isValidContainerNumber } from './iso6346.ts';
 import type { Journey } from './journey.ts';
@@ -42,11 +41,6 @@ export interface SandboxControls {
 
 export type SandboxApp = FastifyInstance & { sandbox: SandboxControls };
 
-const REFERENCE_TYPES: Readonly<Record<keyof References, NumberType>> = {
-  carrierBookingReference: 'booking_number',
-  transportDocumentReference: 'bill_of_lading',
-  equipmentReference: 'container',
-};
 
 /** The start of a body that is not JSON, for test numbers whose carrier answers garbage at first. */
 const GARBLED_BODY = '[{"eventID": "5e51e72c-1f6b-4ed5-a0a6-4b5f0c0f2d11", "eventType": "TRANSPORT", "eventDateTime": "2026-';

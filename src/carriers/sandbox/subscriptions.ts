@@ -4,9 +4,8 @@
 // events queued and is retried after 1, 2, 4 … 64 ticks; nothing here ever throws into the ticker.
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.ts';
-import type { NumberType } from '../types.ts';
 import { toDcsaEvent, type DcsaEvent } from './dcsa-serialise.ts';
-import { matchesFilter, parseFilter, QueryError, type EventFilter, type References } from './event-query.ts';
+import { matchesFilter, parseFilter, QueryError, REFERENCE_TYPES, type EventFilter, type References } from './event-query.ts';
 import type { Journey } from './journey.ts';
 import type { JourneyRegistry } from './registry.ts';
 
@@ -15,11 +14,6 @@ const BATCH_SIZE = 100;
 const MAX_BACKOFF_TICKS = 64;
 const DELIVERY_TIMEOUT_MS = 10_000;
 
-const REFERENCE_TYPES: Readonly<Record<keyof References, NumberType>> = {
-  carrierBookingReference: 'booking_number',
-  transportDocumentReference: 'bill_of_lading',
-  equipmentReference: 'container',
-};
 
 interface Subscription {
   id: string;

@@ -159,6 +159,24 @@ export const shipmentRoutes: AnyRouteSpec[] = [
     },
   },
   {
+    method: 'PATCH',
+    url: '/v2/containers/:id/refresh',
+    summary: "Ask the container's carrier again now, rather than at the next scheduled refresh",
+    tag: 'Containers',
+    bucket: 'containers.refresh',
+    plainJson: true,
+    async handler({ services, accountId, params }) {
+      const [row] = await findContainers(services.db, accountId, [params.id]);
+      if (!row) throw notFound();
+      // The worker picks it up at once; what changes arrives as events, as with any refresh.
+      await services.db.query(
+        'UPDATE shipments SET next_refresh_at = LEAST(coalesce(next_refresh_at, $2), $2) WHERE id = $1 AND line_tracking_stopped_at IS NULL',
+        [row.shipment_id, services.clock.now()],
+      );
+      return { body: { message: 'Started refresh for Shipping line, Terminal' } };
+    },
+  },
+  {
     method: 'GET',
     url: '/v2/containers/:id/transport_events',
     summary: "A container's milestones, oldest first",
