@@ -23,6 +23,7 @@ interface TrueMilestone {
   timestamp: string;
   locode: string;
   published_at: string;
+  source: 'dcsa' | 'terminal';
 }
 
 interface SvcEvent {
@@ -40,7 +41,7 @@ interface Finding {
   expected: { timestamp: string; locode: string };
   got: { timestamp: string | null; locode: string | null } | null;
   correct: boolean;
-  /** svc's created_at minus the sandbox's publication time, in minutes. */
+  /** svc's created_at minus the later of the publication time and svc's first lookup, in minutes. */
   freshnessMinutes: number | null;
 }
 
@@ -77,10 +78,19 @@ function readOptions(): Options {
   };
 }
 
+/** GET with JSON; waits out svc's rate limit (429 + Retry-After) a few times rather than failing the run. */
 async function getJson(url: string, headers: Record<string, string> = {}): Promise<any> {
-  const res = await fetch(url, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(30_000) });
-  if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
-  return res.json();
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(url, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(30_000) });
+    if (res.status === 429 && attempt <= 5) {
+      const seconds = Math.min(60, Number(res.headers.get('retry-after')) || 10);
+      await res.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      continue;
+    }
+    if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
+    return res.json();
+  }
 }
 
 /** Every transport event svc has for a container number (all pages), or null when svc has no such container. */
@@ -110,6 +120,15 @@ function bestMatch(truth: TrueMilestone, candidates: SvcEvent[]): SvcEvent | nul
   return same.reduce((best, c) => (distance(c) < distance(best) ? c : best));
 }
 
+/**
+ * A carrier event carries its own time, which svc must keep. Terminal data has none: svc can only
+ * date availability when it looks, so its time is right if it is not before the box became available.
+ */
+function timeIsRight(truth: TrueMilestone, got: SvcEvent, toleranceMs: number): boolean {
+  const delta = Date.parse(got.timestamp ?? '') - Date.parse(truth.timestamp);
+  return truth.source === 'terminal' ? delta >= -toleranceMs : Math.abs(delta) <= toleranceMs;
+}
+
 function quantile(sorted: number[], q: number): number | null {
   if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -127,11 +146,13 @@ async function main(): Promise<void> {
       .map((t) => ({ scac: t.scac, number: t.number }));
 
   const findings: Finding[] = [];
-  const extras: { scac: string; number: string; container: string; event: string; timestamp: string | null }[] = [];
+  const extras: { scac: string; number: string; container: string; event: string; timestamp: string | null; locode: string | null }[] = [];
   const notInSvc: string[] = [];
   for (const { scac, number } of numbers) {
     const truth = await getJson(`${options.sandbox}/sandbox/journeys/${scac}/${encodeURIComponent(number)}`);
     const now = Date.parse(truth.now);
+    // Events published before svc first asked about the number could not reach it earlier.
+    const firstAsked = Date.parse(truth.first_seen_at);
     const published = (truth.milestones as TrueMilestone[]).filter((m) => Date.parse(m.published_at) <= now);
     for (const { number: container } of truth.containers ?? []) {
       const theirs = await svcEvents(options, container);
@@ -144,7 +165,7 @@ async function main(): Promise<void> {
       for (const m of ours) {
         const got = bestMatch(m, theirs.filter((e) => !used.has(e)));
         if (got) used.add(got);
-        const correct = !!got && got.location_locode === m.locode && Math.abs(Date.parse(got.timestamp ?? '') - Date.parse(m.timestamp)) <= options.toleranceMs;
+        const correct = !!got && got.location_locode === m.locode && timeIsRight(m, got, options.toleranceMs);
         findings.push({
           scac,
           number,
@@ -153,13 +174,15 @@ async function main(): Promise<void> {
           expected: { timestamp: m.timestamp, locode: m.locode },
           got: got ? { timestamp: got.timestamp, locode: got.location_locode } : null,
           correct,
-          freshnessMinutes: got ? (Date.parse(got.created_at) - Date.parse(m.published_at)) / 60_000 : null,
+          freshnessMinutes: got ? (Date.parse(got.created_at) - Math.max(Date.parse(m.published_at), firstAsked)) / 60_000 : null,
         });
       }
-      const known = new Set((truth.milestones as TrueMilestone[]).filter((m) => m.container === container).map((m) => m.event));
+      // Unmatched svc events with no true milestone of that name at that place (published yet or
+      // not: the sandbox's "now" was read first) are spurious. Estimated events are not milestones.
+      const known = new Set((truth.milestones as TrueMilestone[]).filter((m) => m.container === container).map((m) => `${m.event}@${m.locode}`));
       for (const e of theirs) {
-        // Estimated events are not milestones; anything else svc has that the truth lacks is spurious.
-        if (!used.has(e) && !e.event.includes('.estimated.') && !known.has(e.event)) extras.push({ scac, number, container, event: e.event, timestamp: e.timestamp });
+        if (used.has(e) || e.event.includes('.estimated.') || known.has(`${e.event}@${e.location_locode}`)) continue;
+        extras.push({ scac, number, container, event: e.event, timestamp: e.timestamp, locode: e.location_locode });
       }
     }
   }
@@ -185,8 +208,8 @@ async function main(): Promise<void> {
     `numbers checked:        ${numbers.length}`,
     `published milestones:   ${findings.length}`,
     `completeness:           ${percent(found.length, findings.length)} (${found.length} found in svc)`,
-    `correctness:            ${percent(found.length - summary.wrong.length, found.length)} (time within ${options.toleranceMs / 60_000} min and same UN/LOCODE)`,
-    `freshness:              median ${minutes(summary.freshness_minutes.median)}, p95 ${minutes(summary.freshness_minutes.p95)} (svc created_at − published_at)`,
+    `correctness:            ${percent(found.length - summary.wrong.length, found.length)} (same UN/LOCODE; carrier times within ${options.toleranceMs / 60_000} min, terminal availability not before it happened)`,
+    `freshness:              median ${minutes(summary.freshness_minutes.median)}, p95 ${minutes(summary.freshness_minutes.p95)} (svc created_at − published_at, or − first lookup if later)`,
   ];
   if (notInSvc.length > 0) out.push('', `containers svc does not have (${notInSvc.length}): ${notInSvc.join(' ')}`);
   const byEvent = new Map<string, number>();
@@ -200,7 +223,7 @@ async function main(): Promise<void> {
   }
   if (extras.length > 0) {
     out.push('', `in svc but not in the ground truth (${extras.length}):`);
-    for (const x of extras.slice(0, 30)) out.push(`  ${x.scac}:${x.number} ${x.container} ${x.event} ${x.timestamp ?? ''}`);
+    for (const x of extras.slice(0, 30)) out.push(`  ${x.scac}:${x.number} ${x.container} ${x.event} ${x.locode ?? ''} ${x.timestamp ?? ''}`);
   }
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -1,6 +1,6 @@
 // SQL for the events recorded about a shipment: milestones, estimates, terminal changes and the
 // carrier's raw events. Each new row yields the outbox record that announces it.
-import type { CarrierEvent, CarrierSnapshot } from '../carriers/types.ts';
+import type { CarrierEvent } from '../carriers/types.ts';
 import type { Diff } from '../domain/tracking/types.ts';
 import type { Queryable } from './db.ts';
 import type { DomainEvent } from './domain-events.ts';
@@ -10,7 +10,8 @@ interface Batch {
   shipment_id: string;
   containerIds: Map<string, string>;
   diff: Diff;
-  snapshot: CarrierSnapshot;
+  /** Carrier events not stored yet (or newer versions of stored ones). */
+  rawEvents: CarrierEvent[];
   now: Date;
 }
 
@@ -19,15 +20,13 @@ const json = (rows: unknown[]) => JSON.stringify(rows);
 /** Inserts what is new (a milestone already stored under its key is skipped) and returns the outbox records. */
 /** The events stored for a shipment, as CarrierEvents again (for merging with an incremental refresh). */
 export async function storedCarrierEvents(db: Queryable, shipmentId: string): Promise<CarrierEvent[]> {
-  const { rows } = await db.query<{ normalized: Record<string, unknown>; payload: unknown }>(
-    'SELECT normalized, payload FROM raw_events WHERE shipment_id = $1',
-    [shipmentId],
-  );
-  return rows.map(({ normalized: n, payload }) => ({
+  // The carrier's payload stays in the table: the merge needs only the normalised form.
+  const { rows } = await db.query<{ normalized: Record<string, unknown> }>('SELECT normalized FROM raw_events WHERE shipment_id = $1', [shipmentId]);
+  return rows.map(({ normalized: n }) => ({
     ...(n as unknown as CarrierEvent),
     occurredAt: new Date(n.occurredAt as string),
     publishedAt: new Date(n.publishedAt as string),
-    raw: payload,
+    raw: null,
   }));
 }
 
@@ -95,7 +94,7 @@ export async function insertTrackingEvents(db: Queryable, b: Batch): Promise<Dom
     events.push({ ...base, name: 'container.updated', reference_type: 'container_updated_event', reference_id: rows[0].id, container_id: containerId });
   }
 
-  const raw = b.snapshot.events.map((e) => ({
+  const raw = b.rawEvents.map((e) => ({
     container_number: e.equipmentReference,
     source_event_id: e.id,
     event_type: e.type,

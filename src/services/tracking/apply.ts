@@ -1,7 +1,7 @@
 // Applies a carrier snapshot to a stored shipment: runs the pure diff engine against what is
 // stored, then writes the new state, the new events and their outbox records in the caller's
 // transaction, so an event is recorded exactly when the change it describes is.
-import type { CarrierSnapshot } from '../../carriers/types.ts';
+import type { CarrierEvent, CarrierSnapshot } from '../../carriers/types.ts';
 import { diffSnapshot } from '../../domain/tracking/diff.ts';
 import type { ContainerState, ShipmentState } from '../../domain/tracking/types.ts';
 import type { Tx } from '../../store/db.ts';
@@ -45,17 +45,20 @@ async function terminalIds(tx: Tx, codes: string[], podLocode: string | null): P
  * needs the whole story (the port of lading is the first vessel load…), so the stored events are
  * merged in, a newer version of the same carrier event replacing the older.
  */
-async function withStoredEvents(tx: Tx, shipmentId: string, snapshot: CarrierSnapshot): Promise<CarrierSnapshot> {
+async function withStoredEvents(tx: Tx, shipmentId: string, snapshot: CarrierSnapshot): Promise<{ merged: CarrierSnapshot; fresh: CarrierEvent[] }> {
   const byId = new Map((await storedCarrierEvents(tx, shipmentId)).map((e) => [e.id, e]));
+  const fresh: CarrierEvent[] = [];
   for (const e of snapshot.events) {
     const old = byId.get(e.id);
-    if (!old || old.publishedAt <= e.publishedAt) byId.set(e.id, e);
+    if (old && old.publishedAt >= e.publishedAt) continue;
+    byId.set(e.id, e);
+    fresh.push(e);
   }
-  return { ...snapshot, events: [...byId.values()] };
+  return { merged: { ...snapshot, events: [...byId.values()] }, fresh };
 }
 
 export async function applySnapshot(tx: Tx, shipment: ShipmentRow, fetched: CarrierSnapshot, now: Date): Promise<ApplyResult> {
-  const snapshot = await withStoredEvents(tx, shipment.id, fetched);
+  const { merged: snapshot, fresh } = await withStoredEvents(tx, shipment.id, fetched);
   const stored = await containersOfShipments(tx, [shipment.id]);
   const { rows: keys } = await tx.query<{ key: string }>('SELECT key FROM transport_events WHERE shipment_id = $1', [shipment.id]);
   const known = await places(tx, snapshot);
@@ -91,7 +94,7 @@ export async function applySnapshot(tx: Tx, shipment: ShipmentRow, fetched: Carr
     if (isNew && inserted) events.push({ ...base, name: 'container.created', reference_type: 'container', reference_id: row.id, container_id: row.id });
   }
 
-  const inserted = await insertTrackingEvents(tx, { ...base, containerIds, diff, snapshot, now });
+  const inserted = await insertTrackingEvents(tx, { ...base, containerIds, diff, rawEvents: fresh, now });
   events.push(...inserted);
 
   await tx.query(
