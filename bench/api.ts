@@ -1,28 +1,17 @@
 // `npm run bench:api`: requests per second and latency of representative read routes, over real
 // HTTP on loopback, each through the full path (auth, rate limit, query, serialisation).
 // The server runs in this process; the load generator in a worker thread (the second core).
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { buildApp } from '../src/http/app.ts';
 import { createApiKey } from '../src/services/api-keys.ts';
 import { insertAccount } from '../src/store/accounts.ts';
 import { createPool } from '../src/store/db.ts';
-import { startEmbeddedPostgres } from '../src/store/embedded.ts';
-import { freshDatabase } from '../test/support/database.ts';
+import { benchDatabase } from './database.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
 
-let stopEmbedded = async () => {};
-if (!process.env.SVC_TEST_DATABASE_URL) {
-  if (process.env.DATABASE_URL) process.env.SVC_TEST_DATABASE_URL = process.env.DATABASE_URL;
-  else {
-    const embedded = await startEmbeddedPostgres(path.resolve(import.meta.dirname, '../.test-pg'), 54339);
-    process.env.SVC_TEST_DATABASE_URL = embedded.url;
-    stopEmbedded = embedded.stop;
-  }
-}
-const database = await freshDatabase();
+const database = await benchDatabase();
 
 // Each reading of this clock is a second later, so the rate limiter runs its real query on every
 // request without ever refusing one (60 requests per minute of clock time < 100).
@@ -88,4 +77,3 @@ for (const [name, p, h] of scenarios) {
 await app.close();
 await db.end();
 await database.drop();
-await stopEmbedded();

@@ -1,31 +1,20 @@
 // `npm run bench:tracking`: tracks BENCH_SHIPMENTS sandbox shipments (default 10,000) from the
 // first lookup to the end of tracking, in virtual time, through the real path: DCSA over HTTP on
 // loopback to the sandbox, the diff engine, PostgreSQL. Prints lookups and events per second.
-import path from 'node:path';
 import { ManualClock } from '../src/clock.ts';
 import { ConnectorRegistry } from '../src/carriers/registry.ts';
 import { buildSandboxServer } from '../src/carriers/sandbox/index.ts';
 import { TrackingWorker } from '../src/services/tracking/worker.ts';
 import { insertAccount } from '../src/store/accounts.ts';
 import { createPool } from '../src/store/db.ts';
-import { startEmbeddedPostgres } from '../src/store/embedded.ts';
-import { freshDatabase } from '../test/support/database.ts';
+import { benchDatabase } from './database.ts';
 
 const N = Number(process.env.BENCH_SHIPMENTS ?? 10_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 const STEP_HOURS = Number(process.env.BENCH_STEP_HOURS ?? 24);
 const MAX_DAYS = 120;
 
-let stopEmbedded = async () => {};
-if (!process.env.SVC_TEST_DATABASE_URL) {
-  if (process.env.DATABASE_URL) process.env.SVC_TEST_DATABASE_URL = process.env.DATABASE_URL;
-  else {
-    const embedded = await startEmbeddedPostgres(path.resolve(import.meta.dirname, '../.test-pg'), 54339);
-    process.env.SVC_TEST_DATABASE_URL = embedded.url;
-    stopEmbedded = embedded.stop;
-  }
-}
-const database = await freshDatabase();
+const database = await benchDatabase();
 const db = createPool(database.url, 20);
 const clock = new ManualClock('2026-06-01T00:00:00Z');
 const sandbox = await buildSandboxServer({ clock });
@@ -85,4 +74,3 @@ console.log(`transport events recorded: ${events}, ${(events / seconds).toFixed(
 await sandbox.close();
 await db.end();
 await database.drop();
-await stopEmbedded();
