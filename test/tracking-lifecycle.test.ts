@@ -234,3 +234,35 @@ describe('refresh and search', () => {
     assert.deepEqual((await t.request('GET', '/v2/search?query=SEARCH-REF-9', { key: other.key })).body.data, []);
   });
 });
+
+describe('carrier push', () => {
+  test('new shipments subscribe at the carrier; a signed push makes its shipment due at once', async () => {
+    const id = await t.track('bill_of_lading', 'TESTU400001', 'TEST');
+    await t.worker.drain();
+    const shipmentId = (await getTr(id)).relationships.tracked_object.data.id;
+    assert.ok((await t.db.query('SELECT carrier_subscription_id FROM shipments WHERE id = $1', [shipmentId])).rows[0].carrier_subscription_id, 'subscribed');
+    // Every scheduled refresh is far away; meanwhile the carriers publish and push.
+    await t.db.query('UPDATE shipments SET next_refresh_at = $1 WHERE line_tracking_stopped_at IS NULL', [new Date(t.clock.now().getTime() + 30 * DAY)]);
+    t.clock.advance(3 * DAY);
+    const before = t.deliveries.length;
+    await t.sandbox.sandbox.tick();
+    const pushed = t.deliveries.slice(before);
+    assert.ok(pushed.length > 0, 'the sandbox pushed news');
+    assert.ok(pushed.every((d) => d.status === 204), JSON.stringify(pushed));
+    const ids = [...new Set(pushed.map((d) => d.callbackUrl.split('/').at(-1)))];
+    // Shipments no longer tracked ignore pushes; every tracked one is now due.
+    const { rows } = await t.db.query('SELECT next_refresh_at FROM shipments WHERE id = ANY($1) AND line_tracking_stopped_at IS NULL', [ids]);
+    assert.ok(rows.length > 0);
+    for (const r of rows) assert.ok(r.next_refresh_at.getTime() <= t.clock.now().getTime(), 'the push made its shipment due');
+    assert.equal((await t.worker.runDue(100)).shipments, rows.length);
+  });
+
+  test('a callback without a valid signature is refused', async () => {
+    const { rows } = await t.db.query('SELECT id FROM shipments WHERE carrier_subscription_id IS NOT NULL LIMIT 1');
+    const post = (headers: Record<string, string>) =>
+      fetch(`${t.baseUrl}/carrier-callbacks/${rows[0].id}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '[]' });
+    assert.equal((await post({})).status, 401);
+    assert.equal((await post({ 'notification-signature': `sha256=${'0'.repeat(64)}` })).status, 401);
+    assert.equal((await fetch(`${t.baseUrl}/carrier-callbacks/not-a-shipment`, { method: 'POST', body: '[]' })).status, 401);
+  });
+});

@@ -110,6 +110,15 @@ export type LookupOutcome =
    */
   | { kind: 'failed'; reason: FailedReason; temporary: boolean; detail: string };
 
+export interface SubscribeRequest extends Omit<LookupRequest, 'since'> {
+  /** Where the carrier should POST new events. */
+  callbackUrl: string;
+  /** Key of the HMAC-SHA256 that signs each callback. */
+  secret: Buffer;
+}
+
 export interface CarrierConnector {
   lookup(request: LookupRequest): Promise<LookupOutcome>;
+  /** Asks the carrier to push new events for the number; resolves to its subscription id. Optional: polling always works. */
+  subscribe?(request: SubscribeRequest): Promise<string>;
 }

@@ -5,6 +5,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { ApiError, errorObject } from '../jsonapi/errors.ts';
 import { buildOpenApi } from './openapi.ts';
 import { JSONAPI, registerRoute, type AnyRouteSpec, type Services } from './route.ts';
+import { carrierCallbackRoutes } from './routes/carrier-callbacks.ts';
 import { healthRoutes } from './routes/health.ts';
 import { partyRoutes } from './routes/parties.ts';
 import { referenceRoutes } from './routes/reference.ts';
@@ -87,6 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const openApi = buildOpenApi(routes);
   app.get('/v2/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(openApi));
   healthRoutes(app, services);
+  carrierCallbackRoutes(app, services);
 
   const matchers = routes.map((r) => ({ method: r.method, re: pathPattern(r.url) }));
   app.setNotFoundHandler(async (req, reply) => {

@@ -43,13 +43,6 @@ export async function serve(config: Config): Promise<void> {
   const trackingClock: Clock = sandbox?.clock ?? systemClock;
   // Configured endpoints win over the sandbox's for the same SCAC.
   const endpoints = [...(sandbox?.endpoints ?? []).filter((e) => !configured.some((c) => c.scac.toUpperCase() === e.scac)), ...configured];
-  const worker = new TrackingWorker({
-    db: database.db,
-    clock: trackingClock,
-    connectors: new ConnectorRegistry(endpoints, trackingClock),
-    log: (msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`),
-  });
-  worker.start(config.SVC_WORKER_INTERVAL_MS);
 
   const app = await buildApp({
     db: database.db,
@@ -63,6 +56,7 @@ export async function serve(config: Config): Promise<void> {
     },
   });
 
+  let worker: TrackingWorker | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -71,7 +65,7 @@ export async function serve(config: Config): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     await app.close().catch(() => {});
-    await worker.stop().catch(() => {});
+    await worker?.stop().catch(() => {});
     await sandbox?.close().catch(() => {});
     await database.close().catch(() => {});
     process.exit(0);
@@ -82,6 +76,15 @@ export async function serve(config: Config): Promise<void> {
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
+  worker = new TrackingWorker({
+    db: database.db,
+    clock: trackingClock,
+    connectors: new ConnectorRegistry(endpoints, trackingClock),
+    // Carriers push to svc's own callback route; the sandbox reaches it on loopback.
+    callbackBaseUrl: config.SVC_PUBLIC_URL ?? `http://127.0.0.1:${port}`,
+    log: (msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`),
+  });
+  worker.start(config.SVC_WORKER_INTERVAL_MS);
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const base = config.SVC_PUBLIC_URL ? new URL('/v2', config.SVC_PUBLIC_URL).href : `http://${shownHost}:${port}/v2`;
 

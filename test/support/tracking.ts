@@ -8,6 +8,8 @@ import { startTestApp, type TestApp } from './app.ts';
 export interface TrackingHarness extends TestApp {
   sandbox: SandboxApp;
   sandboxUrl: string;
+  /** Every push the sandbox attempted: where, how many events, the answer. */
+  deliveries: { callbackUrl: string; events: number; status: number | null }[];
   worker: TrackingWorker;
   /** Another worker on the same database, for scale-out tests. */
   newWorker(): TrackingWorker;
@@ -18,18 +20,20 @@ export interface TrackingHarness extends TestApp {
 
 export async function startTrackingHarness(extraEndpoints: CarrierEndpoint[] = []): Promise<TrackingHarness> {
   const t = await startTestApp();
-  const sandbox = await buildSandboxServer({ clock: t.clock });
+  const deliveries: TrackingHarness['deliveries'] = [];
+  const sandbox = await buildSandboxServer({ clock: t.clock, onDelivery: (d) => deliveries.push(d) });
   const address = await sandbox.listen({ port: 0, host: '127.0.0.1' });
   const endpoints: CarrierEndpoint[] = [
     ...SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: `${address}/carriers/${scac}`, version: '2.2' as const, terminalBaseUrl: `${address}/terminal`, timeoutMs: 5000 })),
     ...extraEndpoints,
   ];
-  const newWorker = () => new TrackingWorker({ db: t.db, clock: t.clock, connectors: new ConnectorRegistry(endpoints, t.clock) });
+  const newWorker = () => new TrackingWorker({ db: t.db, clock: t.clock, connectors: new ConnectorRegistry(endpoints, t.clock), callbackBaseUrl: t.baseUrl });
   const worker = newWorker();
   return {
     ...t,
     sandbox,
     sandboxUrl: address,
+    deliveries,
     worker,
     newWorker,
     async advance(ms, steps = 1) {

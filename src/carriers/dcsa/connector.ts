@@ -1,7 +1,7 @@
 // The CarrierConnector for carriers that speak DCSA Track & Trace (2.2 or 3.0), with optional
 // terminal data from the svc terminal-status contract (terminal.ts).
 import { systemClock, type Clock } from '../../clock.ts';
-import type { CarrierConnector, CarrierEvent, LookupOutcome, LookupRequest, NumberType, SnapshotContainer, TerminalStatus } from '../types.ts';
+import type { CarrierConnector, CarrierEvent, LookupOutcome, LookupRequest, NumberType, SnapshotContainer, SubscribeRequest, TerminalStatus } from '../types.ts';
 import { DcsaClient, type DcsaClientOptions, type DcsaEventFilters } from './client.ts';
 import { DcsaHttpError } from './errors.ts';
 import type { HttpSettings } from './http.ts';
@@ -34,6 +34,11 @@ export class DcsaConnector implements CarrierConnector {
     this.#terminalHttp = { fetch: client.fetch ?? fetch, timeoutMs: client.timeoutMs };
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
+  }
+
+  /** DCSA 2.2 event subscription for the number; throws when the carrier refuses. */
+  subscribe(request: SubscribeRequest): Promise<string> {
+    return this.#client.subscribe({ callbackUrl: request.callbackUrl, secret: request.secret, filters: { [FILTER[request.numberType]]: request.number } });
   }
 
   /** Never throws: every failure is an outcome (table in outcomes.ts). */

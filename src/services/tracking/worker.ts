@@ -1,6 +1,7 @@
 // The tracking worker: looks up due tracking requests and refreshes due shipments. Work is
 // claimed with leases (FOR UPDATE SKIP LOCKED), so any number of workers share one database and
 // none processes the same item at the same time; a crashed worker's claims lapse and are retaken.
+import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.ts';
 import type { CarrierConnector, LookupOutcome, LookupRequest } from '../../carriers/types.ts';
 import { withTransaction, type Db, type Tx } from '../../store/db.ts';
@@ -21,6 +22,8 @@ export interface WorkerDeps {
   connectors: Connectors;
   policy?: TrackingPolicy;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
+  /** svc's own origin as carriers can reach it; with it, new shipments subscribe to carrier pushes. */
+  callbackBaseUrl?: string;
 }
 
 const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
@@ -86,12 +89,13 @@ export class TrackingWorker {
   async #resolve(tr: TrackingRequestRow): Promise<void> {
     const outcome = await this.#lookup({ scac: tr.scac, numberType: tr.request_type, number: tr.request_number });
     const now = this.deps.clock.now();
+    let created: ShipmentRow | undefined;
     const event = (name: string): DomainEvent => ({ account_id: tr.account_id, name, reference_type: 'tracking_request', reference_id: tr.id, shipment_id: tr.shipment_id });
     const keep = { failed_reason: tr.failed_reason, is_retrying: tr.is_retrying, retry_count: tr.retry_count, awaiting_since: tr.awaiting_since, shipment_id: tr.shipment_id };
 
     await withTransaction(this.deps.db, async (tx) => {
       if (outcome.kind === 'found') {
-        const shipment = await insertShipment(tx, { ...tr, at: now });
+        const shipment = (created = await insertShipment(tx, { ...tr, at: now }));
         const applied = await applySnapshot(tx, shipment, outcome.snapshot, now);
         await this.#afterLookup(tx, shipment, applied, now);
         await settleTrackingRequest(tx, tr.id, { ...keep, status: 'created', failed_reason: null, is_retrying: false, next_attempt_at: null, shipment_id: shipment.id }, now);
@@ -124,6 +128,29 @@ export class TrackingWorker {
       await settleTrackingRequest(tx, tr.id, { ...keep, status: 'failed', failed_reason: reason, is_retrying: false, next_attempt_at: null }, now);
       await recordEvents(tx, [event('tracking_request.failed')], now);
     });
+    if (created) await this.#subscribe(created);
+  }
+
+  /**
+   * Asks the carrier to push news about a new shipment, so milestones arrive as they happen rather
+   * than at the next refresh. Best effort: polling goes on whatever the carrier says.
+   */
+  async #subscribe(shipment: ShipmentRow): Promise<void> {
+    const connector = this.deps.connectors.get(shipment.scac);
+    if (!this.deps.callbackBaseUrl || !connector?.subscribe) return;
+    const secret = randomBytes(32);
+    try {
+      const id = await connector.subscribe({
+        scac: shipment.scac,
+        numberType: shipment.request_type as LookupRequest['numberType'],
+        number: shipment.request_number,
+        callbackUrl: new URL(`/carrier-callbacks/${shipment.id}`, this.deps.callbackBaseUrl).href,
+        secret,
+      });
+      await this.deps.db.query('UPDATE shipments SET carrier_subscription_id = $2, carrier_subscription_secret = $3 WHERE id = $1', [shipment.id, id, secret]);
+    } catch (err) {
+      this.deps.log?.('carrier subscription failed; polling continues', { shipment: shipment.id, err: String(err) });
+    }
   }
 
   /** A tracked shipment: ask again, apply what changed, decide when to look next or whether to stop. */

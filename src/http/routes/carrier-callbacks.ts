@@ -1,0 +1,39 @@
+// Where carriers push new events (DCSA event subscriptions). A callback is trusted only when its
+// Notification-Signature verifies with the shipment's own secret; it then makes the shipment due,
+// and the worker's refresh fetches and applies the news through the same path as polling.
+import type { FastifyInstance } from 'fastify';
+import { parseCallback, verifyNotificationSignature } from '../../carriers/dcsa/index.ts';
+import { ApiError } from '../../jsonapi/errors.ts';
+import { isUuid } from '../../store/uuid.ts';
+import { JSONAPI, type Services } from '../route.ts';
+
+export function carrierCallbackRoutes(app: FastifyInstance, services: Services): void {
+  void app.register(async (scope) => {
+    // The signature covers the exact bytes, so this scope keeps the body raw.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    scope.post<{ Params: { shipmentId: string } }>('/carrier-callbacks/:shipmentId', async (req, reply) => {
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const { shipmentId } = req.params;
+      const { rows } = isUuid(shipmentId)
+        ? await services.db.query<{ secret: Buffer | null }>('SELECT carrier_subscription_secret AS secret FROM shipments WHERE id = $1', [shipmentId])
+        : { rows: [] };
+      const secret = rows[0]?.secret;
+      const signature = req.headers['notification-signature'];
+      if (!secret || !verifyNotificationSignature(body, typeof signature === 'string' ? signature : undefined, secret)) {
+        reply.type(JSONAPI);
+        throw ApiError.of(401, { detail: 'The Notification-Signature does not verify for this subscription.', code: 'bad_signature' });
+      }
+      try {
+        parseCallback(body);
+      } catch (err) {
+        throw ApiError.of(400, { detail: `The callback body is not an array of DCSA events: ${(err as Error).message}`, code: 'unrecognized_callback' });
+      }
+      await services.db.query(
+        'UPDATE shipments SET next_refresh_at = LEAST(coalesce(next_refresh_at, $2), $2) WHERE id = $1 AND line_tracking_stopped_at IS NULL',
+        [shipmentId, services.clock.now()],
+      );
+      return reply.code(204).send();
+    });
+  });
+}
