@@ -14,31 +14,34 @@ export function createPool(connectionString: string, max = 10): Db {
   const pool = new pg.Pool({ connectionString, max, application_name: 'svc' });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  preparePooledQueries(pool);
+  prepareQueries(pool);
+  // Clients checked out for transactions prepare their statements too.
+  pool.on('connect', (client) => prepareQueries(client));
   return pool;
 }
 
 const statementNames = new Map<string, string>();
 
 /**
- * Runs every parameterised `pool.query(text, values)` as a named prepared statement, so
+ * Runs every parameterised `query(text, values)` as a named prepared statement, so
  * PostgreSQL parses and plans each statement once per connection instead of on every call
  * (measured here: twice the point-lookup throughput). svc's SQL texts are static, so the set
  * of names stays small; queries without parameters (DDL, multi-statement scripts) run as before.
  */
-function preparePooledQueries(pool: pg.Pool): void {
-  const query = pool.query.bind(pool) as (config: unknown, values?: unknown) => Promise<unknown>;
-  pool.query = ((text: unknown, values?: unknown) => {
-    if (typeof text !== 'string' || !Array.isArray(values)) return query(text, values);
+function prepareQueries(target: pg.Pool | pg.PoolClient): void {
+  const query = target.query.bind(target) as (...args: unknown[]) => unknown;
+  // The pool calls its client's query with a callback as a third argument: pass everything on.
+  target.query = ((...args: unknown[]) => {
+    const [text, values, ...rest] = args;
+    if (typeof text !== 'string' || !Array.isArray(values)) return query(...args);
     let name = statementNames.get(text);
     if (!name) {
       name = `svc_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
       statementNames.set(text, name);
     }
-    return query({ name, text, values });
-  }) as typeof pool.query;
+    return query({ name, text, values }, ...rest);
+  }) as typeof target.query;
 }
-
 /** Runs fn in a transaction, committing on success and rolling back on any error. */
 export async function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const client = await db.connect();
