@@ -1,5 +1,6 @@
 // Every environment variable svc reads, validated once at start-up.
 // A bad value stops start-up with a message that names the variable.
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const bool = z
@@ -37,6 +38,18 @@ const schema = z.object({
   SVC_SANDBOX_PORT: port.default(8090).describe('port of the sandbox carrier network (loopback only)'),
   SVC_SANDBOX_SPEED: z.coerce.number().min(1).max(1_000_000).default(3600).describe('how much faster than real time sandbox journeys run (3600: an hour a second)'),
   SVC_WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(1000).describe('how often the tracking worker looks for due work, in milliseconds'),
+  SVC_WEBHOOK_ALLOW_INSECURE: bool
+    .default(false)
+    .describe('accept webhook URLs that use plain http or reach loopback, private, link-local or unique-local addresses (development and tests only)'),
+  SVC_WEBHOOK_SOURCE_IPS: z
+    .string()
+    .transform((value, ctx) => {
+      const ips = value.split(',').map((ip) => ip.trim()).filter((ip) => ip !== '');
+      for (const ip of ips) if (isIP(ip) === 0) ctx.addIssue({ code: 'custom', message: `"${ip}" is not an IPv4 or IPv6 address`, input: value });
+      return ips;
+    })
+    .default([])
+    .describe('comma-separated IP addresses webhook deliveries leave from, published at GET /v2/webhooks/ips for receivers to allow-list'),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -12,6 +12,7 @@ import { referenceRoutes } from './routes/reference.ts';
 import { searchRoutes } from './routes/search.ts';
 import { shipmentRoutes } from './routes/shipments.ts';
 import { trackingRequestRoutes } from './routes/tracking-requests.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 
 export interface AppOptions extends Services {
   logger?: FastifyServerOptions['logger'];
@@ -24,7 +25,7 @@ const BODY_LIMIT = 1024 * 1024;
 
 /** Every /v2 route; the OpenAPI document is generated from this list. */
 export function v2Routes(): AnyRouteSpec[] {
-  return [...trackingRequestRoutes, ...shipmentRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes];
+  return [...trackingRequestRoutes, ...shipmentRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes, ...webhookRoutes];
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {

@@ -4,11 +4,13 @@ import { partyResource } from '../jsonapi/serializers/party.ts';
 import { metroAreaResource, portResource, terminalResource, vesselResource } from '../jsonapi/serializers/reference.ts';
 import { containerResource, transportEventResource } from '../jsonapi/serializers/tracking.ts';
 import { trackingRequestResource } from '../jsonapi/serializers/tracking-request.ts';
+import { webhookResource } from '../jsonapi/serializers/webhook.ts';
 import { findParties } from '../store/parties.ts';
 import { findLocationsByIds, findTerminalsByIds, findVesselsByIds } from '../store/reference.ts';
 import { findContainers, findShipments } from '../store/shipments.ts';
 import { findTrackingRequests } from '../store/tracking-requests.ts';
 import { findTransportEvents, transportEventsOfContainers } from '../store/transport-events.ts';
+import { findWebhooks } from '../store/webhooks.ts';
 import { shipmentResources } from './routes/shipments.ts';
 
 export const resourceTypes: ResourceTypes = {
@@ -43,6 +45,10 @@ export const resourceTypes: ResourceTypes = {
   party: {
     relationships: {},
     load: async ({ db, accountId }, ids) => (await findParties(db, accountId, ids)).map(partyResource),
+  },
+  webhook: {
+    relationships: {},
+    load: async ({ db, accountId }, ids) => (await findWebhooks(db, accountId, ids)).map(webhookResource),
   },
   shipping_line: { relationships: {} },
   vessel: {

@@ -1,0 +1,97 @@
+// SQL for webhook subscriptions.
+import type { WebhookHeader } from '../domain/webhooks/headers.ts';
+import type { Queryable } from './db.ts';
+import { isUuid } from './uuid.ts';
+
+export interface WebhookRow {
+  id: string;
+  account_id: string;
+  url: string;
+  active: boolean;
+  events: string[];
+  headers: WebhookHeader[] | null;
+  secret: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface NewWebhook {
+  url: string;
+  active: boolean;
+  events: string[];
+  headers: WebhookHeader[] | null;
+  secret: string;
+}
+
+/** The attributes a PATCH may change; absent ones stay as they are. */
+export type WebhookChanges = Partial<Pick<NewWebhook, 'url' | 'active' | 'events' | 'headers'>>;
+
+const headersParam = (headers: WebhookHeader[] | null | undefined) => (headers ? JSON.stringify(headers) : null);
+
+export async function listWebhooks(db: Queryable, accountId: string, limit: number, offset: number): Promise<{ rows: WebhookRow[]; total: number }> {
+  const [page, count] = await Promise.all([
+    db.query<WebhookRow>('SELECT * FROM webhooks WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3', [accountId, limit, offset]),
+    db.query<{ n: number }>('SELECT count(*) AS n FROM webhooks WHERE account_id = $1', [accountId]),
+  ]);
+  return { rows: page.rows, total: count.rows[0].n };
+}
+
+export async function findWebhooks(db: Queryable, accountId: string, ids: string[]): Promise<WebhookRow[]> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return [];
+  const { rows } = await db.query<WebhookRow>('SELECT * FROM webhooks WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, valid]);
+  return rows;
+}
+
+export async function insertWebhook(db: Queryable, accountId: string, webhook: NewWebhook, at: Date): Promise<WebhookRow> {
+  const { rows } = await db.query<WebhookRow>(
+    `INSERT INTO webhooks (account_id, url, active, events, headers, secret, created_at, updated_at)
+     VALUES ($1, $2, $3, $4::text[], $5::jsonb, $6, $7, $7) RETURNING *`,
+    [accountId, webhook.url, webhook.active, webhook.events, headersParam(webhook.headers), webhook.secret, at],
+  );
+  return rows[0];
+}
+
+/** Applies the given changes; undefined when the account has no such webhook. */
+export async function updateWebhook(db: Queryable, accountId: string, id: string, changes: WebhookChanges, at: Date): Promise<WebhookRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const { rows } = await db.query<WebhookRow>(
+    `UPDATE webhooks SET
+       url = CASE WHEN $3 THEN $4 ELSE url END,
+       active = CASE WHEN $5 THEN $6 ELSE active END,
+       events = CASE WHEN $7 THEN $8::text[] ELSE events END,
+       headers = CASE WHEN $9 THEN $10::jsonb ELSE headers END,
+       updated_at = $11
+     WHERE account_id = $1 AND id = $2 RETURNING *`,
+    [
+      accountId,
+      id,
+      changes.url !== undefined,
+      changes.url ?? null,
+      changes.active !== undefined,
+      changes.active ?? null,
+      changes.events !== undefined,
+      changes.events ?? null,
+      changes.headers !== undefined,
+      headersParam(changes.headers),
+      at,
+    ],
+  );
+  return rows[0];
+}
+
+/** Deletes and returns the webhook; undefined when the account has no such webhook. */
+export async function deleteWebhook(db: Queryable, accountId: string, id: string): Promise<WebhookRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const { rows } = await db.query<WebhookRow>('DELETE FROM webhooks WHERE account_id = $1 AND id = $2 RETURNING *', [accountId, id]);
+  return rows[0];
+}
+
+/** The account's active webhooks subscribed to `event`: who a notification goes to. */
+export async function activeWebhooksForEvent(db: Queryable, accountId: string, event: string): Promise<WebhookRow[]> {
+  const { rows } = await db.query<WebhookRow>(
+    'SELECT * FROM webhooks WHERE account_id = $1 AND active AND $2 = ANY(events) ORDER BY created_at, id',
+    [accountId, event],
+  );
+  return rows;
+}
