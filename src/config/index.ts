@@ -50,6 +50,11 @@ const schema = z.object({
     })
     .default([])
     .describe('comma-separated IP addresses webhook deliveries leave from, published at GET /v2/webhooks/ips for receivers to allow-list'),
+  SVC_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000).describe('how long a webhook receiver has to answer a delivery, in milliseconds'),
+  SVC_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000).describe('wait before the first retry of a failed delivery; each next one doubles (at most 6 h, ±20% jitter, 12 retries)'),
+  SVC_WEBHOOK_DEACTIVATE_AFTER_HOURS: z.coerce.number().min(1).max(8760).default(72).describe('a webhook whose deliveries have all failed for this long is deactivated'),
+  SVC_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32).describe('webhook deliveries in flight at once per worker'),
+  SVC_DELIVERY_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(200).describe('how often the webhook delivery worker looks for due notifications when idle, in milliseconds'),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -12,6 +12,8 @@ import { referenceRoutes } from './routes/reference.ts';
 import { searchRoutes } from './routes/search.ts';
 import { shipmentRoutes } from './routes/shipments.ts';
 import { trackingRequestRoutes } from './routes/tracking-requests.ts';
+import { webhookExampleRoutes } from './routes/webhook-examples.ts';
+import { webhookNotificationRoutes } from './routes/webhook-notifications.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 
 export interface AppOptions extends Services {
@@ -25,7 +27,7 @@ const BODY_LIMIT = 1024 * 1024;
 
 /** Every /v2 route; the OpenAPI document is generated from this list. */
 export function v2Routes(): AnyRouteSpec[] {
-  return [...trackingRequestRoutes, ...shipmentRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes, ...webhookRoutes];
+  return [...trackingRequestRoutes, ...shipmentRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes, ...webhookRoutes, ...webhookExampleRoutes, ...webhookNotificationRoutes];
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {

@@ -4,12 +4,15 @@ import { partyResource } from '../jsonapi/serializers/party.ts';
 import { metroAreaResource, portResource, terminalResource, vesselResource } from '../jsonapi/serializers/reference.ts';
 import { containerResource, transportEventResource } from '../jsonapi/serializers/tracking.ts';
 import { trackingRequestResource } from '../jsonapi/serializers/tracking-request.ts';
+import { containerUpdatedEventResource, estimatedEventResource } from '../jsonapi/serializers/events.ts';
+import { webhookNotificationLogResource, webhookNotificationResource } from '../jsonapi/serializers/webhook-notification.ts';
 import { webhookResource } from '../jsonapi/serializers/webhook.ts';
 import { findParties } from '../store/parties.ts';
 import { findLocationsByIds, findTerminalsByIds, findVesselsByIds } from '../store/reference.ts';
 import { findContainers, findShipments } from '../store/shipments.ts';
 import { findTrackingRequests } from '../store/tracking-requests.ts';
-import { findTransportEvents, transportEventsOfContainers } from '../store/transport-events.ts';
+import { findContainerUpdatedEvents, findEstimatedEvents, findTransportEvents, transportEventsOfContainers } from '../store/transport-events.ts';
+import { findNotificationLogs, findNotifications } from '../store/webhook-notifications.ts';
 import { findWebhooks } from '../store/webhooks.ts';
 import { shipmentResources } from './routes/shipments.ts';
 
@@ -41,6 +44,26 @@ export const resourceTypes: ResourceTypes = {
   transport_event: {
     relationships: { shipment: ['shipment'], container: ['container'], location: ['port'], vessel: ['vessel'], terminal: ['terminal'] },
     load: async ({ db, accountId }, ids) => (await findTransportEvents(db, accountId, ids)).map(transportEventResource),
+  },
+  estimated_event: {
+    relationships: { shipment: ['shipment'], port: ['port'], vessel: ['vessel'] },
+    load: async ({ db, accountId }, ids) => (await findEstimatedEvents(db, accountId, ids)).map(estimatedEventResource),
+  },
+  container_updated_event: {
+    relationships: { container: ['container'], shipment: ['shipment'], terminal: ['terminal'] },
+    load: async ({ db, accountId }, ids) => (await findContainerUpdatedEvents(db, accountId, ids)).map(containerUpdatedEventResource),
+  },
+  webhook_notification: {
+    relationships: {
+      webhook: ['webhook'],
+      reference_object: ['tracking_request', 'transport_event', 'estimated_event', 'container_updated_event', 'container'],
+      webhook_notification_logs: ['webhook_notification_log'],
+    },
+    load: async ({ db, accountId }, ids) => (await findNotifications(db, accountId, ids)).map(webhookNotificationResource),
+  },
+  webhook_notification_log: {
+    relationships: { webhook_notification: ['webhook_notification'] },
+    load: async ({ db, accountId }, ids) => (await findNotificationLogs(db, accountId, ids)).map(webhookNotificationLogResource),
   },
   party: {
     relationships: {},

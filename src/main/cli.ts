@@ -5,11 +5,12 @@ import { createApiKey, maskApiKey } from '../services/api-keys.ts';
 import { findAccount, findDefaultAccount, insertAccount, listAccounts, listApiKeys, revokeApiKey } from '../store/accounts.ts';
 import { isUuid } from '../store/uuid.ts';
 import { openDatabase, type Database } from './database.ts';
-import { runSandbox, serve } from './serve.ts';
+import { runDeliveryWorker, runSandbox, serve } from './serve.ts';
 
 const USAGE = `usage: svc <command>
 
   serve                                  start the REST API, the tracking worker and the sandbox carriers
+  deliver                                run only the webhook delivery worker (beside svc serve, on the same database)
   sandbox                                run only the sandbox carrier network (SVC_SANDBOX_PORT, SVC_SANDBOX_SPEED)
   migrate                                apply database migrations and load reference data
   accounts create <name>                 create an account and print its first API key
@@ -64,6 +65,8 @@ async function main(argv: string[]): Promise<void> {
       return serve(config);
     case 'sandbox':
       return runSandbox(config);
+    case 'deliver':
+      return runDeliveryWorker(config);
     case 'migrate':
       return withDatabase(config, async () => out('database is up to date\n'));
     case 'accounts create': {

@@ -7,6 +7,8 @@ import { systemClock, type Clock } from '../clock.ts';
 import { buildApp } from '../http/app.ts';
 import { ensureDefaultAccount } from '../services/api-keys.ts';
 import { TrackingWorker } from '../services/tracking/worker.ts';
+import type { Db } from '../store/db.ts';
+import { DeliveryWorker } from '../webhooks/delivery-worker.ts';
 import { openDatabase } from './database.ts';
 
 /**
@@ -33,6 +35,24 @@ async function startSandboxCarriers(config: Config, say: (msg: string) => void) 
   return { clock, close: sandbox.close, endpoints, url: sandbox.url };
 }
 
+/** The webhook delivery worker as configured; it runs on real time, as receivers check timestamps. */
+function startDeliveryWorker(config: Config, db: Db): DeliveryWorker {
+  const worker = new DeliveryWorker({
+    db,
+    clock: systemClock,
+    allowInsecure: config.SVC_WEBHOOK_ALLOW_INSECURE,
+    policy: {
+      timeoutMs: config.SVC_WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: config.SVC_WEBHOOK_RETRY_BASE_MS,
+      deactivateAfterMs: config.SVC_WEBHOOK_DEACTIVATE_AFTER_HOURS * 3_600_000,
+      concurrency: config.SVC_WEBHOOK_CONCURRENCY,
+    },
+    log: (msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`),
+  });
+  worker.start(config.SVC_DELIVERY_INTERVAL_MS);
+  return worker;
+}
+
 export async function serve(config: Config): Promise<void> {
   const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
   const database = await openDatabase(config, say);
@@ -57,6 +77,7 @@ export async function serve(config: Config): Promise<void> {
   });
 
   let worker: TrackingWorker | undefined;
+  let delivery: DeliveryWorker | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -66,6 +87,7 @@ export async function serve(config: Config): Promise<void> {
     force.unref();
     await app.close().catch(() => {});
     await worker?.stop().catch(() => {});
+    await delivery?.stop().catch(() => {});
     await sandbox?.close().catch(() => {});
     await database.close().catch(() => {});
     process.exit(0);
@@ -85,6 +107,7 @@ export async function serve(config: Config): Promise<void> {
     log: (msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`),
   });
   worker.start(config.SVC_WORKER_INTERVAL_MS);
+  delivery = startDeliveryWorker(config, database.db);
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const base = config.SVC_PUBLIC_URL ? new URL('/v2', config.SVC_PUBLIC_URL).href : `http://${shownHost}:${port}/v2`;
 
@@ -112,6 +135,17 @@ export async function runSandbox(config: Config): Promise<void> {
   const sandbox = await startSandboxCarriers(config, say);
   process.stdout.write(`sandbox carriers: ${JSON.stringify(sandbox.endpoints)}\n`);
   const stop = () => void sandbox.close().finally(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+/** `svc deliver`: only the webhook delivery worker, for more delivery capacity beside `svc serve`. */
+export async function runDeliveryWorker(config: Config): Promise<void> {
+  const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
+  const database = await openDatabase(config, say);
+  const delivery = startDeliveryWorker(config, database.db);
+  say(`webhook delivery worker running (${delivery.policy.concurrency} at once)`);
+  const stop = () => void delivery.stop().finally(() => database.close().finally(() => process.exit(0)));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

@@ -1,4 +1,6 @@
 // The outbox of emitted events, written in the same transaction as the change each describes.
+// The same statement fans each event out to the account's active webhooks that subscribe to it,
+// so an event and its webhook notifications are committed (or lost) together.
 import type { Queryable } from './db.ts';
 
 export interface DomainEvent {
@@ -12,15 +14,25 @@ export interface DomainEvent {
 
 export async function recordEvents(db: Queryable, events: DomainEvent[], at: Date): Promise<void> {
   if (events.length === 0) return;
+  // Events about one container are numbered 1, 2, 3… per container. Writers of one container are
+  // serialised (a shipment is refreshed under a lease), and the unique index would refuse a race.
   await db.query(
-    `INSERT INTO domain_events (account_id, name, reference_type, reference_id, shipment_id, container_id, created_at)
-     SELECT e.account_id, e.name, e.reference_type, e.reference_id, e.shipment_id, e.container_id, $2
-       FROM jsonb_to_recordset($1::jsonb) AS e(account_id uuid, name text, reference_type text, reference_id uuid, shipment_id uuid, container_id uuid)`,
+    `WITH input AS (
+       SELECT e.*, row_number() OVER (PARTITION BY e.container_id ORDER BY e.ord) AS nth
+         FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (account_id uuid, name text, reference_type text, reference_id uuid, shipment_id uuid, container_id uuid))
+              WITH ORDINALITY AS e(account_id, name, reference_type, reference_id, shipment_id, container_id, ord)
+     ), recorded AS (
+       INSERT INTO domain_events (account_id, name, reference_type, reference_id, shipment_id, container_id, sequence, created_at)
+       SELECT i.account_id, i.name, i.reference_type, i.reference_id, i.shipment_id, i.container_id,
+              CASE WHEN i.container_id IS NULL THEN NULL
+                   ELSE i.nth + COALESCE((SELECT max(d.sequence) FROM domain_events d WHERE d.container_id = i.container_id), 0) END,
+              $2
+         FROM input i ORDER BY i.ord
+       RETURNING id, account_id, name
+     )
+     INSERT INTO webhook_notifications (account_id, webhook_id, domain_event_id, event, created_at, updated_at)
+     SELECT r.account_id, w.id, r.id, r.name, $2, $2
+       FROM recorded r JOIN webhooks w ON w.account_id = r.account_id AND w.active AND r.name = ANY (w.events)`,
     [JSON.stringify(events), at],
   );
-}
-
-export async function listDomainEvents(db: Queryable, accountId: string, afterId = 0): Promise<(DomainEvent & { id: number; created_at: Date })[]> {
-  const { rows } = await db.query('SELECT * FROM domain_events WHERE account_id = $1 AND id > $2 ORDER BY id', [accountId, afterId]);
-  return rows;
 }

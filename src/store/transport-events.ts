@@ -41,3 +41,51 @@ export async function rawEventsOfContainer(db: Queryable, shipmentId: string, nu
   );
   return rows;
 }
+
+export interface EstimatedEventRow {
+  id: string;
+  shipment_id: string;
+  event: string;
+  estimated_timestamp: Date;
+  previous_timestamp: Date | null;
+  timezone: string | null;
+  location_locode: string | null;
+  vessel_imo: string | null;
+  vessel_name: string | null;
+  voyage_number: string | null;
+  data_source: string;
+  published_at: Date | null;
+  created_at: Date;
+}
+
+export async function findEstimatedEvents(db: Queryable, accountId: string, ids: string[]): Promise<EstimatedEventRow[]> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return [];
+  const { rows } = await db.query<EstimatedEventRow>('SELECT * FROM estimated_events WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, valid]);
+  return rows;
+}
+
+export interface ContainerUpdatedEventRow {
+  id: string;
+  container_id: string;
+  shipment_id: string;
+  changeset: Record<string, [unknown, unknown]>;
+  terminal_code: string | null;
+  /** The container's POD terminal, the source of terminal data. */
+  terminal_id: string | null;
+  timestamp: Date;
+  timezone: string | null;
+  data_source: string;
+  created_at: Date;
+}
+
+export async function findContainerUpdatedEvents(db: Queryable, accountId: string, ids: string[]): Promise<ContainerUpdatedEventRow[]> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return [];
+  const { rows } = await db.query<ContainerUpdatedEventRow>(
+    `SELECT e.*, c.shipment_id, c.state->>'pod_terminal_id' AS terminal_id FROM container_updated_events e JOIN containers c ON c.id = e.container_id
+      WHERE e.account_id = $1 AND e.id = ANY($2::uuid[])`,
+    [accountId, valid],
+  );
+  return rows;
+}

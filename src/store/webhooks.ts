@@ -11,6 +11,10 @@ export interface WebhookRow {
   events: string[];
   headers: WebhookHeader[] | null;
   secret: string;
+  last_succeeded_at: Date | null;
+  failing_since: Date | null;
+  deactivated_at: Date | null;
+  deactivated_reason: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -59,6 +63,10 @@ export async function updateWebhook(db: Queryable, accountId: string, id: string
     `UPDATE webhooks SET
        url = CASE WHEN $3 THEN $4 ELSE url END,
        active = CASE WHEN $5 THEN $6 ELSE active END,
+       -- Turning a webhook on again clears why it was turned off and its run of failures.
+       deactivated_at = CASE WHEN $5 AND $6 THEN NULL ELSE deactivated_at END,
+       deactivated_reason = CASE WHEN $5 AND $6 THEN NULL ELSE deactivated_reason END,
+       failing_since = CASE WHEN $5 AND $6 THEN NULL ELSE failing_since END,
        events = CASE WHEN $7 THEN $8::text[] ELSE events END,
        headers = CASE WHEN $9 THEN $10::jsonb ELSE headers END,
        updated_at = $11
@@ -94,4 +102,37 @@ export async function activeWebhooksForEvent(db: Queryable, accountId: string, e
     [accountId, event],
   );
   return rows;
+}
+
+/** A delivery landed: the webhook is healthy again. Skips the write when nothing would change much. */
+export async function markWebhookSucceeded(db: Queryable, id: string, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE webhooks SET last_succeeded_at = $2, failing_since = NULL
+      WHERE id = $1 AND (failing_since IS NOT NULL OR last_succeeded_at IS NULL OR last_succeeded_at < $2::timestamptz - interval '1 minute')`,
+    [id, at],
+  );
+}
+
+/**
+ * A delivery failed. Returns true when the webhook has now failed without a single success for
+ * `deactivateAfterMs` and was deactivated for that reason.
+ */
+export async function markWebhookFailed(db: Queryable, id: string, at: Date, deactivateAfterMs: number): Promise<boolean> {
+  const { rows } = await db.query<{ failing_since: Date; active: boolean }>(
+    'UPDATE webhooks SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since, active',
+    [id, at],
+  );
+  const row = rows[0];
+  if (!row?.active || at.getTime() - row.failing_since.getTime() < deactivateAfterMs) return false;
+  const hours = Math.round(deactivateAfterMs / 3_600_000);
+  return deactivateWebhook(db, id, `every delivery since ${row.failing_since.toISOString()} failed (${hours} h without a success)`, at);
+}
+
+/** Turns a webhook off and says why; false when it was already off. */
+export async function deactivateWebhook(db: Queryable, id: string, reason: string, at: Date): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'UPDATE webhooks SET active = false, deactivated_at = $3, deactivated_reason = $2, updated_at = $3 WHERE id = $1 AND active',
+    [id, reason, at],
+  );
+  return (rowCount ?? 0) > 0;
 }

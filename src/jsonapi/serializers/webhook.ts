@@ -11,6 +11,10 @@ export function webhookResource(row: WebhookRow): Resource {
       events: row.events,
       secret: row.secret,
       headers: row.headers && row.headers.length > 0 ? row.headers.map(({ name, value }) => ({ name, value })) : null,
+      // Beyond the reference service: the delivery health svc acts on.
+      last_succeeded_at: iso(row.last_succeeded_at),
+      deactivated_at: iso(row.deactivated_at),
+      deactivated_reason: row.deactivated_reason,
       created_at: iso(row.created_at),
       updated_at: iso(row.updated_at),
     },

@@ -1,0 +1,75 @@
+// Webhook notifications: what svc delivered or tried to deliver, with every attempt's log, and
+// a way to send one again.
+import { z } from 'zod';
+import { notFound } from '../../jsonapi/errors.ts';
+import { paginate } from '../../jsonapi/pagination.ts';
+import { parseInclude, parsePage } from '../../jsonapi/query.ts';
+import { webhookNotificationResource } from '../../jsonapi/serializers/webhook-notification.ts';
+import { findNotifications, listNotifications, requeueNotification } from '../../store/webhook-notifications.ts';
+import { notificationDocument } from '../../webhooks/notification-document.ts';
+import { includeParam, pageParams, resourceSchema } from '../openapi-schemas.ts';
+import { resourceTypes } from '../resource-types.ts';
+import type { AnyRouteSpec } from '../route.ts';
+
+const RELATIONSHIPS = Object.keys(resourceTypes.webhook_notification.relationships);
+
+const notificationSchema = resourceSchema(
+  'webhook_notification',
+  z.object({
+    id: z.string(),
+    event: z.string(),
+    delivery_status: z.enum(['pending', 'succeeded', 'failed']),
+    created_at: z.string(),
+    sequence: z.number().int().nullable().describe('Position of the event among the events of its container (1, 2, 3…); null for other events'),
+  }),
+);
+
+export const webhookNotificationRoutes: AnyRouteSpec[] = [
+  {
+    method: 'GET',
+    url: '/v2/webhook_notifications',
+    summary: 'List webhook notifications, newest first',
+    tag: 'Webhook notifications',
+    query: [...pageParams(30), includeParam(RELATIONSHIPS)],
+    response: { status: 200, description: 'A page of notifications', schema: z.object({ data: z.array(notificationSchema) }) },
+    async handler({ services, accountId, query, url, include }) {
+      const page = parsePage(query, 30);
+      const { rows, total } = await listNotifications(services.db, accountId, page.size, (page.number - 1) * page.size);
+      const data = rows.map(webhookNotificationResource);
+      return { body: { data, included: await include('webhook_notification', data), ...paginate(url, page, total, rows.length) } };
+    },
+  },
+  {
+    method: 'GET',
+    url: '/v2/webhook_notifications/:id',
+    summary: 'Get a webhook notification; without include it carries what its delivery carries',
+    tag: 'Webhook notifications',
+    query: [includeParam(RELATIONSHIPS)],
+    response: { status: 200, description: 'The notification document', schema: z.object({ data: notificationSchema }) },
+    async handler({ services, accountId, params, query, include }) {
+      const [row] = await findNotifications(services.db, accountId, [params.id]);
+      if (!row) throw notFound();
+      // An explicit include decides what is included; otherwise the document equals the delivered body.
+      const explicit = parseInclude(query).length > 0;
+      if (explicit) {
+        const data = webhookNotificationResource(row);
+        return { body: { data, included: await include('webhook_notification', [data]) } };
+      }
+      await include('webhook_notification', []);
+      return { body: await notificationDocument(services.db, row) };
+    },
+  },
+  {
+    method: 'POST',
+    url: '/v2/webhook_notifications/:id/redeliver',
+    summary: 'Deliver a notification again, whatever became of it, with a fresh set of retries',
+    tag: 'Webhook notifications',
+    response: { status: 202, description: 'The notification, pending again', schema: z.object({ data: notificationSchema }) },
+    async handler({ services, accountId, params }) {
+      const requeued = await requeueNotification(services.db, accountId, params.id, services.clock.now());
+      if (!requeued) throw notFound();
+      const [row] = await findNotifications(services.db, accountId, [params.id]);
+      return { status: 202, body: { data: webhookNotificationResource(row) } };
+    },
+  },
+];

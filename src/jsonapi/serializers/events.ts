@@ -1,0 +1,50 @@
+// JSON:API resources of the events webhooks announce besides transport events: ETA changes of a
+// shipment and terminal-data changesets of a container.
+import { stableId } from '../../refdata/ids.ts';
+import type { ContainerUpdatedEventRow, EstimatedEventRow } from '../../store/transport-events.ts';
+import { iso, toOne, type Resource } from '../document.ts';
+
+export function estimatedEventResource(row: EstimatedEventRow): Resource {
+  return {
+    id: row.id,
+    type: 'estimated_event',
+    attributes: {
+      event: row.event,
+      estimated_timestamp: iso(row.estimated_timestamp),
+      previous_estimated_timestamp: iso(row.previous_timestamp),
+      voyage_number: row.voyage_number,
+      timezone: row.timezone,
+      location_locode: row.location_locode,
+      data_source: row.data_source,
+      published_at: iso(row.published_at),
+      created_at: iso(row.created_at),
+    },
+    relationships: {
+      shipment: toOne('shipment', row.shipment_id),
+      port: toOne('port', row.location_locode ? stableId('location', row.location_locode) : null),
+      vessel: toOne('vessel', row.vessel_imo ? stableId('vessel', row.vessel_imo) : null),
+    },
+    links: { self: `/v2/estimated_events/${row.id}` },
+  };
+}
+
+export function containerUpdatedEventResource(row: ContainerUpdatedEventRow): Resource {
+  return {
+    id: row.id,
+    type: 'container_updated_event',
+    attributes: {
+      // attribute → [before, after]
+      changeset: row.changeset,
+      timestamp: iso(row.timestamp),
+      timezone: row.timezone,
+      data_source: row.data_source,
+      created_at: iso(row.created_at),
+    },
+    relationships: {
+      container: toOne('container', row.container_id),
+      shipment: toOne('shipment', row.shipment_id),
+      terminal: toOne('terminal', row.terminal_id),
+    },
+    links: { self: `/v2/container_updated_events/${row.id}` },
+  };
+}

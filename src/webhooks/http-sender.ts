@@ -1,0 +1,118 @@
+// POSTs a webhook delivery. The host is checked where it matters, when the connection is made:
+// the agent's DNS lookup refuses loopback, private, link-local and metadata addresses (unless
+// insecure targets are allowed), so a name that resolves somewhere private today is caught even
+// if it passed when the webhook was saved, and an address literal is checked before any connect.
+// Redirects are never followed: a 3xx is a failed attempt.
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import { Agent, request } from 'undici';
+import { isPublicAddress, type HostLookup } from '../domain/webhooks/url-policy.ts';
+
+export interface SendResult {
+  statusCode: number | null;
+  /** Why the attempt failed without an answer (or why the answer counts as a failure). */
+  error: string | null;
+  durationMs: number;
+  /** The first KiB of the receiver's answer. */
+  responseBody: string | null;
+}
+
+export interface SenderOptions {
+  allowInsecure: boolean;
+  timeoutMs: number;
+  /** Resolves host names; the system resolver by default (tests map names to loopback). */
+  lookup?: HostLookup;
+}
+
+const RESPONSE_KEEP = 1024;
+// Read at most this much of an answer so the connection can be reused, then give up on it.
+const RESPONSE_DRAIN_MAX = 64 * 1024;
+
+class NonPublicAddressError extends Error {
+  code = 'ENONPUBLIC';
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+function guardedLookup(options: SenderOptions) {
+  const resolve: HostLookup = options.lookup ?? ((host) => new Promise((ok, fail) => dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? fail(err) : ok(addresses)))));
+  return (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback) => {
+    resolve(hostname).then(
+      (addresses) => {
+        const bad = options.allowInsecure ? undefined : addresses.find((a) => !isPublicAddress(a.address));
+        if (bad) return callback(new NonPublicAddressError(`${hostname} resolves to ${bad.address}, a loopback, private or otherwise non-public address`), '');
+        if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
+        if (lookupOptions.all) return callback(null, addresses);
+        callback(null, addresses[0].address, addresses[0].family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, ''),
+    );
+  };
+}
+
+export class WebhookSender {
+  readonly #agent: Agent;
+
+  constructor(private readonly options: SenderOptions) {
+    this.#agent = new Agent({
+      connect: { lookup: guardedLookup(options) as never, timeout: options.timeoutMs },
+      keepAliveTimeout: 30_000,
+      connections: 64,
+    });
+  }
+
+  async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const target = new URL(url);
+    const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (!this.options.allowInsecure) {
+      // Literal addresses never reach the lookup, so they are checked here.
+      if (isIP(host) !== 0 && !isPublicAddress(host)) return { statusCode: null, error: `refused: ${host} is a loopback, private or otherwise non-public address`, durationMs: 0, responseBody: null };
+      if (target.protocol !== 'https:') return { statusCode: null, error: 'refused: plain http is not allowed', durationMs: 0, responseBody: null };
+    }
+    try {
+      const res = await request(target, {
+        method: 'POST',
+        headers,
+        body,
+        dispatcher: this.#agent,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      });
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
+      let seen = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        seen += chunk.length;
+        if (keptBytes < RESPONSE_KEEP) {
+          kept.push(chunk.subarray(0, RESPONSE_KEEP - keptBytes));
+          keptBytes += Math.min(chunk.length, RESPONSE_KEEP - keptBytes);
+        }
+        if (seen > RESPONSE_DRAIN_MAX) {
+          res.body.destroy();
+          break;
+        }
+      }
+      const responseBody = Buffer.concat(kept).toString('utf8');
+      return { statusCode: res.statusCode, error: null, durationMs: elapsed(), responseBody };
+    } catch (err) {
+      return { statusCode: null, error: describeError(err, this.options.timeoutMs), durationMs: elapsed(), responseBody: null };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+}
+
+function describeError(err: unknown, timeoutMs: number): string {
+  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code ?? e.cause?.code;
+  if (e.name === 'TimeoutError' || e.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return `timed out after ${timeoutMs} ms`;
+  }
+  if (code === 'ENONPUBLIC') return `refused: ${e.message ?? e.cause?.message}`;
+  return `${code ?? 'error'}: ${e.message ?? e.cause?.message ?? String(err)}`;
+}

@@ -1,0 +1,30 @@
+// The JSON:API document of a webhook notification: the notification, and the records a receiver
+// needs to act on it without calling back (the reference service's `included` for each event).
+// GET /v2/webhook_notifications/{id} answers it and the delivery worker POSTs the same document.
+import type { Document, Resource } from '../jsonapi/document.ts';
+import { loadIncluded } from '../jsonapi/include.ts';
+import { resourceTypes } from '../http/resource-types.ts';
+import type { Queryable } from '../store/db.ts';
+import { webhookNotificationResource } from '../jsonapi/serializers/webhook-notification.ts';
+import type { NotificationRow } from '../store/webhook-notifications.ts';
+
+const ref = (...paths: string[]) => ['reference_object', ...paths.map((p) => `reference_object.${p}`)];
+
+/** The include paths a delivery of `event` carries. */
+export function deliveryIncludes(event: string): string[] {
+  if (event === 'tracking_request.succeeded') return ref('tracked_object', 'tracked_object.containers');
+  if (event === 'tracking_request.tracking_stopped') return ref('tracked_object');
+  if (event.startsWith('tracking_request.')) return ref();
+  if (event === 'shipment.estimated.arrival') return ref('shipment', 'port', 'vessel');
+  if (event === 'container.created') return ref('shipment');
+  if (event === 'container.updated') return ref('container', 'shipment', 'terminal');
+  // Transport events and the container-level changes reported as transport events.
+  return ref('container', 'shipment', 'location', 'vessel', 'terminal');
+}
+
+/** The notification document; `include` overrides the delivery's include paths. */
+export async function notificationDocument(db: Queryable, row: NotificationRow, include?: string[]): Promise<Document & { data: Resource }> {
+  const data = webhookNotificationResource(row);
+  const included = await loadIncluded(resourceTypes, { db, accountId: row.account_id }, [data], include ?? deliveryIncludes(row.event));
+  return { data, included };
+}

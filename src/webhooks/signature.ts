@@ -1,0 +1,27 @@
+// How svc signs a delivery. Two signatures over the exact body bytes, both keyed by the webhook's
+// secret:
+// - X-SVC-Webhook-Signature: lowercase hex HMAC-SHA256 of the body, as the reference service
+//   sends it, so receivers written for it verify unchanged;
+// - the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature), whose
+//   signature also covers the message id and the time, so a receiver using a Standard Webhooks
+//   library rejects replays and stale deliveries. Those libraries read the secret as base64 (with
+//   an optional whsec_ prefix); svc's hex secrets are valid base64, so the key is that decoding.
+import { createHmac } from 'node:crypto';
+
+export const SIGNATURE_HEADER = 'x-svc-webhook-signature';
+
+export function legacySignature(secret: string, body: string): string {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex');
+}
+
+export function standardWebhookHeaders(secret: string, messageId: string, at: Date, body: string): Record<string, string> {
+  const timestamp = Math.floor(at.getTime() / 1000).toString();
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const signature = createHmac('sha256', key).update(`${messageId}.${timestamp}.${body}`).digest('base64');
+  return { 'webhook-id': messageId, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` };
+}
+
+/** Every signature header of one delivery. */
+export function signatureHeaders(secret: string, messageId: string, at: Date, body: string): Record<string, string> {
+  return { [SIGNATURE_HEADER]: legacySignature(secret, body), ...standardWebhookHeaders(secret, messageId, at, body) };
+}
