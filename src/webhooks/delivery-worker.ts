@@ -28,6 +28,9 @@ export interface DeliveryWorkerDeps {
 
 export const USER_AGENT = 'svc-webhooks/1';
 
+// Recording an attempt's outcome takes milliseconds; this is ample room.
+const LEASE_MARGIN_MS = 5_000;
+
 export class DeliveryWorker {
   readonly policy: DeliveryPolicy;
   readonly #sender: WebhookSender;
@@ -110,8 +113,9 @@ export class DeliveryWorker {
 
   #claim(limit: number): Promise<ClaimedNotification[]> {
     const now = this.deps.clock.now();
-    // The lease outlasts one attempt with room to record it.
-    return claimDueNotifications(this.deps.db, now, new Date(now.getTime() + this.policy.timeoutMs + 60_000), limit);
+    // The lease outlasts one attempt with room to record it; a worker killed mid-attempt leaves
+    // the notification due again when it ends.
+    return claimDueNotifications(this.deps.db, now, new Date(now.getTime() + this.policy.timeoutMs + LEASE_MARGIN_MS), limit);
   }
 
   async #deliver(n: ClaimedNotification): Promise<void> {
