@@ -10,8 +10,8 @@ import { deactivateWebhook, markWebhookFailed, markWebhookSucceeded } from '../s
 import type { HostLookup } from '../domain/webhooks/url-policy.ts';
 import { WebhookSender, type SendResult } from './http-sender.ts';
 import { notificationDocument } from './notification-document.ts';
+import { answerProblem, deliveryHeaders } from './delivery-request.ts';
 import { defaultDeliveryPolicy, isSuccessStatus, retryDelay, type DeliveryPolicy } from './policy.ts';
-import { signatureHeaders } from './signature.ts';
 
 export interface DeliveryWorkerDeps {
   db: Db;
@@ -25,8 +25,6 @@ export interface DeliveryWorkerDeps {
   /** Told of every attempt (benchmarks measure latency with it). */
   onAttempt?: (notificationId: string, result: SendResult) => void;
 }
-
-export const USER_AGENT = 'svc-webhooks/1';
 
 // Recording an attempt's outcome takes milliseconds; this is ample room.
 const LEASE_MARGIN_MS = 5_000;
@@ -121,15 +119,12 @@ export class DeliveryWorker {
   async #deliver(n: ClaimedNotification): Promise<void> {
     let result: SendResult;
     if (!n.active) {
-      result = { statusCode: null, error: 'not sent: the webhook is inactive', durationMs: 0, responseBody: null };
+      result = { statusCode: null, error: 'not sent: the webhook is inactive', durationMs: 0, responseHeaders: null, responseBody: null };
     } else {
       const [row] = await findNotifications(this.deps.db, n.account_id, [n.id]);
       if (!row) return; // deleted with its webhook meanwhile
       const body = JSON.stringify(await notificationDocument(this.deps.db, row));
-      const headers: Record<string, string> = {};
-      // Custom headers first, so they cannot replace the content type or a signature.
-      for (const h of n.headers ?? []) headers[h.name.toLowerCase()] = h.value;
-      Object.assign(headers, { 'content-type': 'application/json', 'user-agent': USER_AGENT }, signatureHeaders(n.secret, n.id, this.deps.clock.now(), body));
+      const headers = deliveryHeaders({ secret: n.secret, messageId: n.id, at: this.deps.clock.now(), body, custom: n.headers });
       result = await this.#sender.send(n.url, headers, body);
     }
     this.deps.onAttempt?.(n.id, result);
@@ -140,7 +135,7 @@ export class DeliveryWorker {
     const now = this.deps.clock.now();
     const succeeded = n.active && isSuccessStatus(result.statusCode);
     const gone = n.active && result.statusCode === 410;
-    const error = result.error ?? (succeeded ? null : `HTTP ${result.statusCode}: not 200, 201, 202 or 204${gone ? ' (410 Gone: the webhook is deactivated)' : ''}`);
+    const error = answerProblem(result.statusCode, result.error);
     const retries = n.retries + 1;
     const giveUp = !succeeded && (gone || !n.active || retries > this.policy.maxRetries);
 

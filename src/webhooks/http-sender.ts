@@ -13,6 +13,7 @@ export interface SendResult {
   /** Why the attempt failed without an answer (or why the answer counts as a failure). */
   error: string | null;
   durationMs: number;
+  responseHeaders: Record<string, string> | null;
   /** The first KiB of the receiver's answer. */
   responseBody: string | null;
 }
@@ -68,8 +69,8 @@ export class WebhookSender {
     const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
     if (!this.options.allowInsecure) {
       // Literal addresses never reach the lookup, so they are checked here.
-      if (isIP(host) !== 0 && !isPublicAddress(host)) return { statusCode: null, error: `refused: ${host} is a loopback, private or otherwise non-public address`, durationMs: 0, responseBody: null };
-      if (target.protocol !== 'https:') return { statusCode: null, error: 'refused: plain http is not allowed', durationMs: 0, responseBody: null };
+      if (isIP(host) !== 0 && !isPublicAddress(host)) return { statusCode: null, error: `refused: ${host} is a loopback, private or otherwise non-public address`, durationMs: 0, responseHeaders: null, responseBody: null };
+      if (target.protocol !== 'https:') return { statusCode: null, error: 'refused: plain http is not allowed', durationMs: 0, responseHeaders: null, responseBody: null };
     }
     try {
       const res = await request(target, {
@@ -96,9 +97,10 @@ export class WebhookSender {
         }
       }
       const responseBody = Buffer.concat(kept).toString('utf8');
-      return { statusCode: res.statusCode, error: null, durationMs: elapsed(), responseBody };
+      const responseHeaders = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
+      return { statusCode: res.statusCode, error: null, durationMs: elapsed(), responseHeaders, responseBody };
     } catch (err) {
-      return { statusCode: null, error: describeError(err, this.options.timeoutMs), durationMs: elapsed(), responseBody: null };
+      return { statusCode: null, error: describeError(err, this.options.timeoutMs), durationMs: elapsed(), responseHeaders: null, responseBody: null };
     }
   }
 

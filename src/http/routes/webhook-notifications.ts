@@ -13,7 +13,7 @@ import type { AnyRouteSpec } from '../route.ts';
 
 const RELATIONSHIPS = Object.keys(resourceTypes.webhook_notification.relationships);
 
-const notificationSchema = resourceSchema(
+export const notificationSchema = resourceSchema(
   'webhook_notification',
   z.object({
     id: z.string(),
