@@ -138,6 +138,26 @@ describe('a tracked shipment reaches the receiver', () => {
     assert.equal((await notificationsOf(hook.id)).every((n) => n.delivery_status === 'succeeded'), true);
   });
 
+  test('a last free day or POD terminal change has its own event, carrying the changeset', async () => {
+    await createWebhook(['container.pickup_lfd.changed', 'container.pod_terminal_changed']);
+    await t.track('bill_of_lading', 'TEST-HOLDS', 'TEST');
+    await t.worker.drain();
+    await t.advance(40 * 24 * HOUR, 80);
+    await worker.drain();
+    const byEvent = (name: string) => receiver.received.filter((r) => r.json.data.attributes.event === name);
+    assert.ok(byEvent('container.pickup_lfd.changed').length >= 1, 'the last free day moves on TEST-HOLDS');
+    // The sandbox's boxes keep their terminal, so pod_terminal_changed is checked only when it comes.
+    for (const [name, attribute] of [['container.pickup_lfd.changed', 'pickup_lfd'], ['container.pod_terminal_changed', 'pod_terminal']]) {
+      const got = byEvent(name);
+      for (const r of got) {
+        const ref = r.json.data.relationships.reference_object.data;
+        assert.equal(ref.type, 'container_updated_event');
+        const changes = r.json.included.find((x: any) => x.id === ref.id);
+        assert.ok(attribute in changes.attributes.changeset, JSON.stringify(changes.attributes.changeset));
+      }
+    }
+  });
+
   test('an inactive webhook, or one not subscribed to the event, gets no notification', async () => {
     const off = await createWebhook(['tracking_request.failed'], { active: false });
     const other = await createWebhook(['tracking_request.succeeded']);

@@ -40,7 +40,10 @@ async function example(event: string): Promise<any> {
 /** The reference object type the reference service documents for each event (digest 1.8), as svc maps it. */
 function expectedReferenceType(event: string): string {
   if (event.startsWith('tracking_request.')) return 'tracking_request';
-  return { 'shipment.estimated.arrival': 'estimated_event', 'container.updated': 'container_updated_event', 'container.created': 'container' }[event] ?? 'transport_event';
+  // svc reports the LFD and POD terminal changes with the changeset that carries them.
+  const changeset = ['container.updated', 'container.pickup_lfd.changed', 'container.pod_terminal_changed'];
+  if (changeset.includes(event)) return 'container_updated_event';
+  return { 'shipment.estimated.arrival': 'estimated_event', 'container.created': 'container' }[event] ?? 'transport_event';
 }
 
 const key = (r: { type: string; id: string }) => `${r.type}:${r.id}`;

@@ -1,40 +1,19 @@
 // Which carrier is reached where: a connector per SCAC, built from configuration.
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Clock } from '../clock.ts';
+import { carrierEndpointSchema } from '../config/index.ts';
 import { DcsaConnector } from './dcsa/index.ts';
 import type { CarrierConnector } from './types.ts';
 
-const endpoint = z.object({
-  scac: z.string().length(4).toUpperCase(),
-  baseUrl: z.url(),
-  version: z.enum(['2.2', '3.0']).default('2.2'),
-  apiKey: z.string().optional(),
-  apiKeyHeader: z.string().optional(),
-  terminalBaseUrl: z.url().optional(),
-  timeoutMs: z.number().int().min(100).max(120_000).default(15_000),
-});
-
-export type CarrierEndpoint = z.input<typeof endpoint>;
-
-/** Parses SVC_CARRIERS; throws a message naming the variable when it is not a valid list. */
-export function parseCarrierEndpoints(json: string): CarrierEndpoint[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    throw new Error('SVC_CARRIERS: not valid JSON');
-  }
-  const parsed = z.array(endpoint).safeParse(value);
-  if (!parsed.success) throw new Error(`SVC_CARRIERS: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return parsed.data;
-}
+/** A carrier's DCSA endpoint: an entry of SVC_CARRIERS (validated with the configuration) or a sandbox carrier. */
+export type CarrierEndpoint = z.input<typeof carrierEndpointSchema>;
 
 export class ConnectorRegistry {
   readonly #connectors = new Map<string, CarrierConnector>();
 
   constructor(endpoints: CarrierEndpoint[], clock: Clock) {
     for (const raw of endpoints) {
-      const e = endpoint.parse(raw);
+      const e = carrierEndpointSchema.parse(raw);
       this.#connectors.set(
         e.scac,
         new DcsaConnector(

@@ -99,6 +99,13 @@ export interface LookupRequest {
   number: string;
   /** Only events published after this instant are needed (incremental refresh); the snapshot may still contain older ones. */
   since?: Date;
+  /**
+   * Containers svc already tracks on this shipment. An incremental refresh names only the
+   * containers with new events, yet terminal data (holds released, availability) changes while a
+   * box sits at the terminal with no carrier event; the connector reports terminal status for
+   * these too.
+   */
+  knownContainers?: string[];
 }
 
 export type LookupOutcome =
@@ -110,7 +117,7 @@ export type LookupOutcome =
    */
   | { kind: 'failed'; reason: FailedReason; temporary: boolean; detail: string };
 
-export interface SubscribeRequest extends Omit<LookupRequest, 'since'> {
+export interface SubscribeRequest extends Omit<LookupRequest, 'since' | 'knownContainers'> {
   /** Where the carrier should POST new events. */
   callbackUrl: string;
   /** Key of the HMAC-SHA256 that signs each callback. */

@@ -7,10 +7,41 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-const port = z.coerce.number().int().min(0).max(65535);
+// Numbers are written in plain decimal digits: z.coerce.number() would also take ' ' (as 0),
+// '0x50', '80.0' and '8e3', and a typo should stop start-up rather than pick a surprising value.
+const wholeNumber = (min: number, max: number) =>
+  z.string().regex(/^\d+$/, 'must be a whole number written in decimal digits').transform(Number).pipe(z.number().min(min).max(max));
+const decimalNumber = (min: number, max: number) =>
+  z.string().regex(/^\d+(\.\d+)?$/, 'must be a number written in decimal digits, e.g. 3600 or 0.5').transform(Number).pipe(z.number().min(min).max(max));
+const port = wholeNumber(0, 65535);
+
+/** One entry of SVC_CARRIERS; unknown members are refused, so a misspelt apiKey cannot go unnoticed. */
+export const carrierEndpointSchema = z.strictObject({
+  scac: z.string().length(4).toUpperCase(),
+  baseUrl: z.url({ protocol: /^https?$/ }),
+  version: z.enum(['2.2', '3.0']).default('2.2'),
+  apiKey: z.string().optional(),
+  apiKeyHeader: z.string().optional(),
+  terminalBaseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  timeoutMs: z.int().min(100).max(120_000).default(15_000),
+});
+
+const carriers = z
+  .string()
+  .transform((value, ctx) => {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch (err) {
+      // Only the position: JSON.parse's message may quote the text around it, an apiKey included.
+      const position = /position (\d+)/.exec((err as Error).message)?.[1];
+      ctx.addIssue({ code: 'custom', message: `not valid JSON${position ? ` (at character ${position})` : ''}`, input: value });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.array(carrierEndpointSchema, 'must be a JSON array of carrier endpoints'));
 
 const schema = z.object({
-  PORT: port.default(8080).describe('HTTP port of the REST API'),
+  PORT: port.default(8080).describe('HTTP port of the REST API (0: any free port)'),
   HOST: z.string().min(1).default('127.0.0.1').describe('interface the HTTP server binds to (0.0.0.0 for all)'),
   DATABASE_URL: z
     .string()
@@ -18,7 +49,7 @@ const schema = z.object({
     .optional()
     .describe('PostgreSQL server to use; when unset svc runs an embedded PostgreSQL in SVC_DATA_DIR'),
   SVC_DATA_DIR: z.string().min(1).default('./data').describe('folder of the embedded PostgreSQL and other local state'),
-  SVC_EMBEDDED_PG_PORT: port.default(54329).describe('port of the embedded PostgreSQL (loopback only)'),
+  SVC_EMBEDDED_PG_PORT: wholeNumber(1, 65535).default(54329).describe('port of the embedded PostgreSQL (loopback only)'),
   SVC_BOOTSTRAP_API_KEY: z
     .string()
     .regex(/^[A-Za-z0-9_\-.]{20,128}$/, 'must be 20 to 128 characters of letters, digits, _ - .')
@@ -30,14 +61,13 @@ const schema = z.object({
     .describe('public origin used in absolute links (e.g. https://svc.example.com); default: from the request'),
   SVC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('least severe level of the JSON log lines written to stdout'),
   SVC_TRUST_PROXY: bool.default(false).describe('trust X-Forwarded-* headers from a reverse proxy'),
-  SVC_CARRIERS: z
-    .string()
+  SVC_CARRIERS: carriers
     .optional()
-    .describe('carrier endpoints as a JSON array of {scac, baseUrl, version ("2.2"|"3.0"), apiKey?, apiKeyHeader?, terminalBaseUrl?}; they take precedence over the sandbox'),
+    .describe('carrier endpoints as a JSON array of {scac, baseUrl, version ("2.2"|"3.0"), apiKey?, apiKeyHeader?, terminalBaseUrl?, timeoutMs?}; they take precedence over the sandbox'),
   SVC_SANDBOX: bool.default(true).describe('run the sandbox carrier network and track its carriers through it'),
-  SVC_SANDBOX_PORT: port.default(8090).describe('port of the sandbox carrier network (loopback only)'),
-  SVC_SANDBOX_SPEED: z.coerce.number().min(1).max(1_000_000).default(3600).describe('how much faster than real time sandbox journeys run (3600: an hour a second)'),
-  SVC_WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(1000).describe('how often the tracking worker looks for due work, in milliseconds'),
+  SVC_SANDBOX_PORT: port.default(8090).describe('port of the sandbox carrier network (loopback only; 0: any free port)'),
+  SVC_SANDBOX_SPEED: decimalNumber(1, 1_000_000).default(3600).describe('how much faster than real time sandbox journeys run (3600: an hour a second)'),
+  SVC_WORKER_INTERVAL_MS: wholeNumber(50, 3_600_000).default(1000).describe('how often the tracking worker looks for due work, in milliseconds'),
   SVC_WEBHOOK_ALLOW_INSECURE: bool
     .default(false)
     .describe('accept webhook URLs that use plain http or reach loopback, private, link-local or unique-local addresses (development and tests only)'),
@@ -50,11 +80,11 @@ const schema = z.object({
     })
     .default([])
     .describe('comma-separated IP addresses webhook deliveries leave from, published at GET /v2/webhooks/ips for receivers to allow-list'),
-  SVC_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000).describe('how long a webhook receiver has to answer a delivery, in milliseconds'),
-  SVC_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000).describe('wait before the first retry of a failed delivery; each next one doubles (at most 6 h, ±20% jitter, 12 retries)'),
-  SVC_WEBHOOK_DEACTIVATE_AFTER_HOURS: z.coerce.number().min(1).max(8760).default(72).describe('a webhook whose deliveries have all failed for this long is deactivated'),
-  SVC_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32).describe('webhook deliveries in flight at once per worker'),
-  SVC_DELIVERY_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(200).describe('how often the webhook delivery worker looks for due notifications when idle, in milliseconds'),
+  SVC_WEBHOOK_TIMEOUT_MS: wholeNumber(100, 120_000).default(10_000).describe('how long a webhook receiver has to answer a delivery, in milliseconds'),
+  SVC_WEBHOOK_RETRY_BASE_MS: wholeNumber(10, 3_600_000).default(30_000).describe('wait before the first retry of a failed delivery; each next one doubles (at most 6 h, ±20% jitter, 12 retries)'),
+  SVC_WEBHOOK_DEACTIVATE_AFTER_HOURS: decimalNumber(1, 8760).default(72).describe('a webhook whose deliveries have all failed for this long is deactivated'),
+  SVC_WEBHOOK_CONCURRENCY: wholeNumber(1, 1000).default(32).describe('webhook deliveries in flight at once per worker'),
+  SVC_DELIVERY_INTERVAL_MS: wholeNumber(10, 60_000).default(200).describe('how often the webhook delivery worker looks for due notifications when idle, in milliseconds'),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -3,15 +3,52 @@ import { z } from 'zod';
 import type { QueryParamSpec } from './route.ts';
 
 const identifier = z.object({ type: z.string(), id: z.string() });
+const relationships = z.record(z.string(), z.object({ data: z.union([identifier, z.array(identifier), z.null()]) }));
+const selfLink = z.object({ self: z.string() });
 
 export function resourceSchema<A extends z.ZodType>(type: string, attributes: A) {
   return z.object({
     id: z.uuid(),
     type: z.literal(type),
     attributes,
-    relationships: z.record(z.string(), z.object({ data: z.union([identifier, z.array(identifier), z.null()]) })).optional(),
-    links: z.object({ self: z.string() }).optional(),
+    relationships: relationships.optional(),
+    links: selfLink.optional(),
   });
+}
+
+/** A record of any type, as `included` holds whatever the `include` parameter asked for. */
+const anyResource = z.object({
+  id: z.string(),
+  type: z.string(),
+  attributes: z.record(z.string(), z.unknown()),
+  relationships: relationships.optional(),
+  links: selfLink.optional(),
+});
+const included = z.array(anyResource).optional().describe('The records the include parameter asked for');
+
+/** The document of one record; `links.self` is there when the record was just created. */
+export function recordDocument<R extends z.ZodType>(resource: R) {
+  return z.object({ data: resource, included, links: selfLink.optional() });
+}
+
+const pageLinks = z.object({
+  self: z.string(),
+  current: z.string(),
+  first: z.string(),
+  prev: z.string().optional(),
+  next: z.string().optional(),
+  last: z.string(),
+});
+const pageMeta = z.object({
+  size: z.int(),
+  total: z.int(),
+  pagination: z.object({ current: z.int(), next: z.int().optional(), last: z.int().optional(), records: z.int() }),
+});
+
+/** A list document: paginated lists carry page links and meta, unpaginated ones only links.self. */
+export function listDocument<R extends z.ZodType>(resource: R, { paginated }: { paginated: boolean }) {
+  const data = z.array(resource);
+  return paginated ? z.object({ data, included, links: pageLinks, meta: pageMeta }) : z.object({ data, included, links: selfLink });
 }
 
 export function pageParams(defaultSize: number): QueryParamSpec[] {

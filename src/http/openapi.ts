@@ -3,13 +3,59 @@
 import { z } from 'zod';
 import { errorDocument } from './openapi-schemas.ts';
 import { JSONAPI, type AnyRouteSpec } from './route.ts';
+import { healthOperations } from './routes/health.ts';
 
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+/** A GET outside the /v2 route declarations (health, this document): plain JSON, no API key. */
+export interface PlainOperation {
+  path: string;
+  summary: string;
+  tag: string;
+  responses: Record<number, { description: string; schema: z.ZodType }>;
+}
+
+const requestSchema = (schema: z.ZodType) =>
+  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+
+/**
+ * Response schemas stay open: zod's output mode closes every object with
+ * `additionalProperties: false`, which would make any member a schema does not list (and any
+ * member added later) a contradiction of the document that clients generating code would trip on.
+ */
+const responseSchema = (schema: z.ZodType) =>
+  z.toJSONSchema(schema, {
+    io: 'output',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+    },
+  }) as Record<string, unknown>;
+
+const operationId = (method: string, path: string) =>
+  `${method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[/_.](\w)/g, (_, c: string) => c.toUpperCase())}`;
+
+/** This document, described loosely: its own schema is the OpenAPI 3.1 specification. */
+const openApiOperation: PlainOperation = {
+  path: '/v2/openapi.json',
+  summary: 'This OpenAPI 3.1 description of the API',
+  tag: 'Operability',
+  responses: {
+    200: {
+      description: 'The OpenAPI document',
+      schema: z.object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.record(z.string(), z.unknown())) }),
+    },
+  },
+};
+
+function plainPathItem(op: PlainOperation): Record<string, unknown> {
+  const responses = Object.fromEntries(
+    Object.entries(op.responses).map(([status, r]) => [status, { description: r.description, content: { 'application/json': { schema: responseSchema(r.schema) } } }]),
+  );
+  return { get: { summary: op.summary, tags: [op.tag], operationId: operationId('GET', op.path), security: [], responses } };
+}
 
 export function buildOpenApi(routes: AnyRouteSpec[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  const errorSchema = jsonSchema(errorDocument, 'output');
   const errorResponse = (description: string) => ({ description, content: { [JSONAPI]: { schema: { $ref: '#/components/schemas/Errors' } } } });
 
   for (const route of routes) {
@@ -19,12 +65,12 @@ export function buildOpenApi(routes: AnyRouteSpec[]): Record<string, unknown> {
     const operation: Record<string, unknown> = {
       summary: route.summary,
       tags: [route.tag],
-      operationId: `${route.method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[/_](\w)/g, (_, c: string) => c.toUpperCase())}`,
+      operationId: operationId(route.method, path),
       parameters: [...pathParams, ...(route.query ?? []).map((q) => ({ name: q.name, in: 'query', description: q.description, schema: q.schema ?? { type: 'string' } }))],
       responses: {
         [route.response?.status ?? 200]: {
           description: route.response?.description ?? 'Success',
-          ...(route.response?.schema ? { content: { [mediaType]: { schema: jsonSchema(route.response.schema, 'output') } } } : {}),
+          ...(route.response?.schema ? { content: { [mediaType]: { schema: responseSchema(route.response.schema) } } } : {}),
         },
         '400': errorResponse('Malformed request or query parameter'),
         '401': errorResponse('Missing, malformed or revoked API key'),
@@ -34,13 +80,15 @@ export function buildOpenApi(routes: AnyRouteSpec[]): Record<string, unknown> {
       },
     };
     if (route.body) {
+      const schema = requestSchema(route.body);
       operation.requestBody = {
         required: true,
-        content: { [mediaType]: { schema: jsonSchema(route.body, 'input') }, ...(route.plainJson ? {} : { 'application/json': { schema: jsonSchema(route.body, 'input') } }) },
+        content: { [mediaType]: { schema }, ...(route.plainJson ? {} : { 'application/json': { schema } }) },
       };
     }
     (paths[path] ??= {})[route.method.toLowerCase()] = operation;
   }
+  for (const op of [...healthOperations, openApiOperation]) paths[op.path] = plainPathItem(op);
 
   return {
     openapi: '3.1.0',
@@ -57,7 +105,7 @@ export function buildOpenApi(routes: AnyRouteSpec[]): Record<string, unknown> {
       securitySchemes: {
         Token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Authorization: Token <API_KEY> (Bearer is accepted too)' },
       },
-      schemas: { Errors: errorSchema },
+      schemas: { Errors: responseSchema(errorDocument) },
     },
   };
 }

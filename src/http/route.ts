@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { Document, Resource } from '../jsonapi/document.ts';
+import { assertSameId } from '../jsonapi/body.ts';
 import { ApiError } from '../jsonapi/errors.ts';
 import { loadIncluded, validateInclude } from '../jsonapi/include.ts';
 import { parseInclude, type Query } from '../jsonapi/query.ts';
@@ -17,9 +18,17 @@ export const JSONAPI = 'application/vnd.api+json';
 export interface Services {
   db: Db;
   clock: Clock;
+  /**
+   * The tracking worker's clock, for writes to tracking state (stop, resume, refresh) that the
+   * worker compares with its own "now". In demo mode it runs ahead of `clock` (the sandbox's
+   * accelerated time); unset, it is `clock`.
+   */
+  trackingClock?: Clock;
   /** Public origin for absolute links; when unset it comes from the request. */
   publicUrl?: string;
 }
+
+export const trackingClockOf = (services: Services): Clock => services.trackingClock ?? services.clock;
 
 export interface Ctx<B> {
   req: FastifyRequest;
@@ -104,6 +113,9 @@ export function registerRoute(app: FastifyInstance, services: Services, spec: An
       rejectNulCharacters(req.params as Record<string, string>, req.query as Query);
       const raw = req.body;
       const body = spec.body ? (spec.parseBody ?? ((s, r) => s.parse(r)))(spec.body, raw) : undefined;
+      // JSON:API: a PATCH whose data.id names another record than the URL is a conflict.
+      const params = req.params as Record<string, string>;
+      if (spec.method === 'PATCH' && params.id && typeof body?.data?.id === 'string') assertSameId(body, params.id);
       const accountId = req.apiKey!.account_id;
       const query = req.query as Query;
       const result = await spec.handler({

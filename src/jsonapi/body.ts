@@ -33,6 +33,17 @@ function toError(issue: z.core.$ZodIssue): ErrorObject {
   return errorObject(422, { detail, code, source: { pointer } });
 }
 
+/**
+ * JSON:API answers 409 Conflict to a PATCH whose data.id names another record than the URL does:
+ * neither renaming the id nor silently updating the URL's record is what the client meant.
+ */
+export function assertSameId(body: { data: { id?: string } }, urlId: string): void {
+  // Ids are uuids, which compare without regard to case.
+  if (body.data.id !== undefined && body.data.id.toLowerCase() !== urlId.toLowerCase()) {
+    throw ApiError.of(409, { detail: 'data.id does not match the id in the URL.', code: 'id_mismatch', source: { pointer: '/data/id' } });
+  }
+}
+
 /** Parses `raw` or throws a 422 listing every problem. */
 export function validateBody<T>(schema: z.ZodType<T>, raw: unknown): T {
   if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {

@@ -5,7 +5,7 @@ import { createApiKey, maskApiKey } from '../services/api-keys.ts';
 import { findAccount, findDefaultAccount, insertAccount, listAccounts, listApiKeys, revokeApiKey } from '../store/accounts.ts';
 import { isUuid } from '../store/uuid.ts';
 import { openDatabase, type Database } from './database.ts';
-import { runDeliveryWorker, runSandbox, serve } from './serve.ts';
+import { runDeliveryWorker, runSandbox, serve, StartError } from './serve.ts';
 
 const USAGE = `usage: svc <command>
 
@@ -109,7 +109,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof ConfigError) process.stderr.write(`svc: ${err.message}\n`);
+  if (err instanceof ConfigError || err instanceof StartError) process.stderr.write(`svc: ${err.message}\n`);
   else if (err instanceof UsageError) process.stderr.write(`svc: ${err.message}\n\n${USAGE}`);
   else process.stderr.write(`svc: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exitCode = err instanceof UsageError ? 2 : 1;

@@ -1,6 +1,7 @@
 // `svc serve`: the REST API (and, as they arrive, the other roles) in one process.
 import path from 'node:path';
-import { ConnectorRegistry, parseCarrierEndpoints, type CarrierEndpoint } from '../carriers/registry.ts';
+import type { FastifyInstance } from 'fastify';
+import { ConnectorRegistry, type CarrierEndpoint } from '../carriers/registry.ts';
 import { SANDBOX_SCACS, ScaledClock, startSandbox } from '../carriers/sandbox/index.ts';
 import type { Config } from '../config/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
@@ -10,6 +11,27 @@ import { TrackingWorker } from '../services/tracking/worker.ts';
 import type { Db } from '../store/db.ts';
 import { DeliveryWorker } from '../webhooks/delivery-worker.ts';
 import { openDatabase } from './database.ts';
+
+/** A start-up failure the user can fix, in one line: the command line prints it without a stack. */
+export class StartError extends Error {}
+
+// Why a server could not listen, and which of its settings to change.
+const LISTEN_FAILURES: Record<string, { problem: string; setting: 'port' | 'host' }> = {
+  EADDRINUSE: { problem: 'address already in use', setting: 'port' },
+  EACCES: { problem: 'permission denied', setting: 'port' },
+  EADDRNOTAVAIL: { problem: 'address not available on this machine', setting: 'host' },
+  ENOTFOUND: { problem: 'no such host', setting: 'host' },
+  EAI_AGAIN: { problem: 'host name lookup failed', setting: 'host' },
+};
+
+/** The error `listen` threw, as a StartError naming the variable to set; unknown errors pass through. */
+function listenFailure(err: unknown, host: string, port: number, variables: { port: string; host?: string }): unknown {
+  const known = LISTEN_FAILURES[(err as NodeJS.ErrnoException | undefined)?.code ?? ''];
+  if (!known) return err;
+  const variable = variables[known.setting];
+  const where = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+  return new StartError(`cannot listen on ${where}: ${known.problem}${variable ? ` (set ${variable})` : ''}`);
+}
 
 /**
  * The sandbox carrier network on loopback, with an endpoint per sandbox carrier. Its journeys run
@@ -24,6 +46,8 @@ async function startSandboxCarriers(config: Config, say: (msg: string) => void) 
     clock,
     speed: config.SVC_SANDBOX_SPEED,
     statePath: path.join(config.SVC_DATA_DIR, 'sandbox-state.json'),
+  }).catch((err: unknown) => {
+    throw listenFailure(err, '127.0.0.1', config.SVC_SANDBOX_PORT, { port: 'SVC_SANDBOX_PORT' });
   });
   say(`sandbox carrier network on ${sandbox.url} (${SANDBOX_SCACS.join(', ')}), ${config.SVC_SANDBOX_SPEED}x real time`);
   const endpoints: CarrierEndpoint[] = SANDBOX_SCACS.map((scac) => ({
@@ -34,6 +58,7 @@ async function startSandboxCarriers(config: Config, say: (msg: string) => void) 
   }));
   return { clock, close: sandbox.close, endpoints, url: sandbox.url };
 }
+type SandboxCarriers = Awaited<ReturnType<typeof startSandboxCarriers>>;
 
 /** The webhook delivery worker as configured; it runs on real time, as receivers check timestamps. */
 function startDeliveryWorker(config: Config, db: Db): DeliveryWorker {
@@ -56,28 +81,18 @@ function startDeliveryWorker(config: Config, db: Db): DeliveryWorker {
 export async function serve(config: Config): Promise<void> {
   const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
   const database = await openDatabase(config, say);
-  const { account, newKey, bootstrapKeyCreated } = await ensureDefaultAccount(database.db, config.SVC_BOOTSTRAP_API_KEY);
-
-  const configured = config.SVC_CARRIERS ? parseCarrierEndpoints(config.SVC_CARRIERS) : [];
-  const sandbox = config.SVC_SANDBOX ? await startSandboxCarriers(config, say) : undefined;
-  const trackingClock: Clock = sandbox?.clock ?? systemClock;
-  // Configured endpoints win over the sandbox's for the same SCAC.
-  const endpoints = [...(sandbox?.endpoints ?? []).filter((e) => !configured.some((c) => c.scac.toUpperCase() === e.scac)), ...configured];
-
-  const app = await buildApp({
-    db: database.db,
-    clock: systemClock,
-    publicUrl: config.SVC_PUBLIC_URL,
-    trustProxy: config.SVC_TRUST_PROXY,
-    logger: {
-      level: config.SVC_LOG_LEVEL,
-      // Fastify does not log headers by default; the redaction keeps it so if that changes.
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'],
-    },
-  });
-
+  let sandbox: SandboxCarriers | undefined;
+  let app: FastifyInstance | undefined;
   let worker: TrackingWorker | undefined;
   let delivery: DeliveryWorker | undefined;
+  /** Stops whatever has started: requests first, then the workers, then what they use. */
+  const stopAll = async () => {
+    await app?.close().catch(() => {});
+    await worker?.stop().catch(() => {});
+    await delivery?.stop().catch(() => {});
+    await sandbox?.close().catch(() => {});
+    await database.close().catch(() => {});
+  };
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -85,48 +100,75 @@ export async function serve(config: Config): Promise<void> {
     say(`${signal} received, shutting down`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    await app.close().catch(() => {});
-    await worker?.stop().catch(() => {});
-    await delivery?.stop().catch(() => {});
-    await sandbox?.close().catch(() => {});
-    await database.close().catch(() => {});
+    await stopAll();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.PORT, host: config.HOST });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.PORT;
-  worker = new TrackingWorker({
-    db: database.db,
-    clock: trackingClock,
-    connectors: new ConnectorRegistry(endpoints, trackingClock),
-    // Carriers push to svc's own callback route; the sandbox reaches it on loopback.
-    callbackBaseUrl: config.SVC_PUBLIC_URL ?? `http://127.0.0.1:${port}`,
-    log: (msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`),
-  });
-  worker.start(config.SVC_WORKER_INTERVAL_MS);
-  delivery = startDeliveryWorker(config, database.db);
-  const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
-  const base = config.SVC_PUBLIC_URL ? new URL('/v2', config.SVC_PUBLIC_URL).href : `http://${shownHost}:${port}/v2`;
+  try {
+    const { account, newKey, bootstrapKeyCreated } = await ensureDefaultAccount(database.db, config.SVC_BOOTSTRAP_API_KEY);
 
-  const lines = [
-    '',
-    `svc is running. REST API: ${base}`,
-    `  database: ${database.embedded ? `embedded PostgreSQL in ${config.SVC_DATA_DIR}` : 'DATABASE_URL'}`,
-    `  default account: ${account.id}`,
-    `  carriers: ${endpoints.length} (${sandbox ? `sandbox at ${sandbox.url}; test numbers: ${sandbox.url}/sandbox/test-numbers` : 'SVC_CARRIERS'})`,
-  ];
-  if (newKey) {
-    lines.push(`  API key (shown once, keep it): ${newKey}`);
-    lines.push(`  try: curl -H "Authorization: Token ${newKey}" ${base}/shipping_lines`);
-  } else if (bootstrapKeyCreated) {
-    lines.push('  the API key from SVC_BOOTSTRAP_API_KEY was added to the default account');
-  } else {
-    lines.push('  use your existing API key, or create one: npx svc keys create');
+    const configured = config.SVC_CARRIERS ?? [];
+    sandbox = config.SVC_SANDBOX ? await startSandboxCarriers(config, say) : undefined;
+    const trackingClock: Clock = sandbox?.clock ?? systemClock;
+    // Configured endpoints win over the sandbox's for the same SCAC.
+    const endpoints = [...(sandbox?.endpoints ?? []).filter((e) => !configured.some((c) => c.scac.toUpperCase() === e.scac)), ...configured];
+
+    app = await buildApp({
+      db: database.db,
+      clock: systemClock,
+      // Stop, resume and refresh write tracking state: on the clock the tracking worker reads.
+      trackingClock,
+      publicUrl: config.SVC_PUBLIC_URL,
+      trustProxy: config.SVC_TRUST_PROXY,
+      logger: {
+        level: config.SVC_LOG_LEVEL,
+        // Fastify does not log headers by default; the redaction keeps it so if that changes.
+        redact: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'],
+      },
+    });
+
+    await app.listen({ port: config.PORT, host: config.HOST }).catch((err: unknown) => {
+      throw listenFailure(err, config.HOST, config.PORT, { port: 'PORT', host: 'HOST' });
+    });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    worker = new TrackingWorker({
+      db: database.db,
+      clock: trackingClock,
+      connectors: new ConnectorRegistry(endpoints, trackingClock),
+      // Carriers push to svc's own callback route; the sandbox reaches it on loopback.
+      callbackBaseUrl: config.SVC_PUBLIC_URL ?? `http://127.0.0.1:${port}`,
+      log: (msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`),
+    });
+    worker.start(config.SVC_WORKER_INTERVAL_MS);
+    delivery = startDeliveryWorker(config, database.db);
+    const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+    const base = config.SVC_PUBLIC_URL ? new URL('/v2', config.SVC_PUBLIC_URL).href : `http://${shownHost}:${port}/v2`;
+
+    const lines = [
+      '',
+      `svc is running. REST API: ${base}`,
+      `  database: ${database.embedded ? `embedded PostgreSQL in ${config.SVC_DATA_DIR}` : 'DATABASE_URL'}`,
+      `  default account: ${account.id}`,
+      `  carriers: ${endpoints.length} (${sandbox ? `sandbox at ${sandbox.url}; test numbers: ${sandbox.url}/sandbox/test-numbers` : 'SVC_CARRIERS'})`,
+    ];
+    if (newKey) {
+      lines.push(`  API key (shown once, keep it): ${newKey}`);
+      lines.push(`  try: curl -H "Authorization: Token ${newKey}" ${base}/shipping_lines`);
+    } else if (bootstrapKeyCreated) {
+      lines.push('  the API key from SVC_BOOTSTRAP_API_KEY was added to the default account');
+    } else {
+      lines.push('  use your existing API key, or create one: npx svc keys create');
+    }
+    process.stdout.write(lines.join('\n') + '\n\n');
+  } catch (err) {
+    // What did start (the database above all, embedded or pooled) would keep the process alive
+    // after the error; stop it so svc exits.
+    await stopAll();
+    throw err;
   }
-  process.stdout.write(lines.join('\n') + '\n\n');
 }
 
 /** `svc sandbox`: the sandbox carrier network alone, for svc processes elsewhere (SVC_CARRIERS). */

@@ -54,7 +54,7 @@ export async function createTrackingRequest(db: Db, clock: Clock, accountId: str
   });
   if (!row) {
     throw ApiError.of(422, {
-      detail: `Request number '${number}' with scac '${line.scac}' already exists in a tracking_request with a pending or created status`,
+      detail: `Request number '${number}' with scac '${line.scac}' already exists in a tracking_request with a pending, awaiting_manifest or created status`,
       code: 'duplicate',
       source: { pointer: '/data/attributes/request_number' },
     });

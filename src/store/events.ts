@@ -5,6 +5,12 @@ import type { Diff } from '../domain/tracking/types.ts';
 import type { Queryable } from './db.ts';
 import type { DomainEvent } from './domain-events.ts';
 
+/** Changeset attributes that have an event of their own besides container.updated. */
+const CHANGE_EVENTS = [
+  ['pickup_lfd', 'container.pickup_lfd.changed'],
+  ['pod_terminal', 'container.pod_terminal_changed'],
+] as const;
+
 interface Batch {
   account_id: string;
   shipment_id: string;
@@ -54,9 +60,9 @@ export async function insertTrackingEvents(db: Queryable, b: Batch): Promise<Dom
   if (transport.length > 0) {
     const { rows } = await db.query<{ id: string; container_id: string; event: string; inserted: boolean }>(
       `INSERT INTO transport_events (account_id, shipment_id, container_id, event, key, timestamp, timezone, location_locode,
-                                     terminal_code, vessel_imo, vessel_name, voyage_number, data_source, source_event_id, published_at, created_at)
-       SELECT $1, $2, t.container_id, t.event, t.key, t.timestamp, t.timezone, t.location_locode, t.terminal_code, t.vessel_imo,
-              t.vessel_name, t.voyage_number, t.data_source, t.source_event_id, t.published_at, $4
+                                     terminal_code, terminal_id, vessel_imo, vessel_name, voyage_number, data_source, source_event_id, published_at, created_at)
+       SELECT $1, $2, t.container_id, t.event, t.key, t.timestamp, t.timezone, t.location_locode, t.terminal_code,
+              terminal_id_of(t.terminal_code, t.location_locode), t.vessel_imo, t.vessel_name, t.voyage_number, t.data_source, t.source_event_id, t.published_at, $4
          FROM jsonb_to_recordset($3::jsonb) AS t(container_id uuid, event text, key text, timestamp timestamptz, timezone text,
               location_locode text, terminal_code text, vessel_imo text, vessel_name text, voyage_number text, data_source text,
               source_event_id text, published_at timestamptz)
@@ -91,7 +97,10 @@ export async function insertTrackingEvents(db: Queryable, b: Batch): Promise<Dom
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
       [b.account_id, containerId, JSON.stringify(c.changeset), c.terminalCode, c.timestamp, c.timezone, b.now],
     );
-    events.push({ ...base, name: 'container.updated', reference_type: 'container_updated_event', reference_id: rows[0].id, container_id: containerId });
+    const updated = { ...base, reference_type: 'container_updated_event', reference_id: rows[0].id, container_id: containerId };
+    events.push({ ...updated, name: 'container.updated' });
+    // Receivers may subscribe to these changes alone; the changeset is their reference object too.
+    for (const [attribute, name] of CHANGE_EVENTS) if (attribute in c.changeset) events.push({ ...updated, name });
   }
 
   const raw = b.rawEvents.map((e) => ({

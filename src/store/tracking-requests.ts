@@ -4,6 +4,12 @@ import { isUuid } from './uuid.ts';
 
 export type TrackingRequestStatus = 'pending' | 'awaiting_manifest' | 'created' | 'failed' | 'tracking_stopped';
 
+/**
+ * A number and SCAC can have one request in these statuses per account: the duplicate rule, which
+ * the unique index tracking_requests_active_number enforces (migrations 003 and 007).
+ */
+export const ACTIVE_STATUSES: readonly TrackingRequestStatus[] = ['pending', 'awaiting_manifest', 'created'];
+
 export interface TrackingRequestRow {
   id: string;
   account_id: string;
@@ -34,7 +40,7 @@ export interface NewTrackingRequest {
   at: Date;
 }
 
-/** Inserts a pending request, due at once; undefined when an active duplicate exists. */
+/** Inserts a pending request, due at once; undefined when one in an ACTIVE_STATUSES status exists. */
 export async function insertTrackingRequest(db: Queryable, r: NewTrackingRequest): Promise<TrackingRequestRow | undefined> {
   try {
     const { rows } = await db.query<TrackingRequestRow>(

@@ -16,7 +16,7 @@ import type { Queryable } from '../store/db.ts';
 import type { ContainerRow, ShipmentRow } from '../store/shipments.ts';
 import type { TrackingRequestRow, TrackingRequestStatus } from '../store/tracking-requests.ts';
 import type { NotificationRow } from '../store/webhook-notifications.ts';
-import { deliveryIncludes } from './notification-document.ts';
+import { CHANGESET_EVENTS, deliveryIncludes } from './notification-document.ts';
 
 export interface ExampleNotification {
   data: Resource;
@@ -27,7 +27,7 @@ export interface ExampleNotification {
 export function exampleReferenceType(event: string): string {
   if (event.startsWith('tracking_request.')) return 'tracking_request';
   if (event === 'shipment.estimated.arrival') return 'estimated_event';
-  if (event === 'container.updated') return 'container_updated_event';
+  if (CHANGESET_EVENTS.has(event)) return 'container_updated_event';
   if (event === 'container.created') return 'container';
   // Milestones, and the container and document changes svc reports as transport events.
   return 'transport_event';
@@ -334,7 +334,12 @@ function exampleRecords(event: string): { records: Resource[]; reference: { type
     id: exampleId('container_updated_event'),
     container_id: CONTAINER_IDS[0],
     shipment_id: SHIPMENT_ID,
-    changeset: { available_for_pickup: [false, true], holds_at_pod_terminal: [[CUSTOMS_HOLD], []], pickup_lfd: [null, LFD] },
+    changeset:
+      event === 'container.pod_terminal_changed'
+        ? { pod_terminal: [null, TERMINAL.firms_code] }
+        : event === 'container.pickup_lfd.changed'
+          ? { pickup_lfd: [null, LFD] }
+          : { available_for_pickup: [false, true], holds_at_pod_terminal: [[CUSTOMS_HOLD], []], pickup_lfd: [null, LFD] },
     terminal_code: TERMINAL.firms_code,
     terminal_id: TERMINAL.id,
     timestamp: date(moment.at),

@@ -10,6 +10,9 @@ import type { NotificationRow } from '../store/webhook-notifications.ts';
 
 const ref = (...paths: string[]) => ['reference_object', ...paths.map((p) => `reference_object.${p}`)];
 
+/** Events whose reference object is a container_updated_event (its changeset says what changed). */
+export const CHANGESET_EVENTS: ReadonlySet<string> = new Set(['container.updated', 'container.pickup_lfd.changed', 'container.pod_terminal_changed']);
+
 /** The include paths a delivery of `event` carries. */
 export function deliveryIncludes(event: string): string[] {
   if (event === 'tracking_request.succeeded') return ref('tracked_object', 'tracked_object.containers');
@@ -17,7 +20,7 @@ export function deliveryIncludes(event: string): string[] {
   if (event.startsWith('tracking_request.')) return ref();
   if (event === 'shipment.estimated.arrival') return ref('shipment', 'port', 'vessel');
   if (event === 'container.created') return ref('shipment');
-  if (event === 'container.updated') return ref('container', 'shipment', 'terminal');
+  if (CHANGESET_EVENTS.has(event)) return ref('container', 'shipment', 'terminal');
   // Transport events and the container-level changes reported as transport events.
   return ref('container', 'shipment', 'location', 'vessel', 'terminal');
 }

@@ -1,6 +1,6 @@
 // Starts the real HTTP server on loopback against a fresh database, with a clock the test drives.
 import type { FastifyInstance } from 'fastify';
-import { ManualClock } from '../../src/clock.ts';
+import { ManualClock, type Clock } from '../../src/clock.ts';
 import { buildApp, type AppOptions } from '../../src/http/app.ts';
 import { createApiKey } from '../../src/services/api-keys.ts';
 import { insertAccount } from '../../src/store/accounts.ts';
@@ -26,6 +26,7 @@ export interface TestApp {
   app: FastifyInstance;
   db: Db;
   database: TestDatabase;
+  /** The tracking clock; the API's too unless the app was started with its own `apiClock`. */
   clock: ManualClock;
   baseUrl: string;
   /** API key of a first account. */
@@ -36,11 +37,21 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** `options` reach buildApp: a logger, extra routes. */
-export async function startTestApp(options: Pick<AppOptions, 'logger' | 'routes'> = {}): Promise<TestApp> {
+export interface TestAppOptions extends Pick<AppOptions, 'logger' | 'routes'> {
+  /**
+   * The API's own clock, when it should differ from the tracking clock (`clock`, which the test
+   * drives): as in `svc serve` in demo mode, where the API has real time and the tracking worker
+   * the sandbox's accelerated time.
+   */
+  apiClock?: Clock;
+}
+
+/** `options` reach buildApp: a logger, extra routes, a separate API clock. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const { apiClock, ...appOptions } = options;
   const database = await freshDatabase();
   const clock = new ManualClock('2026-11-22T12:00:00Z');
-  const app = await buildApp({ db: database.db, clock, ...options });
+  const app = await buildApp({ db: database.db, clock: apiClock ?? clock, trackingClock: clock, ...appOptions });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

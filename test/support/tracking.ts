@@ -3,7 +3,7 @@
 import { ConnectorRegistry, type CarrierEndpoint } from '../../src/carriers/registry.ts';
 import { buildSandboxServer, SANDBOX_SCACS, type SandboxApp } from '../../src/carriers/sandbox/index.ts';
 import { TrackingWorker } from '../../src/services/tracking/worker.ts';
-import { startTestApp, type TestApp } from './app.ts';
+import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 
 export interface TrackingHarness extends TestApp {
   sandbox: SandboxApp;
@@ -18,8 +18,9 @@ export interface TrackingHarness extends TestApp {
   track(requestType: string, number: string, scac: string, refNumbers?: string[]): Promise<string>;
 }
 
-export async function startTrackingHarness(extraEndpoints: CarrierEndpoint[] = []): Promise<TrackingHarness> {
-  const t = await startTestApp();
+/** `options.apiClock` gives the API a clock of its own; the sandbox and the worker keep `clock`. */
+export async function startTrackingHarness(extraEndpoints: CarrierEndpoint[] = [], options: Pick<TestAppOptions, 'apiClock'> = {}): Promise<TrackingHarness> {
+  const t = await startTestApp(options);
   const deliveries: TrackingHarness['deliveries'] = [];
   const sandbox = await buildSandboxServer({ clock: t.clock, onDelivery: (d) => deliveries.push(d) });
   const address = await sandbox.listen({ port: 0, host: '127.0.0.1' });

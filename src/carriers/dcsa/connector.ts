@@ -1,7 +1,7 @@
 // The CarrierConnector for carriers that speak DCSA Track & Trace (2.2 or 3.0), with optional
 // terminal data from the svc terminal-status contract (terminal.ts).
 import { systemClock, type Clock } from '../../clock.ts';
-import type { CarrierConnector, CarrierEvent, LookupOutcome, LookupRequest, NumberType, SnapshotContainer, SubscribeRequest, TerminalStatus } from '../types.ts';
+import type { CarrierConnector, CarrierEvent, LookupOutcome, LookupRequest, NumberType, SubscribeRequest, TerminalStatus } from '../types.ts';
 import { DcsaClient, type DcsaClientOptions, type DcsaEventFilters } from './client.ts';
 import { DcsaHttpError } from './errors.ts';
 import type { HttpSettings } from './http.ts';
@@ -52,7 +52,8 @@ export class DcsaConnector implements CarrierConnector {
       const snapshot = buildSnapshot(request, events, fetchedAt);
       const cancelled = bookingCancellation(events, snapshot.bookingNumber);
       if (cancelled) return failed('booking_cancelled', false, `booking cancelled (event ${cancelled.id})`);
-      snapshot.terminal = await this.#terminalStatuses(snapshot.containers);
+      const containers = new Set([...snapshot.containers.map((c) => c.number), ...(request.knownContainers ?? [])]);
+      snapshot.terminal = await this.#terminalStatuses([...containers]);
       return { kind: 'found', snapshot };
     } catch (error) {
       return failureFor(error);
@@ -74,11 +75,11 @@ export class DcsaConnector implements CarrierConnector {
    * carrier's events still count, and the container is simply left out of `terminal` (which
    * therefore means "no news", never "no holds").
    */
-  async #terminalStatuses(containers: SnapshotContainer[]): Promise<TerminalStatus[]> {
+  async #terminalStatuses(containers: string[]): Promise<TerminalStatus[]> {
     const { terminalBaseUrl, onTerminalError } = this.#options;
     if (terminalBaseUrl === undefined) return [];
     const statuses = await Promise.all(
-      containers.map(async ({ number }) => {
+      containers.map(async (number) => {
         try {
           return await fetchTerminalStatus(this.#terminalHttp, terminalBaseUrl, number);
         } catch (error) {

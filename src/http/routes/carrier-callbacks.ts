@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseCallback, verifyNotificationSignature } from '../../carriers/dcsa/index.ts';
 import { ApiError } from '../../jsonapi/errors.ts';
 import { isUuid } from '../../store/uuid.ts';
-import { JSONAPI, type Services } from '../route.ts';
+import { JSONAPI, trackingClockOf, type Services } from '../route.ts';
 
 export function carrierCallbackRoutes(app: FastifyInstance, services: Services): void {
   void app.register(async (scope) => {
@@ -31,7 +31,7 @@ export function carrierCallbackRoutes(app: FastifyInstance, services: Services):
       }
       await services.db.query(
         'UPDATE shipments SET next_refresh_at = LEAST(coalesce(next_refresh_at, $2), $2) WHERE id = $1 AND line_tracking_stopped_at IS NULL',
-        [shipmentId, services.clock.now()],
+        [shipmentId, trackingClockOf(services).now()],
       );
       return reply.code(204).send();
     });

@@ -1,16 +1,33 @@
 // Liveness and readiness for load balancers and orchestrators; no authentication.
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { PlainOperation } from '../openapi.ts';
 import type { Services } from '../route.ts';
 
+const alive = z.object({ status: z.literal('ok') });
+const ready = z.object({ status: z.literal('ready'), database: z.literal('ok') });
+const notReady = z.object({ status: z.literal('not_ready'), database: z.literal('unreachable') });
+
+/** How the OpenAPI document describes the routes below. */
+export const healthOperations: PlainOperation[] = [
+  { path: '/healthz', summary: 'Liveness: the process is up', tag: 'Operability', responses: { 200: { description: 'Up', schema: alive } } },
+  {
+    path: '/readyz',
+    summary: 'Readiness: the database is reachable',
+    tag: 'Operability',
+    responses: { 200: { description: 'Ready to serve', schema: ready }, 503: { description: 'The database cannot be reached', schema: notReady } },
+  },
+];
+
 export function healthRoutes(app: FastifyInstance, services: Services): void {
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/healthz', async () => ({ status: 'ok' }) satisfies z.infer<typeof alive>);
   app.get('/readyz', async (req, reply) => {
     try {
       await services.db.query('SELECT 1');
-      return { status: 'ready', database: 'ok' };
+      return { status: 'ready', database: 'ok' } satisfies z.infer<typeof ready>;
     } catch (err) {
       req.log.warn({ err }, 'readiness check failed');
-      return reply.code(503).send({ status: 'not_ready', database: 'unreachable' });
+      return reply.code(503).send({ status: 'not_ready', database: 'unreachable' } satisfies z.infer<typeof notReady>);
     }
   });
 }

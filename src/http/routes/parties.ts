@@ -7,13 +7,13 @@ import { parsePage } from '../../jsonapi/query.ts';
 import { partyResource } from '../../jsonapi/serializers/party.ts';
 import { findParties, insertParty, listParties, updateParty } from '../../store/parties.ts';
 import type { AnyRouteSpec } from '../route.ts';
-import { pageParams, resourceSchema } from '../openapi-schemas.ts';
+import { listDocument, pageParams, recordDocument, resourceSchema } from '../openapi-schemas.ts';
 
 const partyAttributes = z.object({
   company_name: z.string().trim().min(1).max(200),
 });
 const partyBody = resourceDocument('party', partyAttributes);
-const partyResponse = resourceSchema('party', partyAttributes);
+const partyResponse = resourceSchema('party', partyAttributes.extend({ created_at: z.iso.datetime(), updated_at: z.iso.datetime() }));
 
 const taken = (name: string) =>
   unprocessable('/data/attributes/company_name', `A party named "${name}" already exists in this account.`, 'taken');
@@ -25,7 +25,7 @@ export const partyRoutes: AnyRouteSpec[] = [
     summary: 'List parties',
     tag: 'Parties',
     query: pageParams(25),
-    response: { status: 200, description: 'A page of parties, newest first', schema: z.object({ data: z.array(partyResponse) }) },
+    response: { status: 200, description: 'A page of parties, newest first', schema: listDocument(partyResponse, { paginated: true }) },
     async handler({ services, accountId, query, url, include }) {
       const page = parsePage(query, 25);
       const { rows, total } = await listParties(services.db, accountId, page.size, (page.number - 1) * page.size);
@@ -40,7 +40,7 @@ export const partyRoutes: AnyRouteSpec[] = [
     tag: 'Parties',
     body: partyBody,
     parseBody: validateBody,
-    response: { status: 201, description: 'The created party', schema: z.object({ data: partyResponse }) },
+    response: { status: 201, description: 'The created party', schema: recordDocument(partyResponse) },
     async handler({ services, accountId, body, url }) {
       const name = body.data.attributes.company_name;
       const row = await insertParty(services.db, accountId, name, services.clock.now());
@@ -54,7 +54,7 @@ export const partyRoutes: AnyRouteSpec[] = [
     url: '/v2/parties/:id',
     summary: 'Get a party',
     tag: 'Parties',
-    response: { status: 200, description: 'The party', schema: z.object({ data: partyResponse }) },
+    response: { status: 200, description: 'The party', schema: recordDocument(partyResponse) },
     async handler({ services, accountId, params, include }) {
       const [row] = await findParties(services.db, accountId, [params.id]);
       if (!row) throw notFound();
@@ -69,7 +69,7 @@ export const partyRoutes: AnyRouteSpec[] = [
     tag: 'Parties',
     body: partyBody,
     parseBody: validateBody,
-    response: { status: 200, description: 'The updated party', schema: z.object({ data: partyResponse }) },
+    response: { status: 200, description: 'The updated party', schema: recordDocument(partyResponse) },
     async handler({ services, accountId, params, body }) {
       const name = body.data.attributes.company_name;
       const result = await updateParty(services.db, accountId, params.id, name, services.clock.now());

@@ -20,7 +20,7 @@ import {
   findVessel,
   listShippingLines,
 } from '../../store/reference.ts';
-import { includeParam, resourceSchema } from '../openapi-schemas.ts';
+import { includeParam, listDocument, recordDocument, resourceSchema } from '../openapi-schemas.ts';
 import type { AnyRouteSpec, Ctx } from '../route.ts';
 
 const nullableString = z.string().nullable();
@@ -39,6 +39,7 @@ const shippingLine = resourceSchema(
   }),
 );
 const locationAttributes = {
+  id: z.uuid().describe('The record id again, as the reference service repeats it'),
   name: z.string(),
   code: z.string().describe('UN/LOCODE'),
   state_abbr: nullableString,
@@ -51,7 +52,19 @@ const port = resourceSchema('port', z.object({ ...locationAttributes, city: null
 const metroArea = resourceSchema('metro_area', z.object(locationAttributes));
 const terminal = resourceSchema(
   'terminal',
-  z.object({ name: z.string(), nickname: nullableString, firms_code: nullableString, smdg_code: nullableString, city: nullableString, state_abbr: nullableString, country: nullableString }),
+  z.object({
+    name: z.string(),
+    nickname: nullableString,
+    firms_code: nullableString,
+    smdg_code: nullableString,
+    bic_facility_code: nullableString,
+    street: nullableString,
+    city: nullableString,
+    state: nullableString,
+    state_abbr: nullableString,
+    zip: nullableString,
+    country: nullableString,
+  }),
 );
 const railTerminal = resourceSchema('rail_terminal', z.object({ name: z.string(), nickname: nullableString, firms_code: nullableString }));
 const vessel = resourceSchema(
@@ -84,7 +97,7 @@ function showRoute<Row>(spec: {
     summary: spec.summary,
     tag: 'Reference data',
     query: spec.relationships ? [includeParam(spec.relationships)] : undefined,
-    response: { status: 200, description: `The ${spec.type}`, schema: z.object({ data: spec.schema }) },
+    response: { status: 200, description: `The ${spec.type}`, schema: recordDocument(spec.schema) },
     async handler(ctx) {
       const row = await spec.find(ctx);
       if (!row) throw notFound();
@@ -101,7 +114,7 @@ export const referenceRoutes: AnyRouteSpec[] = [
     summary: 'List shipping lines (all in one response)',
     tag: 'Reference data',
     query: [{ name: 'search', description: 'Part of a name, or a SCAC (alternative SCACs match too)' }],
-    response: { status: 200, description: 'Every matching shipping line, by name', schema: z.object({ data: z.array(shippingLine) }) },
+    response: { status: 200, description: 'Every matching shipping line, by name', schema: listDocument(shippingLine, { paginated: false }) },
     async handler({ services, query, url, include }) {
       const data = (await listShippingLines(services.db, optionalParam(query, 'search'))).map(shippingLineResource);
       return { body: { data, included: await include('shipping_line', data), links: { self: url.href } } };

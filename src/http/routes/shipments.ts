@@ -15,12 +15,13 @@ import {
   listShipments,
   updateContainerRefNumbers,
   updateShipmentLabels,
+  type ContainerRow,
   type ShipmentRow,
 } from '../../store/shipments.ts';
 import { setTracking } from '../../services/tracking/stop.ts';
-import { rawEventsOfContainer, transportEventsOfContainers } from '../../store/transport-events.ts';
+import { findTransportEvents, rawEventsOfContainer, transportEventsOfContainers } from '../../store/transport-events.ts';
 import { includeParam, pageParams } from '../openapi-schemas.ts';
-import type { AnyRouteSpec } from '../route.ts';
+import { trackingClockOf, type AnyRouteSpec } from '../route.ts';
 
 const labels = z.array(z.string().trim().min(1).max(200)).max(100);
 const shipmentPatch = z.object({ data: z.object({ type: z.literal('shipment'), attributes: z.object({ ref_numbers: labels.optional(), tags: labels.optional() }) }) });
@@ -28,6 +29,7 @@ const containerPatch = z.object({ data: z.object({ type: z.literal('container'),
 
 const SHIPMENT_INCLUDES = ['containers', 'port_of_lading', 'port_of_discharge', 'pod_terminal', 'destination', 'destination_terminal', 'customer'];
 const CONTAINER_INCLUDES = ['shipment', 'pod_terminal', 'transport_events'];
+const TRANSPORT_EVENT_INCLUDES = ['shipment', 'container', 'location', 'vessel', 'terminal'];
 
 /** Shipment resources with their container ids and shipping line names, in few queries. */
 export async function shipmentResources(db: Queryable, rows: ShipmentRow[]): Promise<Resource[]> {
@@ -38,6 +40,12 @@ export async function shipmentResources(db: Queryable, rows: ShipmentRow[]): Pro
   );
   const lineOf = new Map(lines.map((l) => [l.scac, l]));
   return rows.map((r) => shipmentResource(r, containers.filter((c) => c.shipment_id === r.id).map((c) => c.id), lineOf.get(r.scac)));
+}
+
+/** Container resources with their transport event ids, so `include=transport_events` has something to follow. */
+export async function containerResources(db: Queryable, rows: ContainerRow[]): Promise<Resource[]> {
+  const events = await transportEventsOfContainers(db, rows.map((r) => r.id));
+  return rows.map((r) => containerResource(r, events.filter((e) => e.container_id === r.id).map((e) => e.id)));
 }
 
 export const shipmentRoutes: AnyRouteSpec[] = [
@@ -100,7 +108,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
       summary: action === 'stop_tracking' ? 'Stop tracking a shipment and all its containers' : 'Resume tracking a shipment',
       tag: 'Shipments',
       async handler({ services, accountId, params }) {
-        const row = await setTracking(services.db, accountId, params.id, action === 'resume_tracking', services.clock.now());
+        const row = await setTracking(services.db, accountId, params.id, action === 'resume_tracking', trackingClockOf(services).now());
         if (!row) throw notFound();
         const [data] = await shipmentResources(services.db, [row]);
         return { body: { data } };
@@ -127,7 +135,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
         page.size,
         (page.number - 1) * page.size,
       );
-      const data = rows.map((r) => containerResource(r));
+      const data = await containerResources(services.db, rows);
       return { body: { data, included: await include('container', data), ...paginate(url, page, total, rows.length) } };
     },
   },
@@ -138,10 +146,9 @@ export const shipmentRoutes: AnyRouteSpec[] = [
     tag: 'Containers',
     query: [includeParam(CONTAINER_INCLUDES)],
     async handler({ services, accountId, params, include }) {
-      const [row] = await findContainers(services.db, accountId, [params.id]);
-      if (!row) throw notFound();
-      const events = await transportEventsOfContainers(services.db, [row.id]);
-      const data = containerResource(row, events.map((e) => e.id));
+      const rows = await findContainers(services.db, accountId, [params.id]);
+      if (rows.length === 0) throw notFound();
+      const [data] = await containerResources(services.db, rows);
       return { body: { data, included: await include('container', [data]) } };
     },
   },
@@ -171,7 +178,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
       // The worker picks it up at once; what changes arrives as events, as with any refresh.
       await services.db.query(
         'UPDATE shipments SET next_refresh_at = LEAST(coalesce(next_refresh_at, $2), $2) WHERE id = $1 AND line_tracking_stopped_at IS NULL',
-        [row.shipment_id, services.clock.now()],
+        [row.shipment_id, trackingClockOf(services).now()],
       );
       return { body: { message: 'Started refresh for Shipping line, Terminal' } };
     },
@@ -181,7 +188,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
     url: '/v2/containers/:id/transport_events',
     summary: "A container's milestones, oldest first",
     tag: 'Containers',
-    query: [...pageParams(30), includeParam(['shipment', 'container', 'location', 'vessel', 'terminal'])],
+    query: [...pageParams(30), includeParam(TRANSPORT_EVENT_INCLUDES)],
     async handler({ services, accountId, params, query, url, include }) {
       const [row] = await findContainers(services.db, accountId, [params.id]);
       if (!row) throw notFound();
@@ -190,6 +197,19 @@ export const shipmentRoutes: AnyRouteSpec[] = [
       const slice = all.slice((page.number - 1) * page.size, page.number * page.size);
       const data = slice.map(transportEventResource);
       return { body: { data, included: await include('transport_event', data), ...paginate(url, page, all.length, data.length) } };
+    },
+  },
+  {
+    method: 'GET',
+    url: '/v2/transport_events/:id',
+    summary: 'Get a transport event (a milestone of a container)',
+    tag: 'Containers',
+    query: [includeParam(TRANSPORT_EVENT_INCLUDES)],
+    async handler({ services, accountId, params, include }) {
+      const [row] = await findTransportEvents(services.db, accountId, [params.id]);
+      if (!row) throw notFound();
+      const data = transportEventResource(row);
+      return { body: { data, included: await include('transport_event', [data]) } };
     },
   },
   {

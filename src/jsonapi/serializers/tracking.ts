@@ -136,6 +136,8 @@ export interface TransportEventRow {
   timezone: string | null;
   location_locode: string | null;
   terminal_code: string | null;
+  /** The terminal `terminal_code` names, when svc knows it (resolved when the event is recorded). */
+  terminal_id?: string | null;
   vessel_imo: string | null;
   vessel_name: string | null;
   voyage_number: string | null;
@@ -164,7 +166,7 @@ export function transportEventResource(row: TransportEventRow): Resource {
       container: toOne('container', row.container_id),
       location: toOne('port', locationId(row.location_locode)),
       vessel: toOne('vessel', row.vessel_imo ? stableId('vessel', row.vessel_imo) : null),
-      terminal: toOne('terminal', null),
+      terminal: toOne('terminal', row.terminal_id ?? null),
     },
     links: { self: `/v2/transport_events/${row.id}` },
   };

@@ -27,17 +27,11 @@ async function places(tx: Tx, snapshot: CarrierSnapshot): Promise<Map<string, Pl
   return new Map(rows.map((r) => [r.locode, r]));
 }
 
-/** Terminal ids for the codes containers report (a FIRMS code, or an SMDG code at the port of discharge). */
+/** Terminal ids for the codes containers report (a FIRMS code, or an SMDG code at the port of discharge: terminal_id_of, migration 007). */
 async function terminalIds(tx: Tx, codes: string[], podLocode: string | null): Promise<Map<string, string>> {
   if (codes.length === 0) return new Map();
-  const { rows } = await tx.query<{ code: string; id: string }>(
-    `SELECT DISTINCT ON (c.code) c.code, t.id
-       FROM unnest($1::text[]) AS c(code)
-       JOIN terminals t ON t.firms_code = c.code OR (t.smdg_code = c.code AND t.port_id = (SELECT id FROM locations WHERE locode = $2))
-      ORDER BY c.code, (t.firms_code = c.code) DESC`,
-    [codes, podLocode],
-  );
-  return new Map(rows.map((r) => [r.code, r.id]));
+  const { rows } = await tx.query<{ code: string; id: string | null }>('SELECT c.code, terminal_id_of(c.code, $2) AS id FROM unnest($1::text[]) AS c(code)', [codes, podLocode]);
+  return new Map(rows.flatMap((r) => (r.id ? [[r.code, r.id] as const] : [])));
 }
 
 /**

@@ -2,6 +2,7 @@
 import { withTransaction, type Db, type Tx } from '../../store/db.ts';
 import { recordEvents } from '../../store/domain-events.ts';
 import { findShipments, type ShipmentRow } from '../../store/shipments.ts';
+import { ACTIVE_STATUSES } from '../../store/tracking-requests.ts';
 import type { ApplyResult } from './apply.ts';
 import type { TrackingPolicy } from './policy.ts';
 
@@ -34,7 +35,12 @@ export async function stopTracking(tx: Tx, shipment: ShipmentRow, reason: string
   );
 }
 
-/** The user's stop_tracking / resume_tracking; undefined when the shipment is not the account's. */
+/**
+ * The user's stop_tracking / resume_tracking; undefined when the shipment is not the account's.
+ * `now` must come from the tracking worker's clock (accelerated in demo mode): the times written
+ * here are compared with the worker's, and resuming with an older "last changed" time would have
+ * the next refresh stop the shipment at once for want of carrier news.
+ */
 export async function setTracking(db: Db, accountId: string, id: string, track: boolean, now: Date): Promise<ShipmentRow | undefined> {
   return withTransaction(db, async (tx) => {
     const [shipment] = await findShipments(tx, accountId, [id]);
@@ -52,8 +58,8 @@ export async function setTracking(db: Db, accountId: string, id: string, track: 
         `UPDATE tracking_requests t SET status = 'created', updated_at = $2
           WHERE t.shipment_id = $1 AND t.status = 'tracking_stopped'
             AND NOT EXISTS (SELECT 1 FROM tracking_requests o WHERE o.account_id = t.account_id AND o.id <> t.id
-                             AND upper(o.request_number) = upper(t.request_number) AND o.scac = t.scac AND o.status IN ('pending', 'created'))`,
-        [shipment.id, now],
+                             AND upper(o.request_number) = upper(t.request_number) AND o.scac = t.scac AND o.status = ANY($3))`,
+        [shipment.id, now, ACTIVE_STATUSES],
       );
     }
     return (await findShipments(tx, accountId, [id]))[0];

@@ -156,7 +156,10 @@ export class TrackingWorker {
   /** A tracked shipment: ask again, apply what changed, decide when to look next or whether to stop. */
   async #refresh(shipment: ShipmentRow): Promise<void> {
     const since = shipment.line_tracking_last_succeeded_at ?? undefined;
-    const outcome = await this.#lookup({ scac: shipment.scac, numberType: shipment.request_type as LookupRequest['numberType'], number: shipment.request_number, since });
+    // Terminal data of every box, not only of those with new events: it changes without them.
+    const { rows: known } = await this.deps.db.query<{ number: string }>('SELECT number FROM containers WHERE shipment_id = $1 ORDER BY number', [shipment.id]);
+    const knownContainers = known.map((c) => c.number);
+    const outcome = await this.#lookup({ scac: shipment.scac, numberType: shipment.request_type as LookupRequest['numberType'], number: shipment.request_number, since, knownContainers });
     const now = this.deps.clock.now();
     await withTransaction(this.deps.db, async (tx) => {
       if (outcome.kind === 'found') {

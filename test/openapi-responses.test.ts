@@ -1,0 +1,110 @@
+// The served OpenAPI document tells the truth: real responses, fetched over HTTP, validate against
+// the response schema the document gives for their route and status (ajv, JSON Schema 2020-12).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsPlugin from 'ajv-formats';
+import { startTestApp, type RequestOptions, type Response, type TestApp } from './support/app.ts';
+
+// ajv-formats is CommonJS; its default export arrives as the module object under NodeNext typing.
+const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => void;
+
+let t: TestApp;
+let doc: any;
+const ajv = new Ajv2020({ allErrors: true });
+addFormats(ajv);
+/** "GET /v2/ports/{id}" for every operation a response was checked against. */
+const checked = new Set<string>();
+
+before(async () => {
+  t = await startTestApp();
+  doc = (await t.request('GET', '/v2/openapi.json', { key: null })).body;
+});
+after(async () => {
+  await t.close();
+});
+
+/**
+ * The served schemas are open (no additionalProperties: false), so they would accept any extra
+ * member; closing every object here also proves they list each member the response carries.
+ */
+function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, closed(v)]));
+  if ('properties' in copy && !('additionalProperties' in copy)) copy.additionalProperties = false;
+  return copy;
+}
+
+/**
+ * Sends the request and asserts that the document describes the answer, body included, member
+ * by member unless `open` (the document's own description of itself is deliberately loose).
+ */
+async function call(method: string, path: string, template: string, options?: RequestOptions & { open?: boolean }): Promise<Response> {
+  const res = await t.request(method, path, options);
+  const operation = doc.paths[template]?.[method.toLowerCase()];
+  assert.ok(operation, `the document has ${method} ${template}`);
+  const described = operation.responses[String(res.status)];
+  assert.ok(described, `${method} ${template} documents status ${res.status} (${res.text.slice(0, 200)})`);
+  const mediaType = (res.headers.get('content-type') ?? '').split(';')[0];
+  let schema = described.content?.[mediaType]?.schema;
+  assert.ok(schema, `${method} ${template} ${res.status} documents a ${mediaType} body`);
+  if (typeof schema.$ref === 'string') schema = schema.$ref.slice(2).split('/').reduce((node: any, key: string) => node[key], doc);
+  const validate = ajv.compile(options?.open ? schema : (closed(schema) as object));
+  assert.ok(validate(res.body), `${method} ${path} → ${res.status}: ${JSON.stringify(validate.errors)}`);
+  checked.add(`${method} ${template}`);
+  return res;
+}
+
+test('reference data responses match the document', async () => {
+  await call('GET', '/v2/shipping_lines', '/v2/shipping_lines');
+  await call('GET', '/v2/shipping_lines?search=maersk', '/v2/shipping_lines');
+  await call('GET', '/v2/shipping_lines/MAEU', '/v2/shipping_lines/{id}');
+  await call('GET', '/v2/ports/USLAX', '/v2/ports/{id}');
+  await call('GET', '/v2/metro_areas/USCHI', '/v2/metro_areas/{id}');
+  await call('GET', '/v2/terminals/Y124', '/v2/terminals/{id}');
+  await call('GET', '/v2/terminals/Y124?include=port', '/v2/terminals/{id}');
+  const { rows } = await t.db.query('SELECT r.id FROM rail_terminals r WHERE r.port_id IS NOT NULL AND r.metro_area_id IS NOT NULL LIMIT 1');
+  await call('GET', `/v2/rail_terminals/${rows[0].id}?include=port,metro_area`, '/v2/rail_terminals/{id}');
+  await call('GET', '/v2/vessels/9811000', '/v2/vessels/{id}');
+  // Errors are described too.
+  await call('GET', '/v2/ports/XXXXX', '/v2/ports/{id}');
+  await call('GET', '/v2/terminals/Y124?include=shipment', '/v2/terminals/{id}');
+});
+
+test('party responses match the document', async () => {
+  const created = await call('POST', '/v2/parties', '/v2/parties', { body: { data: { type: 'party', attributes: { company_name: 'Documented Co' } } } });
+  await call('POST', '/v2/parties', '/v2/parties', { body: { data: { type: 'party', attributes: { company_name: 'Second Co' } } } });
+  await call('POST', '/v2/parties', '/v2/parties', { body: { data: { type: 'party', attributes: {} } } });
+  const id = created.body.data.id;
+  await call('GET', '/v2/parties', '/v2/parties');
+  await call('GET', '/v2/parties?page[size]=1&page[number]=2', '/v2/parties');
+  await call('GET', `/v2/parties/${id}`, '/v2/parties/{id}');
+  await call('PATCH', `/v2/parties/${id}`, '/v2/parties/{id}', { body: { data: { type: 'party', id, attributes: { company_name: 'Renamed Co' } } } });
+});
+
+test('health, readiness and the document itself are in the document, answered as described', async () => {
+  await call('GET', '/healthz', '/healthz', { key: null });
+  await call('GET', '/readyz', '/readyz', { key: null });
+  await call('GET', '/v2/openapi.json', '/v2/openapi.json', { key: null, open: true });
+  for (const path of ['/healthz', '/readyz', '/v2/openapi.json']) assert.deepEqual(doc.paths[path].get.security, [], `${path} needs no key`);
+});
+
+test('no response schema forbids members it does not list, so responses can grow without contradicting it', () => {
+  const closedOnes = Object.entries(doc.paths).flatMap(([path, item]: [string, any]) =>
+    Object.entries(item).flatMap(([method, op]: [string, any]) =>
+      Object.entries(op.responses).flatMap(([status, r]: [string, any]) => (JSON.stringify(r).includes('"additionalProperties":false') ? [`${method} ${path} ${status}`] : [])),
+    ),
+  );
+  assert.deepEqual(closedOnes, []);
+  assert.ok(!JSON.stringify(doc.components.schemas).includes('"additionalProperties":false'));
+});
+
+test('every GET of reference data, parties and health was checked above', () => {
+  const tags = new Set(['Reference data', 'Parties', 'Operability']);
+  const documented = Object.entries(doc.paths).flatMap(([path, item]: [string, any]) =>
+    item.get && item.get.tags.some((tag: string) => tags.has(tag)) ? [`GET ${path}`] : [],
+  );
+  assert.ok(documented.length >= 10, documented.join(', '));
+  assert.deepEqual(documented.filter((op) => !checked.has(op)), []);
+});
