@@ -2,17 +2,30 @@
 // numbers with the sandbox's ground truth and prints completeness, correctness and freshness.
 //
 //   node --import tsx scripts/sandbox-accuracy.ts --svc http://localhost:8080 --key <API_KEY> \
-//     --sandbox http://127.0.0.1:4010 [--numbers SCAC:NUMBER,…] [--tolerance-minutes 1] [--json]
+//     --sandbox http://127.0.0.1:4010 [--numbers SCAC:NUMBER[:TYPE],…] [--tolerance-minutes 1] [--json]
 //
-// Without --numbers, every sandbox test number that should succeed is checked. Only milestones the
+// TYPE is bill_of_lading, booking_number or container; without it a number shaped like a container
+// number (ISO 6346: 4 letters and 7 digits) is a container, and the sandbox decides for the rest
+// (a test number's own type, else bill_of_lading). Without --numbers, every sandbox test number that
+// should succeed is checked. Only milestones the
 // sandbox has published by its own "now" count: svc cannot know the rest yet.
 import { parseArgs } from 'node:util';
+
+const NUMBER_TYPES = ['bill_of_lading', 'booking_number', 'container'] as const;
+type NumberType = (typeof NUMBER_TYPES)[number];
+
+interface NumberToCheck {
+  scac: string;
+  number: string;
+  /** Unset: the sandbox picks (a test number's documented type, else bill_of_lading). */
+  type?: NumberType;
+}
 
 interface Options {
   svc: string;
   key: string;
   sandbox: string;
-  numbers: { scac: string; number: string }[] | null;
+  numbers: NumberToCheck[] | null;
   toleranceMs: number;
   json: boolean;
 }
@@ -58,16 +71,10 @@ function readOptions(): Options {
   });
   const missing = (['svc', 'key', 'sandbox'] as const).filter((k) => !values[k]);
   if (missing.length > 0) {
-    process.stderr.write(`missing --${missing.join(', --')}\nusage: sandbox-accuracy --svc URL --key API_KEY --sandbox URL [--numbers SCAC:NUMBER,…] [--tolerance-minutes N] [--json]\n`);
+    process.stderr.write(`missing --${missing.join(', --')}\nusage: sandbox-accuracy --svc URL --key API_KEY --sandbox URL [--numbers SCAC:NUMBER[:TYPE],…] [--tolerance-minutes N] [--json]\n`);
     process.exit(2);
   }
-  const numbers = values.numbers
-    ? values.numbers.split(',').map((pair) => {
-        const [scac, ...rest] = pair.trim().split(':');
-        if (!scac || rest.length === 0) throw new Error(`--numbers: '${pair}' is not SCAC:NUMBER`);
-        return { scac, number: rest.join(':') };
-      })
-    : null;
+  const numbers = values.numbers ? values.numbers.split(',').map(parseNumber) : null;
   return {
     svc: values.svc!.replace(/\/$/, ''),
     key: values.key!,
@@ -76,6 +83,20 @@ function readOptions(): Options {
     toleranceMs: Number(values['tolerance-minutes']) * 60_000,
     json: values.json!,
   };
+}
+
+/**
+ * `SCAC:NUMBER[:TYPE]`. Without a type, a number shaped like an ISO 6346 container number (four
+ * letters, seven digits, once spaces and dashes are gone) is a container.
+ */
+function parseNumber(spec: string): NumberToCheck {
+  const [scac, number, type, ...extra] = spec.trim().split(':').map((part) => part.trim());
+  if (!scac || !number || extra.length > 0) throw new Error(`--numbers: '${spec}' is not SCAC:NUMBER[:TYPE]`);
+  if (type !== undefined && !(NUMBER_TYPES as readonly string[]).includes(type)) {
+    throw new Error(`--numbers: '${spec}': the type must be ${NUMBER_TYPES.join(', ')}`);
+  }
+  if (type) return { scac, number, type: type as NumberType };
+  return /^[A-Z]{4}\d{7}$/.test(number.toUpperCase().replace(/[\s-]+/g, '')) ? { scac, number, type: 'container' } : { scac, number };
 }
 
 /** GET with JSON; waits out svc's rate limit (429 + Retry-After) a few times rather than failing the run. */
@@ -141,15 +162,15 @@ async function main(): Promise<void> {
   const options = readOptions();
   const numbers =
     options.numbers ??
-    ((await getJson(`${options.sandbox}/sandbox/test-numbers`)) as { scac: string; number: string; failed_reason: string | null }[])
+    ((await getJson(`${options.sandbox}/sandbox/test-numbers`)) as { scac: string; number: string; number_type: NumberType; failed_reason: string | null }[])
       .filter((t) => t.failed_reason === null)
-      .map((t) => ({ scac: t.scac, number: t.number }));
+      .map((t): NumberToCheck => ({ scac: t.scac, number: t.number, type: t.number_type }));
 
   const findings: Finding[] = [];
   const extras: { scac: string; number: string; container: string; event: string; timestamp: string | null; locode: string | null }[] = [];
   const notInSvc: string[] = [];
-  for (const { scac, number } of numbers) {
-    const truth = await getJson(`${options.sandbox}/sandbox/journeys/${scac}/${encodeURIComponent(number)}`);
+  for (const { scac, number, type } of numbers) {
+    const truth = await getJson(`${options.sandbox}/sandbox/journeys/${scac}/${encodeURIComponent(number)}${type ? `?type=${type}` : ''}`);
     const now = Date.parse(truth.now);
     // Events published before svc first asked about the number could not reach it earlier.
     const firstAsked = Date.parse(truth.first_seen_at);

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from './support/app.ts';
+import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
 
 let t: TestApp;
 before(async () => {
@@ -155,5 +156,51 @@ describe('list, get, patch', () => {
     assert.equal((await t.request('GET', `/v2/tracking_requests/${mine.body.data.id}`, { key: other.key })).status, 404);
     assert.equal((await t.request('PATCH', `/v2/tracking_requests/${mine.body.data.id}`, { key: other.key, body: tr({ tags: ['x'] }) })).status, 404);
     assert.equal((await t.request('GET', '/v2/tracking_requests?filter[request_number]=PRIVATE1', { key: other.key })).body.meta.total, 0);
+  });
+});
+
+describe('lines svc has no carrier connector for', () => {
+  // The connector registry of the tracking harness: the sandbox carriers only.
+  let h: TrackingHarness;
+  before(async () => {
+    h = await startTrackingHarness();
+  });
+  after(async () => {
+    await h.close();
+  });
+  const postTo = (app: TestApp, attributes: Record<string, unknown>) => app.request('POST', '/v2/tracking_requests', { body: tr(attributes) });
+
+  test('a known line without a connector is a 422 unsupported_scac naming it, not a day of retries', async () => {
+    for (const [scac, request_type] of [['WHLC', 'bill_of_lading'], ['SUDU', 'booking_number'], ['whlc', 'container']]) {
+      const res = await postTo(h, { request_type, request_number: 'TPCU1234567', scac });
+      assert.equal(res.status, 422, `${scac}: ${res.text}`);
+      const [error] = res.body.errors;
+      assert.equal(error.code, 'unsupported_scac');
+      assert.equal(error.source.pointer, '/data/attributes/scac');
+      assert.match(error.detail, new RegExp(`'${scac.toUpperCase()}'`));
+      assert.match(error.detail, /known shipping line that svc cannot track yet/);
+    }
+    assert.equal((await h.request('GET', '/v2/tracking_requests')).body.meta.total, 0, 'nothing was stored');
+    // Lines with a connector, directly or by an alternative SCAC, and unknown SCACs are as before.
+    assert.equal((await postTo(h, { request_type: 'bill_of_lading', request_number: 'WHL1', scac: 'MAEU' })).status, 201);
+    assert.equal((await postTo(h, { request_type: 'booking_number', request_number: 'ALT1', scac: 'MEDU' })).status, 201);
+    assert.equal((await postTo(h, { request_type: 'bill_of_lading', request_number: 'X1', scac: 'ZZZZ' })).body.errors[0].code, 'not_recognized');
+    // Without a connector registry (a plain app) every known line is accepted, as before.
+    assert.equal((await postTo(t, { request_type: 'bill_of_lading', request_number: 'WHL1', scac: 'WHLC' })).status, 201);
+  });
+
+  test('shipping lines report tracking support only for lines svc can track here', async () => {
+    const all = (await h.request('GET', '/v2/shipping_lines')).body.data;
+    const support = (scac: string) => {
+      const a = all.find((l: any) => l.attributes.scac === scac).attributes;
+      return [a.bill_of_lading_tracking_support, a.booking_number_tracking_support, a.container_number_tracking_support];
+    };
+    assert.deepEqual(support('WHLC'), [false, false, false]);
+    assert.deepEqual(support('SUDU'), [false, false, false]);
+    assert.deepEqual(support('TEST'), [true, true, true]);
+    assert.equal(support('MAEU')[0], true);
+    assert.deepEqual((await h.request('GET', '/v2/shipping_lines/WHLC')).body.data.attributes.bill_of_lading_tracking_support, false);
+    // The coverage list still speaks where svc knows no connectors.
+    assert.equal((await t.request('GET', '/v2/shipping_lines/WHLC')).body.data.attributes.bill_of_lading_tracking_support, true);
   });
 });

@@ -28,6 +28,11 @@ export class ConnectorRegistry {
     return this.#connectors.get(scac.toUpperCase());
   }
 
+  /** Whether a connector is configured for this SCAC, i.e. whether svc can track the line here. */
+  has(scac: string): boolean {
+    return this.#connectors.has(scac.toUpperCase());
+  }
+
   get scacs(): string[] {
     return [...this.#connectors.keys()];
   }

@@ -31,7 +31,7 @@ export function v2Routes(): AnyRouteSpec[] {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const services: Services = { db: options.db, clock: options.clock, trackingClock: options.trackingClock, publicUrl: options.publicUrl };
+  const services: Services = { db: options.db, clock: options.clock, trackingClock: options.trackingClock, isTrackable: options.isTrackable, publicUrl: options.publicUrl };
   const app = Fastify({
     logger: options.logger ?? false,
     trustProxy: options.trustProxy ?? false,

@@ -24,6 +24,11 @@ export interface Services {
    * accelerated time); unset, it is `clock`.
    */
   trackingClock?: Clock;
+  /**
+   * Whether svc can track a shipping line (by its own SCAC) here: a carrier connector is
+   * configured for it. Unset (plain test apps), every known line counts as trackable.
+   */
+  isTrackable?: (scac: string) => boolean;
   /** Public origin for absolute links; when unset it comes from the request. */
   publicUrl?: string;
 }

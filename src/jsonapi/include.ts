@@ -50,16 +50,20 @@ const keyOf = (r: Identifier) => `${r.type}:${r.id}`;
 
 /** The records named by `paths`, not repeating any primary record. */
 export async function loadIncluded(types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: string[]): Promise<Resource[]> {
+  return includedFrom(await loadRelated(types, ctx, primary, paths), primary, paths);
+}
+
+/**
+ * Every record reachable from `primary` along `paths`, keyed "type:id" (primaries included),
+ * loaded level by level with one query per type. Many documents can share one load: each then
+ * takes its own records with includedFrom.
+ */
+export async function loadRelated(types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: string[]): Promise<Map<string, Resource>> {
   const known = new Map<string, Resource>(primary.map((r) => [keyOf(r), r]));
-  const included = new Map<string, Resource>();
 
   async function walk(resources: Resource[], tree: PathTree): Promise<void> {
     for (const [segment, subtree] of Object.entries(tree)) {
-      const wanted = new Map<string, Identifier>();
-      for (const r of resources) {
-        const data = r.relationships?.[segment]?.data;
-        for (const ident of Array.isArray(data) ? data : data ? [data] : []) wanted.set(keyOf(ident), ident);
-      }
+      const wanted = related(resources, segment);
       const missing = new Map<string, string[]>();
       for (const [key, ident] of wanted) {
         if (!known.has(key)) (missing.get(ident.type) ?? missing.set(ident.type, []).get(ident.type)!).push(ident.id);
@@ -67,10 +71,7 @@ export async function loadIncluded(types: ResourceTypes, ctx: LoadContext, prima
       for (const [type, ids] of missing) {
         const load = types[type]?.load;
         if (!load) throw new Error(`no loader for included type ${type}`);
-        for (const r of await load(ctx, ids)) {
-          known.set(keyOf(r), r);
-          included.set(keyOf(r), r);
-        }
+        for (const r of await load(ctx, ids)) known.set(keyOf(r), r);
       }
       const next = [...wanted.keys()].map((k) => known.get(k)).filter((r): r is Resource => r !== undefined);
       if (Object.keys(subtree).length > 0) await walk(next, subtree);
@@ -78,5 +79,35 @@ export async function loadIncluded(types: ResourceTypes, ctx: LoadContext, prima
   }
 
   await walk(primary, toTree(paths));
+  return known;
+}
+
+/** The records of `known` that `paths` reach from `primary`, in the order met, primaries left out. */
+export function includedFrom(known: Map<string, Resource>, primary: Resource[], paths: string[]): Resource[] {
+  const primaryKeys = new Set(primary.map(keyOf));
+  const included = new Map<string, Resource>();
+  const walk = (resources: Resource[], tree: PathTree) => {
+    for (const [segment, subtree] of Object.entries(tree)) {
+      const next: Resource[] = [];
+      for (const key of related(resources, segment).keys()) {
+        const r = known.get(key);
+        if (!r) continue;
+        next.push(r);
+        if (!primaryKeys.has(key)) included.set(key, r);
+      }
+      walk(next, subtree);
+    }
+  };
+  walk(primary, toTree(paths));
   return [...included.values()];
+}
+
+/** The identifiers the `segment` relationship of `resources` points to, keyed "type:id". */
+function related(resources: Resource[], segment: string): Map<string, Identifier> {
+  const wanted = new Map<string, Identifier>();
+  for (const r of resources) {
+    const data = r.relationships?.[segment]?.data;
+    for (const ident of Array.isArray(data) ? data : data ? [data] : []) wanted.set(keyOf(ident), ident);
+  }
+  return wanted;
 }

@@ -114,12 +114,15 @@ export async function serve(config: Config): Promise<void> {
     const trackingClock: Clock = sandbox?.clock ?? systemClock;
     // Configured endpoints win over the sandbox's for the same SCAC.
     const endpoints = [...(sandbox?.endpoints ?? []).filter((e) => !configured.some((c) => c.scac.toUpperCase() === e.scac)), ...configured];
+    const connectors = new ConnectorRegistry(endpoints, trackingClock);
 
     app = await buildApp({
       db: database.db,
       clock: systemClock,
       // Stop, resume and refresh write tracking state: on the clock the tracking worker reads.
       trackingClock,
+      // A known line without a connector is refused at POST rather than retried for a day.
+      isTrackable: (scac) => connectors.has(scac),
       publicUrl: config.SVC_PUBLIC_URL,
       trustProxy: config.SVC_TRUST_PROXY,
       logger: {
@@ -137,7 +140,7 @@ export async function serve(config: Config): Promise<void> {
     worker = new TrackingWorker({
       db: database.db,
       clock: trackingClock,
-      connectors: new ConnectorRegistry(endpoints, trackingClock),
+      connectors,
       // Carriers push to svc's own callback route; the sandbox reaches it on loopback.
       callbackBaseUrl: config.SVC_PUBLIC_URL ?? `http://127.0.0.1:${port}`,
       log: (msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`),

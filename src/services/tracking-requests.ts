@@ -26,11 +26,30 @@ export function normaliseNumber(type: CreateTrackingRequest['request_type'], num
   return type === 'container' ? upper.replace(/[\s-]+/g, '') : upper.replace(/\s+/g, '');
 }
 
-export async function createTrackingRequest(db: Db, clock: Clock, accountId: string, input: CreateTrackingRequest): Promise<TrackingRequestRow> {
+export interface CreateOptions {
+  /** Whether a carrier connector exists for a line's SCAC; unset, every known line is trackable. */
+  isTrackable?: (scac: string) => boolean;
+}
+
+export async function createTrackingRequest(
+  db: Db,
+  clock: Clock,
+  accountId: string,
+  input: CreateTrackingRequest,
+  options: CreateOptions = {},
+): Promise<TrackingRequestRow> {
   const number = normaliseNumber(input.request_type, input.request_number);
   if (!number) throw unprocessable('/data/attributes/request_number', "Request number can't be blank", 'blank');
   const line = await findShippingLine(db, input.scac.toUpperCase());
   if (!line) throw unprocessable('/data/attributes/scac', `Scac '${input.scac}' is not recognized`, 'not_recognized');
+  // A known line without a carrier connector here would only retry for a day and fail.
+  if (options.isTrackable && !options.isTrackable(line.scac)) {
+    throw unprocessable(
+      '/data/attributes/scac',
+      `Scac '${line.scac}' (${line.name}) is a known shipping line that svc cannot track yet: no carrier connector is configured for it`,
+      'unsupported_scac',
+    );
+  }
   if (!line[SUPPORT[input.request_type]]) {
     throw unprocessable(
       '/data/attributes/scac',

@@ -11,6 +11,19 @@ const CHANGE_EVENTS = [
   ['pod_terminal', 'container.pod_terminal_changed'],
 ] as const;
 
+/**
+ * Changeset attributes only the carrier reports (the seal is applied at stuffing and comes with its
+ * equipment events). A changeset of nothing else is the shipping line's news, not the terminal's:
+ * it appears at full-in, long before the box reaches a terminal of discharge.
+ */
+const CARRIER_ATTRIBUTES: ReadonlySet<string> = new Set(['seal_number']);
+
+/** `data_source` of a container_updated_event: `shipping_line` when only carrier attributes changed. */
+export function changesetSource(changeset: object): 'shipping_line' | 'terminal' {
+  const attributes = Object.keys(changeset);
+  return attributes.length > 0 && attributes.every((a) => CARRIER_ATTRIBUTES.has(a)) ? 'shipping_line' : 'terminal';
+}
+
 interface Batch {
   account_id: string;
   shipment_id: string;
@@ -93,9 +106,9 @@ export async function insertTrackingEvents(db: Queryable, b: Batch): Promise<Dom
     const containerId = b.containerIds.get(c.containerNumber);
     if (!containerId) continue;
     const { rows } = await db.query<{ id: string }>(
-      `INSERT INTO container_updated_events (account_id, container_id, changeset, terminal_code, timestamp, timezone, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-      [b.account_id, containerId, JSON.stringify(c.changeset), c.terminalCode, c.timestamp, c.timezone, b.now],
+      `INSERT INTO container_updated_events (account_id, container_id, changeset, terminal_code, timestamp, timezone, data_source, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+      [b.account_id, containerId, JSON.stringify(c.changeset), c.terminalCode, c.timestamp, c.timezone, changesetSource(c.changeset), b.now],
     );
     const updated = { ...base, reference_type: 'container_updated_event', reference_id: rows[0].id, container_id: containerId };
     events.push({ ...updated, name: 'container.updated' });

@@ -45,12 +45,7 @@ export async function findNotifications(db: Queryable, accountId: string, ids: s
 }
 
 /** A notification claimed for delivery, with where and how to deliver it. */
-export interface ClaimedNotification {
-  id: string;
-  account_id: string;
-  webhook_id: string;
-  attempts: number;
-  retries: number;
+export interface ClaimedNotification extends NotificationRow {
   url: string;
   secret: string;
   headers: WebhookHeader[] | null;
@@ -60,7 +55,8 @@ export interface ClaimedNotification {
 /**
  * Claims up to `limit` due notifications by pushing their due time to `leaseUntil`: a worker that
  * dies mid-delivery leaves them due again when the lease ends, so nothing is lost (the receiver
- * may see that attempt twice, which the notification id lets it recognise).
+ * may see that attempt twice, which the notification id lets it recognise). Returns all a
+ * delivery needs, so delivering takes no further read of the notification or its webhook.
  */
 export async function claimDueNotifications(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedNotification[]> {
   const { rows } = await db.query<ClaimedNotification>(
@@ -68,11 +64,15 @@ export async function claimDueNotifications(db: Queryable, now: Date, leaseUntil
        SELECT id FROM webhook_notifications
         WHERE delivery_status = 'pending' AND next_attempt_at <= $1
         ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED
+     ), claimed AS (
+       UPDATE webhook_notifications n SET next_attempt_at = $2, attempts = n.attempts + 1
+         FROM due WHERE n.id = due.id
+       RETURNING n.*
      )
-     UPDATE webhook_notifications n SET next_attempt_at = $2, attempts = n.attempts + 1
-       FROM due, webhooks w
-      WHERE n.id = due.id AND w.id = n.webhook_id
-     RETURNING n.id, n.account_id, n.webhook_id, n.attempts, n.retries, w.url, w.secret, w.headers, w.active`,
+     SELECT c.*, d.reference_type, d.reference_id, d.shipment_id, d.container_id, d.sequence,
+            ARRAY(SELECT l.id FROM webhook_notification_logs l WHERE l.webhook_notification_id = c.id ORDER BY l.attempt) AS log_ids,
+            w.url, w.secret, w.headers, w.active
+       FROM claimed c JOIN domain_events d ON d.id = c.domain_event_id JOIN webhooks w ON w.id = c.webhook_id`,
     [now, leaseUntil, limit],
   );
   return rows;
@@ -90,29 +90,52 @@ export interface AttemptLog {
   responseBody: string | null;
 }
 
-export async function insertAttemptLog(db: Queryable, log: AttemptLog, at: Date): Promise<void> {
-  await db.query(
-    `INSERT INTO webhook_notification_logs (account_id, webhook_notification_id, attempt, url, succeeded, status_code, duration_ms, error, response_body, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [log.accountId, log.notificationId, log.attempt, log.url, log.succeeded, log.statusCode, log.durationMs, log.error, log.responseBody, at],
-  );
+export type AttemptOutcome = { status: 'succeeded' | 'failed' } | { status: 'pending'; retries: number; nextAttemptAt: Date };
+
+export interface Attempt {
+  log: AttemptLog;
+  outcome: AttemptOutcome;
+  at: Date;
 }
 
-/** Settles a delivered or abandoned notification, or schedules its next try. */
-export async function settleNotification(
-  db: Queryable,
-  id: string,
-  outcome: { status: 'succeeded' | 'failed' } | { status: 'pending'; retries: number; nextAttemptAt: Date },
-  at: Date,
-): Promise<void> {
-  if (outcome.status === 'pending') {
-    await db.query(`UPDATE webhook_notifications SET retries = $2, next_attempt_at = $3, updated_at = $4 WHERE id = $1`, [id, outcome.retries, outcome.nextAttemptAt, at]);
-    return;
-  }
+/**
+ * Logs attempts and settles their notifications (delivered, abandoned, or due again later) in one
+ * statement, so a log and its notification cannot disagree, and attempts that end together cost
+ * one round trip to record.
+ */
+export async function recordAttempts(db: Queryable, attempts: Attempt[]): Promise<void> {
+  if (attempts.length === 0) return;
+  const rows = attempts.map(({ log, outcome, at }) => ({
+    account_id: log.accountId,
+    notification_id: log.notificationId,
+    attempt: log.attempt,
+    url: log.url,
+    succeeded: log.succeeded,
+    status_code: log.statusCode,
+    duration_ms: log.durationMs,
+    error: log.error,
+    response_body: log.responseBody,
+    at,
+    status: outcome.status,
+    retries: outcome.status === 'pending' ? outcome.retries : null,
+    next_attempt_at: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
+  }));
   await db.query(
-    `UPDATE webhook_notifications SET delivery_status = $2, delivered_at = CASE WHEN $2 = 'succeeded' THEN $3::timestamptz END,
-            next_attempt_at = '-infinity', updated_at = $3 WHERE id = $1`,
-    [id, outcome.status, at],
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(account_id uuid, notification_id uuid, attempt integer, url text, succeeded boolean,
+              status_code integer, duration_ms integer, error text, response_body text, at timestamptz, status text, retries integer, next_attempt_at timestamptz)
+     ), logged AS (
+       INSERT INTO webhook_notification_logs (account_id, webhook_notification_id, attempt, url, succeeded, status_code, duration_ms, error, response_body, created_at)
+       SELECT account_id, notification_id, attempt, url, succeeded, status_code, duration_ms, error, response_body, at FROM input
+     )
+     UPDATE webhook_notifications n SET
+       delivery_status = i.status,
+       retries = COALESCE(i.retries, n.retries),
+       next_attempt_at = COALESCE(i.next_attempt_at, '-infinity'),
+       delivered_at = CASE WHEN i.status = 'succeeded' THEN i.at ELSE n.delivered_at END,
+       updated_at = i.at
+     FROM input i WHERE n.id = i.notification_id`,
+    [JSON.stringify(rows)],
   );
 }
 

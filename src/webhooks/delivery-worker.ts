@@ -3,14 +3,14 @@
 // later, or failed). Claims are leases, so any number of workers share the work, and one that
 // dies mid-burst leaves its claims to be retaken: nothing is lost, at worst delivered twice.
 import type { Clock } from '../clock.ts';
-import { withTransaction, type Db } from '../store/db.ts';
-import { recordEvents } from '../store/domain-events.ts';
-import { claimDueNotifications, findNotifications, insertAttemptLog, settleNotification, type ClaimedNotification } from '../store/webhook-notifications.ts';
-import { deactivateWebhook, markWebhookFailed, markWebhookSucceeded } from '../store/webhooks.ts';
 import type { HostLookup } from '../domain/webhooks/url-policy.ts';
-import { WebhookSender, type SendResult } from './http-sender.ts';
-import { notificationDocument } from './notification-document.ts';
+import type { Db } from '../store/db.ts';
+import { recordEvents } from '../store/domain-events.ts';
+import { claimDueNotifications, recordAttempts, type Attempt, type AttemptOutcome, type ClaimedNotification } from '../store/webhook-notifications.ts';
+import { deactivateWebhook, markWebhookFailed, markWebhookSucceeded } from '../store/webhooks.ts';
 import { answerProblem, deliveryHeaders } from './delivery-request.ts';
+import { WebhookSender, type SendResult } from './http-sender.ts';
+import { deliveryDocuments } from './notification-document.ts';
 import { defaultDeliveryPolicy, isSuccessStatus, retryDelay, type DeliveryPolicy } from './policy.ts';
 
 export interface DeliveryWorkerDeps {
@@ -22,18 +22,22 @@ export interface DeliveryWorkerDeps {
   /** [0, 1) for the retry jitter; Math.random by default. */
   random?: () => number;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
-  /** Told of every attempt (benchmarks measure latency with it). */
-  onAttempt?: (notificationId: string, result: SendResult) => void;
 }
 
 // Recording an attempt's outcome takes milliseconds; this is ample room.
 const LEASE_MARGIN_MS = 5_000;
+// A webhook's last success is written at most this often by one worker (it only feeds the
+// deactivation rule, which counts in hours).
+const SUCCESS_MARK_EVERY_MS = 60_000;
 
 export class DeliveryWorker {
   readonly policy: DeliveryPolicy;
   readonly #sender: WebhookSender;
   readonly #random: () => number;
+  readonly #successMarked = new Map<string, number>();
   #inFlight = new Set<Promise<void>>();
+  /** Attempts that ended in this turn of the event loop, recorded together. */
+  #ended: { attempt: Attempt; done: (err?: unknown) => void }[] = [];
   #stopped = true;
   #loop: Promise<void> = Promise.resolve();
   #wake: (() => void) | undefined;
@@ -47,7 +51,7 @@ export class DeliveryWorker {
   /** Delivers up to `limit` due notifications, all at once; returns how many it claimed. */
   async runDue(limit = this.policy.concurrency): Promise<number> {
     const claimed = await this.#claim(limit);
-    await Promise.all(claimed.map((n) => this.#deliver(n)));
+    await Promise.all(await this.#begin(claimed));
     return claimed.length;
   }
 
@@ -58,32 +62,32 @@ export class DeliveryWorker {
 
   /**
    * Keeps up to `concurrency` deliveries in flight: claims more whenever one ends, and looks for
-   * due work every `intervalMs` when there is none.
+   * due work every `intervalMs` when there is none (or at once when poked).
    */
   start(intervalMs: number): void {
     this.#stopped = false;
     this.#loop = (async () => {
       while (!this.#stopped) {
         const free = this.policy.concurrency - this.#inFlight.size;
-        let claimed: ClaimedNotification[] = [];
+        let claimed = 0;
         if (free > 0) {
           try {
-            claimed = await this.#claim(free);
-          } catch (err) {
-            this.deps.log?.('webhook delivery: claim failed', { err: String(err) });
-          }
-          for (const n of claimed) {
-            const p: Promise<void> = this.#deliver(n)
-              .catch((err: unknown) => this.deps.log?.('webhook delivery error', { notification: n.id, err: String(err) }))
-              .finally(() => {
-                this.#inFlight.delete(p);
+            const batch = await this.#claim(free);
+            claimed = batch.length;
+            for (const p of await this.#begin(batch)) {
+              const tracked: Promise<void> = p.finally(() => {
+                this.#inFlight.delete(tracked);
                 this.#wake?.();
               });
-            this.#inFlight.add(p);
+              this.#inFlight.add(tracked);
+            }
+          } catch (err) {
+            // The claimed notifications come due again when their lease ends.
+            this.deps.log?.('webhook delivery: claim failed', { err: String(err) });
           }
         }
         // A full claim means more may be due: look again at once.
-        if (free > 0 && claimed.length === free) continue;
+        if (free > 0 && claimed === free) continue;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, intervalMs);
           this.#wake = () => {
@@ -96,7 +100,7 @@ export class DeliveryWorker {
     })();
   }
 
-  /** Makes a running worker look for due work now (e.g. after a redelivery request). */
+  /** Makes a running worker look for due work now (new notifications, a redelivery request). */
   poke(): void {
     this.#wake?.();
   }
@@ -116,45 +120,74 @@ export class DeliveryWorker {
     return claimDueNotifications(this.deps.db, now, new Date(now.getTime() + this.policy.timeoutMs + LEASE_MARGIN_MS), limit);
   }
 
-  async #deliver(n: ClaimedNotification): Promise<void> {
-    let result: SendResult;
-    if (!n.active) {
-      result = { statusCode: null, error: 'not sent: the webhook is inactive', durationMs: 0, responseHeaders: null, responseBody: null };
-    } else {
-      const [row] = await findNotifications(this.deps.db, n.account_id, [n.id]);
-      if (!row) return; // deleted with its webhook meanwhile
-      const body = JSON.stringify(await notificationDocument(this.deps.db, row));
-      const headers = deliveryHeaders({ secret: n.secret, messageId: n.id, at: this.deps.clock.now(), body, custom: n.headers });
-      result = await this.#sender.send(n.url, headers, body);
+  /** Renders the claimed notifications' documents together, then starts each delivery. */
+  async #begin(claimed: ClaimedNotification[]): Promise<Promise<void>[]> {
+    const byAccount = new Map<string, ClaimedNotification[]>();
+    for (const n of claimed) byAccount.set(n.account_id, [...(byAccount.get(n.account_id) ?? []), n]);
+    const deliveries: Promise<void>[] = [];
+    for (const [accountId, batch] of byAccount) {
+      const documents = await deliveryDocuments(this.deps.db, accountId, batch);
+      batch.forEach((n, i) => deliveries.push(this.#deliver(n, JSON.stringify(documents[i])).catch((err: unknown) => this.deps.log?.('webhook delivery error', { notification: n.id, err: String(err) }))));
     }
-    this.deps.onAttempt?.(n.id, result);
+    return deliveries;
+  }
+
+  async #deliver(n: ClaimedNotification, body: string): Promise<void> {
+    const result: SendResult = n.active
+      ? await this.#sender.send(n.url, deliveryHeaders({ secret: n.secret, messageId: n.id, at: this.deps.clock.now(), body, custom: n.headers }), body)
+      : { statusCode: null, error: 'not sent: the webhook is inactive', durationMs: 0, responseHeaders: null, responseBody: null };
     await this.#settle(n, result);
+  }
+
+  /** Records an attempt with the others that end in the same turn of the event loop. */
+  #record(attempt: Attempt): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.#ended.length === 0) {
+        setImmediate(() => {
+          const batch = this.#ended;
+          this.#ended = [];
+          recordAttempts(this.deps.db, batch.map((b) => b.attempt)).then(
+            () => batch.forEach((b) => b.done()),
+            (err: unknown) => batch.forEach((b) => b.done(err ?? new Error('recording attempts failed'))),
+          );
+        });
+      }
+      this.#ended.push({ attempt, done: (err) => (err ? reject(err) : resolve()) });
+    });
   }
 
   async #settle(n: ClaimedNotification, result: SendResult): Promise<void> {
     const now = this.deps.clock.now();
     const succeeded = n.active && isSuccessStatus(result.statusCode);
     const gone = n.active && result.statusCode === 410;
-    const error = answerProblem(result.statusCode, result.error);
     const retries = n.retries + 1;
-    const giveUp = !succeeded && (gone || !n.active || retries > this.policy.maxRetries);
-
-    await withTransaction(this.deps.db, async (tx) => {
-      await insertAttemptLog(
-        tx,
-        { notificationId: n.id, accountId: n.account_id, attempt: n.attempts, url: n.url, succeeded, statusCode: result.statusCode, durationMs: result.durationMs, error, responseBody: result.responseBody },
-        now,
-      );
-      if (succeeded) await settleNotification(tx, n.id, { status: 'succeeded' }, now);
-      else if (giveUp) await settleNotification(tx, n.id, { status: 'failed' }, now);
-      else await settleNotification(tx, n.id, { status: 'pending', retries, nextAttemptAt: new Date(now.getTime() + retryDelay(this.policy, retries, this.#random())) }, now);
-    });
+    const outcome: AttemptOutcome = succeeded
+      ? { status: 'succeeded' }
+      : gone || !n.active || retries > this.policy.maxRetries
+        ? { status: 'failed' }
+        : { status: 'pending', retries, nextAttemptAt: new Date(now.getTime() + retryDelay(this.policy, retries, this.#random())) };
+    const log = {
+      notificationId: n.id,
+      accountId: n.account_id,
+      attempt: n.attempts,
+      url: n.url,
+      succeeded,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      error: answerProblem(result.statusCode, result.error),
+      responseBody: result.responseBody,
+    };
+    await this.#record({ log, outcome, at: now });
 
     if (!n.active) return;
     if (succeeded) {
+      if (now.getTime() - (this.#successMarked.get(n.webhook_id) ?? -Infinity) < SUCCESS_MARK_EVERY_MS) return;
       await markWebhookSucceeded(this.deps.db, n.webhook_id, now);
+      this.#successMarked.set(n.webhook_id, now.getTime());
       return;
     }
+    // A failure must reach the webhook row; the next success writes again.
+    this.#successMarked.delete(n.webhook_id);
     const deactivated = gone
       ? await deactivateWebhook(this.deps.db, n.webhook_id, `the receiver answered 410 Gone at ${now.toISOString()}`, now)
       : await markWebhookFailed(this.deps.db, n.webhook_id, now, this.policy.deactivateAfterMs);

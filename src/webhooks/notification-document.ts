@@ -2,7 +2,7 @@
 // needs to act on it without calling back (the reference service's `included` for each event).
 // GET /v2/webhook_notifications/{id} answers it and the delivery worker POSTs the same document.
 import type { Document, Resource } from '../jsonapi/document.ts';
-import { loadIncluded } from '../jsonapi/include.ts';
+import { includedFrom, loadIncluded, loadRelated } from '../jsonapi/include.ts';
 import { resourceTypes } from '../http/resource-types.ts';
 import type { Queryable } from '../store/db.ts';
 import { webhookNotificationResource } from '../jsonapi/serializers/webhook-notification.ts';
@@ -26,8 +26,21 @@ export function deliveryIncludes(event: string): string[] {
 }
 
 /** The notification document; `include` overrides the delivery's include paths. */
-export async function notificationDocument(db: Queryable, row: NotificationRow, include?: string[]): Promise<Document & { data: Resource }> {
+export async function notificationDocument(db: Queryable, row: NotificationRow, include?: string[]): Promise<NotificationDocument> {
   const data = webhookNotificationResource(row);
   const included = await loadIncluded(resourceTypes, { db, accountId: row.account_id }, [data], include ?? deliveryIncludes(row.event));
   return { data, included };
 }
+
+/**
+ * The delivery documents of many notifications of one account, loading what they include
+ * together (one query per record type and level, not per notification).
+ */
+export async function deliveryDocuments(db: Queryable, accountId: string, rows: NotificationRow[]): Promise<NotificationDocument[]> {
+  const data = rows.map(webhookNotificationResource);
+  const paths = rows.map((r) => deliveryIncludes(r.event));
+  const known = await loadRelated(resourceTypes, { db, accountId }, data, [...new Set(paths.flat())]);
+  return data.map((d, i) => ({ data: d, included: includedFrom(known, [d], paths[i]) }));
+}
+
+export type NotificationDocument = Document & { data: Resource };

@@ -20,7 +20,10 @@ export interface TrackingHarness extends TestApp {
 
 /** `options.apiClock` gives the API a clock of its own; the sandbox and the worker keep `clock`. */
 export async function startTrackingHarness(extraEndpoints: CarrierEndpoint[] = [], options: Pick<TestAppOptions, 'apiClock'> = {}): Promise<TrackingHarness> {
-  const t = await startTestApp(options);
+  // As in `svc serve`, the API refuses lines no connector serves; the registry exists once the
+  // sandbox listens, before any request.
+  let registry: ConnectorRegistry | undefined;
+  const t = await startTestApp({ ...options, isTrackable: (scac) => registry?.has(scac) ?? false });
   const deliveries: TrackingHarness['deliveries'] = [];
   const sandbox = await buildSandboxServer({ clock: t.clock, onDelivery: (d) => deliveries.push(d) });
   const address = await sandbox.listen({ port: 0, host: '127.0.0.1' });
@@ -28,6 +31,7 @@ export async function startTrackingHarness(extraEndpoints: CarrierEndpoint[] = [
     ...SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: `${address}/carriers/${scac}`, version: '2.2' as const, terminalBaseUrl: `${address}/terminal`, timeoutMs: 5000 })),
     ...extraEndpoints,
   ];
+  registry = new ConnectorRegistry(endpoints, t.clock);
   const newWorker = () => new TrackingWorker({ db: t.db, clock: t.clock, connectors: new ConnectorRegistry(endpoints, t.clock), callbackBaseUrl: t.baseUrl });
   const worker = newWorker();
   return {

@@ -21,7 +21,8 @@ import {
   listShippingLines,
 } from '../../store/reference.ts';
 import { includeParam, listDocument, recordDocument, resourceSchema } from '../openapi-schemas.ts';
-import type { AnyRouteSpec, Ctx } from '../route.ts';
+import type { ShippingLineRow } from '../../refdata/types.ts';
+import type { AnyRouteSpec, Ctx, Services } from '../route.ts';
 
 const nullableString = z.string().nullable();
 const nullableNumber = z.number().nullable();
@@ -81,6 +82,20 @@ const vessel = resourceSchema(
   }),
 );
 
+/**
+ * A shipping line as svc can track it here: a line without a carrier connector supports no kind
+ * of number, whatever the coverage list says (when the app knows its connectors).
+ */
+function shippingLineHere(row: ShippingLineRow, services: Services): Resource {
+  if (!services.isTrackable || services.isTrackable(row.scac)) return shippingLineResource(row);
+  return shippingLineResource({
+    ...row,
+    bill_of_lading_tracking_support: false,
+    booking_number_tracking_support: false,
+    container_number_tracking_support: false,
+  });
+}
+
 /** A GET of one record found by `find`, with `include` resolved against its relationships. */
 function showRoute<Row>(spec: {
   url: string;
@@ -116,7 +131,7 @@ export const referenceRoutes: AnyRouteSpec[] = [
     query: [{ name: 'search', description: 'Part of a name, or a SCAC (alternative SCACs match too)' }],
     response: { status: 200, description: 'Every matching shipping line, by name', schema: listDocument(shippingLine, { paginated: false }) },
     async handler({ services, query, url, include }) {
-      const data = (await listShippingLines(services.db, optionalParam(query, 'search'))).map(shippingLineResource);
+      const data = (await listShippingLines(services.db, optionalParam(query, 'search'))).map((row) => shippingLineHere(row, services));
       return { body: { data, included: await include('shipping_line', data), links: { self: url.href } } };
     },
   },
@@ -126,7 +141,7 @@ export const referenceRoutes: AnyRouteSpec[] = [
     type: 'shipping_line',
     schema: shippingLine,
     find: ({ services, params }) => findShippingLine(services.db, params.id),
-    serialize: shippingLineResource,
+    serialize: (row, { services }) => shippingLineHere(row, services),
   }),
   showRoute({
     url: '/v2/ports/:id',

@@ -68,11 +68,13 @@ export const trackingRequestRoutes: AnyRouteSpec[] = [
     response: { status: 201, description: 'The request, pending until the carrier answers', schema: z.object({ data: trackingRequest }) },
     async handler({ services, accountId, body, url }) {
       const { attributes, relationships } = body.data;
-      const row = await createTrackingRequest(services.db, services.clock, accountId, {
-        ...attributes,
-        ref_numbers: attributes.ref_numbers ?? [],
-        customer_id: relationships?.customer?.data?.id,
-      });
+      const row = await createTrackingRequest(
+        services.db,
+        services.clock,
+        accountId,
+        { ...attributes, ref_numbers: attributes.ref_numbers ?? [], customer_id: relationships?.customer?.data?.id },
+        { isTrackable: services.isTrackable },
+      );
       const data = trackingRequestResource(row);
       return { status: 201, body: { data, links: { self: new URL(data.links!.self, url).href } } };
     },
