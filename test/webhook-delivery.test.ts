@@ -311,6 +311,34 @@ describe('failures, retries and logs', () => {
   });
 });
 
+describe('a running worker', () => {
+  test('delivers a new notification at once: the commit wakes it (LISTEN/NOTIFY), it does not wait for its next poll', async () => {
+    await createWebhook(['tracking_request.failed']);
+    const running = newWorker();
+    running.start(10 * 60_000); // a poll every ten minutes: only the notification can wake it in time
+    try {
+      // Let the first (empty) look and LISTEN happen, then record an event.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const arrived = new Promise<void>((resolve) => {
+        receiver.answer = (req, res) => {
+          res.writeHead(204).end();
+          resolve();
+        };
+      });
+      await t.track('bill_of_lading', 'TEST-INVALID', 'TEST');
+      await t.worker.drain();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('not delivered within 10 s: the worker was not woken')), 10_000);
+      });
+      await Promise.race([arrived, late]).finally(() => clearTimeout(timer));
+      assert.equal(receiver.received[0].json.data.attributes.event, 'tracking_request.failed');
+    } finally {
+      await running.stop();
+    }
+  });
+});
+
 describe('the notifications API', () => {
   test('lists newest first with pagination, includes on demand, and hides other accounts', async () => {
     await createWebhook(['tracking_request.failed', 'tracking_request.succeeded']);

@@ -3,6 +3,9 @@
 // so an event and its webhook notifications are committed (or lost) together.
 import type { Queryable } from './db.ts';
 
+/** The PostgreSQL channel notified when new webhook notifications commit. */
+export const NEW_NOTIFICATIONS_CHANNEL = 'svc_webhook_notifications';
+
 export interface DomainEvent {
   account_id: string;
   name: string;
@@ -29,10 +32,14 @@ export async function recordEvents(db: Queryable, events: DomainEvent[], at: Dat
               $2
          FROM input i ORDER BY i.ord
        RETURNING id, account_id, name
+     ), notified AS (
+       INSERT INTO webhook_notifications (account_id, webhook_id, domain_event_id, event, created_at, updated_at)
+       SELECT r.account_id, w.id, r.id, r.name, $2, $2
+         FROM recorded r JOIN webhooks w ON w.account_id = r.account_id AND w.active AND r.name = ANY (w.events)
+       RETURNING 1
      )
-     INSERT INTO webhook_notifications (account_id, webhook_id, domain_event_id, event, created_at, updated_at)
-     SELECT r.account_id, w.id, r.id, r.name, $2, $2
-       FROM recorded r JOIN webhooks w ON w.account_id = r.account_id AND w.active AND r.name = ANY (w.events)`,
+     -- Wakes idle delivery workers when the transaction commits.
+     SELECT pg_notify('${NEW_NOTIFICATIONS_CHANNEL}', '') FROM (SELECT 1 FROM notified LIMIT 1) AS any_notified`,
     [JSON.stringify(events), at],
   );
 }

@@ -4,8 +4,8 @@
 // dies mid-burst leaves its claims to be retaken: nothing is lost, at worst delivered twice.
 import type { Clock } from '../clock.ts';
 import type { HostLookup } from '../domain/webhooks/url-policy.ts';
-import type { Db } from '../store/db.ts';
-import { recordEvents } from '../store/domain-events.ts';
+import type { Db, Tx } from '../store/db.ts';
+import { NEW_NOTIFICATIONS_CHANNEL, recordEvents } from '../store/domain-events.ts';
 import { claimDueNotifications, recordAttempts, type Attempt, type AttemptOutcome, type ClaimedNotification } from '../store/webhook-notifications.ts';
 import { deactivateWebhook, markWebhookFailed, markWebhookSucceeded } from '../store/webhooks.ts';
 import { answerProblem, deliveryHeaders } from './delivery-request.ts';
@@ -41,6 +41,8 @@ export class DeliveryWorker {
   #stopped = true;
   #loop: Promise<void> = Promise.resolve();
   #wake: (() => void) | undefined;
+  #listener: Tx | undefined;
+  #poked = false;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.policy = { ...defaultDeliveryPolicy, ...deps.policy };
@@ -68,6 +70,7 @@ export class DeliveryWorker {
     this.#stopped = false;
     this.#loop = (async () => {
       while (!this.#stopped) {
+        if (!this.#listener) await this.#listen();
         const free = this.policy.concurrency - this.#inFlight.size;
         let claimed = 0;
         if (free > 0) {
@@ -86,8 +89,12 @@ export class DeliveryWorker {
             this.deps.log?.('webhook delivery: claim failed', { err: String(err) });
           }
         }
-        // A full claim means more may be due: look again at once.
-        if (free > 0 && claimed === free) continue;
+        // A full claim means more may be due, and a poke during the claim may have come after it:
+        // look again at once.
+        if ((free > 0 && claimed === free) || this.#poked) {
+          this.#poked = false;
+          continue;
+        }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, intervalMs);
           this.#wake = () => {
@@ -100,8 +107,30 @@ export class DeliveryWorker {
     })();
   }
 
+  /**
+   * Holds one connection that LISTENs for new notifications, so an idle worker delivers within
+   * milliseconds of a commit rather than at its next poll. Without it (the connection failed),
+   * polling goes on and the next turn tries again.
+   */
+  async #listen(): Promise<void> {
+    try {
+      const client = await this.deps.db.connect();
+      client.on('notification', () => this.poke());
+      client.on('error', (err) => {
+        this.deps.log?.('webhook delivery: listening connection lost', { err: String(err) });
+        if (this.#listener === client) this.#listener = undefined;
+        client.release(err);
+      });
+      await client.query(`LISTEN ${NEW_NOTIFICATIONS_CHANNEL}`);
+      this.#listener = client;
+    } catch (err) {
+      this.deps.log?.('webhook delivery: cannot listen for new notifications; polling', { err: String(err) });
+    }
+  }
+
   /** Makes a running worker look for due work now (new notifications, a redelivery request). */
   poke(): void {
+    this.#poked = true;
     this.#wake?.();
   }
 
@@ -110,6 +139,11 @@ export class DeliveryWorker {
     this.#wake?.();
     await this.#loop;
     await Promise.all(this.#inFlight);
+    if (this.#listener) {
+      await this.#listener.query(`UNLISTEN ${NEW_NOTIFICATIONS_CHANNEL}`).catch(() => {});
+      this.#listener.release();
+      this.#listener = undefined;
+    }
     await this.#sender.close();
   }
 
