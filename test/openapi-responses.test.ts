@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
+import { setWebhookSettings } from '../src/http/routes/webhooks.ts';
 import { startTestApp, type RequestOptions, type Response, type TestApp } from './support/app.ts';
+import { recordBurstEvents } from './support/webhook-burst.ts';
 
 // ajv-formats is CommonJS; its default export arrives as the module object under NodeNext typing.
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => void;
@@ -81,6 +83,35 @@ test('party responses match the document', async () => {
   await call('GET', '/v2/parties?page[size]=1&page[number]=2', '/v2/parties');
   await call('GET', `/v2/parties/${id}`, '/v2/parties/{id}');
   await call('PATCH', `/v2/parties/${id}`, '/v2/parties/{id}', { body: { data: { type: 'party', id, attributes: { company_name: 'Renamed Co' } } } });
+});
+
+test('webhook and webhook notification responses match the document', async () => {
+  setWebhookSettings(t.app, { allowInsecure: true });
+  const attributes = { url: 'http://127.0.0.1:9/hooks', events: ['tracking_request.failed'], headers: [{ name: 'X-Tenant', value: 'a' }] };
+  const created = await call('POST', '/v2/webhooks', '/v2/webhooks', { body: { data: { type: 'webhook', attributes } } });
+  const id = created.body.data.id;
+  await call('POST', '/v2/webhooks', '/v2/webhooks', { body: { data: { type: 'webhook', attributes: { ...attributes, events: ['nope'] } } } });
+  await call('GET', '/v2/webhooks', '/v2/webhooks');
+  await call('GET', `/v2/webhooks/${id}`, '/v2/webhooks/{id}');
+  await call('PATCH', `/v2/webhooks/${id}`, '/v2/webhooks/{id}', { body: { data: { type: 'webhook', attributes: { active: true } } } });
+  await call('GET', '/v2/webhooks/events', '/v2/webhooks/events');
+  await call('GET', '/v2/webhooks/ips', '/v2/webhooks/ips');
+
+  const { rows } = await t.db.query<{ id: string }>(
+    `INSERT INTO tracking_requests (account_id, request_number, request_type, scac, status, failed_reason, created_at, updated_at)
+     VALUES ($1, 'DOC0001', 'bill_of_lading', 'TEST', 'failed', 'not_found', now(), now()) RETURNING id`,
+    [t.accountId],
+  );
+  await recordBurstEvents(t.db, t.accountId, rows[0].id, 2);
+  const list = await call('GET', '/v2/webhook_notifications', '/v2/webhook_notifications');
+  const notification = list.body.data[0].id;
+  await call('GET', `/v2/webhook_notifications?include=webhook,reference_object,webhook_notification_logs`, '/v2/webhook_notifications');
+  await call('GET', `/v2/webhook_notifications/${notification}`, '/v2/webhook_notifications/{id}');
+  await call('GET', `/v2/webhook_notifications/${notification}?include=webhook`, '/v2/webhook_notifications/{id}');
+  await call('POST', `/v2/webhook_notifications/${notification}/redeliver`, '/v2/webhook_notifications/{id}/redeliver');
+  await call('GET', '/v2/webhook_notifications/examples?event=container.transport.vessel_departed', '/v2/webhook_notifications/examples');
+  await call('GET', '/v2/webhook_notifications/examples', '/v2/webhook_notifications/examples');
+  await call('DELETE', `/v2/webhooks/${id}`, '/v2/webhooks/{id}');
 });
 
 test('health, readiness and the document itself are in the document, answered as described', async () => {

@@ -7,7 +7,7 @@ import { parseInclude, parsePage } from '../../jsonapi/query.ts';
 import { webhookNotificationResource } from '../../jsonapi/serializers/webhook-notification.ts';
 import { findNotifications, listNotifications, requeueNotification } from '../../store/webhook-notifications.ts';
 import { notificationDocument } from '../../webhooks/notification-document.ts';
-import { includeParam, pageParams, resourceSchema } from '../openapi-schemas.ts';
+import { includeParam, listDocument, pageParams, recordDocument, resourceSchema } from '../openapi-schemas.ts';
 import { resourceTypes } from '../resource-types.ts';
 import type { AnyRouteSpec } from '../route.ts';
 
@@ -31,7 +31,7 @@ export const webhookNotificationRoutes: AnyRouteSpec[] = [
     summary: 'List webhook notifications, newest first',
     tag: 'Webhook notifications',
     query: [...pageParams(30), includeParam(RELATIONSHIPS)],
-    response: { status: 200, description: 'A page of notifications', schema: z.object({ data: z.array(notificationSchema) }) },
+    response: { status: 200, description: 'A page of notifications', schema: listDocument(notificationSchema, { paginated: true }) },
     async handler({ services, accountId, query, url, include }) {
       const page = parsePage(query, 30);
       const { rows, total } = await listNotifications(services.db, accountId, page.size, (page.number - 1) * page.size);
@@ -45,7 +45,7 @@ export const webhookNotificationRoutes: AnyRouteSpec[] = [
     summary: 'Get a webhook notification; without include it carries what its delivery carries',
     tag: 'Webhook notifications',
     query: [includeParam(RELATIONSHIPS)],
-    response: { status: 200, description: 'The notification document', schema: z.object({ data: notificationSchema }) },
+    response: { status: 200, description: 'The notification document', schema: recordDocument(notificationSchema) },
     async handler({ services, accountId, params, query, include }) {
       const [row] = await findNotifications(services.db, accountId, [params.id]);
       if (!row) throw notFound();
@@ -64,7 +64,7 @@ export const webhookNotificationRoutes: AnyRouteSpec[] = [
     url: '/v2/webhook_notifications/:id/redeliver',
     summary: 'Deliver a notification again, whatever became of it, with a fresh set of retries',
     tag: 'Webhook notifications',
-    response: { status: 202, description: 'The notification, pending again', schema: z.object({ data: notificationSchema }) },
+    response: { status: 202, description: 'The notification, pending again', schema: recordDocument(notificationSchema) },
     async handler({ services, accountId, params }) {
       const requeued = await requeueNotification(services.db, accountId, params.id, services.clock.now());
       if (!requeued) throw notFound();

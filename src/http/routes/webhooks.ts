@@ -14,7 +14,7 @@ import { paginate } from '../../jsonapi/pagination.ts';
 import { parsePage } from '../../jsonapi/query.ts';
 import { webhookResource } from '../../jsonapi/serializers/webhook.ts';
 import { deleteWebhook, findWebhooks, insertWebhook, listWebhooks, updateWebhook, type WebhookChanges } from '../../store/webhooks.ts';
-import { pageParams, resourceSchema } from '../openapi-schemas.ts';
+import { listDocument, pageParams, recordDocument, resourceSchema } from '../openapi-schemas.ts';
 import type { AnyRouteSpec } from '../route.ts';
 
 // ---- settings ---------------------------------------------------------------------------------
@@ -180,7 +180,7 @@ export const webhookRoutes: AnyRouteSpec[] = [
     summary: 'List webhooks, newest first',
     tag: 'Webhooks',
     query: pageParams(30),
-    response: { status: 200, description: 'A page of webhooks', schema: z.object({ data: z.array(webhookSchema) }) },
+    response: { status: 200, description: 'A page of webhooks', schema: listDocument(webhookSchema, { paginated: true }) },
     async handler({ services, accountId, query, url, include }) {
       const page = parsePage(query, 30);
       const { rows, total } = await listWebhooks(services.db, accountId, page.size, (page.number - 1) * page.size);
@@ -195,7 +195,7 @@ export const webhookRoutes: AnyRouteSpec[] = [
     tag: 'Webhooks',
     body: createBody,
     parseBody: validateBody,
-    response: { status: 201, description: 'The created webhook, with the secret svc generated for it', schema: z.object({ data: webhookSchema }) },
+    response: { status: 201, description: 'The created webhook, with the secret svc generated for it', schema: recordDocument(webhookSchema) },
     async handler({ services, accountId, body, url, req }) {
       const attributes = body.data.attributes;
       await assertDeliverable(attributes.url, webhookSettings(req.server));
@@ -241,7 +241,7 @@ export const webhookRoutes: AnyRouteSpec[] = [
     url: '/v2/webhooks/:id',
     summary: 'Get a webhook',
     tag: 'Webhooks',
-    response: { status: 200, description: 'The webhook, with its secret', schema: z.object({ data: webhookSchema }) },
+    response: { status: 200, description: 'The webhook, with its secret', schema: recordDocument(webhookSchema) },
     async handler({ services, accountId, params, include }) {
       const [row] = await findWebhooks(services.db, accountId, [params.id]);
       if (!row) throw notFound();
@@ -256,7 +256,7 @@ export const webhookRoutes: AnyRouteSpec[] = [
     tag: 'Webhooks',
     body: patchBody,
     parseBody: validateBody,
-    response: { status: 200, description: 'The updated webhook', schema: z.object({ data: webhookSchema }) },
+    response: { status: 200, description: 'The updated webhook', schema: recordDocument(webhookSchema) },
     async handler({ services, accountId, params, body, req }) {
       const [existing] = await findWebhooks(services.db, accountId, [params.id]);
       if (!existing) throw notFound();
@@ -274,7 +274,7 @@ export const webhookRoutes: AnyRouteSpec[] = [
     url: '/v2/webhooks/:id',
     summary: 'Delete a webhook',
     tag: 'Webhooks',
-    response: { status: 200, description: 'The deleted webhook', schema: z.object({ data: webhookSchema }) },
+    response: { status: 200, description: 'The deleted webhook', schema: recordDocument(webhookSchema) },
     async handler({ services, accountId, params }) {
       const row = await deleteWebhook(services.db, accountId, params.id);
       if (!row) throw notFound();
