@@ -98,6 +98,12 @@ describe('documents and errors', () => {
     assert.deepEqual(pointers, ['/data/attributes/company_name', '/data/type']);
   });
 
+  test('data.type may be left out, as reference clients do', async () => {
+    const res = await t.request('POST', '/v2/parties', { body: { data: { attributes: { company_name: 'Typeless Co' } } } });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.data.type, 'party');
+  });
+
   test('a body that is not an object → 422', async () => {
     for (const body of [[], 'text', 7, null]) {
       const res = await t.request('POST', '/v2/parties', { body });
@@ -241,6 +247,8 @@ describe('operability', () => {
     assert.ok(res.body.paths['/v2/parties'].post.requestBody);
     assert.ok(res.body.paths['/v2/parties/{id}'].patch);
     const schema = res.body.paths['/v2/parties'].post.requestBody.content['application/vnd.api+json'].schema;
-    assert.deepEqual(schema.properties.data.required.sort(), ['attributes', 'type']);
+    // type may be left out (reference clients do), so only attributes is required.
+    assert.deepEqual(schema.properties.data.required, ['attributes']);
+    assert.deepEqual(schema.properties.data.properties.type.const, 'party');
   });
 });

@@ -37,6 +37,10 @@ test('search by name or SCAC, including alternative SCACs', async () => {
   assert.ok(byName.body.data.some((l: any) => l.attributes.scac === 'MAEU'));
   const byAlt = await t.request('GET', '/v2/shipping_lines?search=medu');
   assert.deepEqual(byAlt.body.data.map((l: any) => l.attributes.scac), ['MSCU']);
+  for (const spelling of ['hapag lloyd', 'HAPAG-LLOYD', 'hapaglloyd']) {
+    const res = await t.request('GET', `/v2/shipping_lines?search=${encodeURIComponent(spelling)}`);
+    assert.ok(res.body.data.some((l: any) => l.attributes.scac === 'HLCU'), spelling);
+  }
   const none = await t.request('GET', '/v2/shipping_lines?search=zzzz-no-such-line');
   assert.deepEqual(none.body.data, []);
 });

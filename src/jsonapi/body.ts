@@ -3,11 +3,15 @@
 import { z } from 'zod';
 import { ApiError, errorObject, type ErrorObject } from './errors.ts';
 
-/** { data: { type, attributes } } with the given attribute schema. */
+/**
+ * { data: { type, attributes } } with the given attribute schema. `type` may be left out, as the
+ * reference service's clients do (its request schemas require only attributes); when sent it must
+ * name the resource.
+ */
 export function resourceDocument<A extends z.ZodType>(type: string, attributes: A) {
   return z.object({
     data: z.object({
-      type: z.literal(type),
+      type: z.literal(type).optional(),
       id: z.string().optional(),
       attributes,
     }),

@@ -18,8 +18,8 @@ const VESSEL_COLUMNS = `id, name, imo, mmsi, operator`;
 const METRO_AREA = '(is_inland_hub OR is_rail OR is_icd)';
 
 /**
- * All shipping lines by name. `search` keeps lines whose name contains it, or whose
- * SCAC or an alternative SCAC equals it, ignoring case.
+ * All shipping lines by name. `search` keeps lines whose name contains it (ignoring case, and
+ * also ignoring spaces and punctuation), or whose SCAC or an alternative SCAC equals it.
  */
 export async function listShippingLines(db: Queryable, search?: string): Promise<ShippingLineRow[]> {
   const term = search?.trim() || null;
@@ -27,6 +27,9 @@ export async function listShippingLines(db: Queryable, search?: string): Promise
     `SELECT ${SHIPPING_LINE_COLUMNS} FROM shipping_lines
       WHERE $1::text IS NULL
          OR strpos(lower(name), lower($1)) > 0
+         -- "hapag lloyd" finds Hapag-Lloyd: letters and digits alone compared too.
+         OR (regexp_replace(lower($1), '[^a-z0-9]', '', 'g') <> ''
+             AND strpos(regexp_replace(lower(name), '[^a-z0-9]', '', 'g'), regexp_replace(lower($1), '[^a-z0-9]', '', 'g')) > 0)
          OR scac = upper($1)
          OR upper($1) = ANY (alternative_scacs)
       ORDER BY lower(name), scac`,
