@@ -37,7 +37,8 @@ test('accounts create prints a working key; keys list masks it; keys revoke disa
   assert.ok(!listed.stdout.includes(key) && !listed.stdout.includes(secondKey), 'keys are never listed in full');
   assert.ok(listed.stdout.includes(`${secondKey.slice(0, 8)}…${secondKey.slice(-4)}`));
 
-  await svc('keys', 'revoke', keyId);
+  assert.match((await svc('keys', 'revoke', keyId)).stdout, /^revoked key /);
+  assert.match((await svc('keys', 'revoke', keyId)).stdout, /was already revoked at /, 'a second revoke says so');
   assert.equal((await t.request('GET', '/v2/parties', { key: secondKey })).status, 401);
   assert.equal((await t.request('GET', '/v2/parties', { key })).status, 200);
 });

@@ -98,9 +98,11 @@ async function main(argv: string[]): Promise<void> {
     case 'keys revoke': {
       if (!arg || !isUuid(arg)) throw new UsageError('keys revoke needs a key id (see svc keys list)');
       return withDatabase(config, async (db) => {
-        const row = await revokeApiKey(db, arg, new Date());
+        const now = new Date();
+        const row = await revokeApiKey(db, arg, now);
         if (!row) throw new UsageError(`no key ${arg}`);
-        out(`revoked key ${row.id} (${maskApiKey(row)})\n`);
+        const earlier = row.revoked_at && row.revoked_at.getTime() < now.getTime();
+        out(earlier ? `key ${row.id} (${maskApiKey(row)}) was already revoked at ${row.revoked_at!.toISOString()}\n` : `revoked key ${row.id} (${maskApiKey(row)})\n`);
       });
     }
     default:
