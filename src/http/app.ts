@@ -7,6 +7,7 @@ import { buildOpenApi } from './openapi.ts';
 import { JSONAPI, registerRoute, type AnyRouteSpec, type Services } from './route.ts';
 import { carrierCallbackRoutes } from './routes/carrier-callbacks.ts';
 import { healthRoutes } from './routes/health.ts';
+import { inferNumberRoutes } from './routes/infer-number.ts';
 import { partyRoutes } from './routes/parties.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { searchRoutes } from './routes/search.ts';
@@ -27,7 +28,7 @@ const BODY_LIMIT = 1024 * 1024;
 
 /** Every /v2 route; the OpenAPI document is generated from this list. */
 export function v2Routes(): AnyRouteSpec[] {
-  return [...trackingRequestRoutes, ...shipmentRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes, ...webhookRoutes, ...webhookExampleRoutes, ...webhookNotificationRoutes];
+  return [...trackingRequestRoutes, ...inferNumberRoutes, ...shipmentRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes, ...webhookRoutes, ...webhookExampleRoutes, ...webhookNotificationRoutes];
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {

@@ -5,11 +5,15 @@ import type { Db } from '../store/db.ts';
 import { findParties } from '../store/parties.ts';
 import { findShippingLine } from '../store/reference.ts';
 import { insertTrackingRequest, type TrackingRequestRow } from '../store/tracking-requests.ts';
+import { autoDetectFailed, detectScac, type DetectedScac } from './scac-auto-detect.ts';
 
 export interface CreateTrackingRequest {
   request_type: TrackingRequestRow['request_type'];
   request_number: string;
-  scac: string;
+  /** Required unless `auto_detect_vocc_scac`; when both are sent, the SCAC given wins. */
+  scac?: string | null;
+  /** Infer the SCAC from the request number (only an auto_select inference is used). */
+  auto_detect_vocc_scac?: boolean;
   ref_numbers?: string[];
   customer_id?: string;
 }
@@ -40,21 +44,32 @@ export async function createTrackingRequest(
 ): Promise<TrackingRequestRow> {
   const number = normaliseNumber(input.request_type, input.request_number);
   if (!number) throw unprocessable('/data/attributes/request_number', "Request number can't be blank", 'blank');
-  const line = await findShippingLine(db, input.scac.toUpperCase());
-  if (!line) throw unprocessable('/data/attributes/scac', `Scac '${input.scac}' is not recognized`, 'not_recognized');
+  let detected: DetectedScac | undefined;
+  if (!input.scac) {
+    if (!input.auto_detect_vocc_scac) throw unprocessable('/data/attributes/scac', "Scac can't be blank", 'blank');
+    detected = detectScac(input.request_number);
+  }
+  const scac = detected?.scac ?? input.scac!;
+  // A detected line that svc cannot use is an auto-detect failure: the client never named it.
+  const refuse = (detail: string, code: string, whyNotDetected: string) =>
+    detected
+      ? autoDetectFailed(`The request number points to ${detected.name} (${detected.scac}), but ${whyNotDetected}. Send scac to name the line.`)
+      : unprocessable('/data/attributes/scac', detail, code);
+  const line = await findShippingLine(db, scac.toUpperCase());
+  if (!line) throw refuse(`Scac '${scac}' is not recognized`, 'not_recognized', 'svc does not know that line');
   // A known line without a carrier connector here would only retry for a day and fail.
   if (options.isTrackable && !options.isTrackable(line.scac)) {
-    throw unprocessable(
-      '/data/attributes/scac',
+    throw refuse(
       `Scac '${line.scac}' (${line.name}) is a known shipping line that svc cannot track yet: no carrier connector is configured for it`,
       'unsupported_scac',
+      'svc cannot track that line yet: no carrier connector is configured for it',
     );
   }
   if (!line[SUPPORT[input.request_type]]) {
-    throw unprocessable(
-      '/data/attributes/scac',
+    throw refuse(
       `Scac '${line.scac}' is not supported for request type ${input.request_type}: ${line.name} cannot be tracked by this kind of number`,
       'not_supported',
+      `that line cannot be tracked by ${input.request_type} numbers`,
     );
   }
   if (input.customer_id) {

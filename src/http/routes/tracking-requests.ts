@@ -17,12 +17,24 @@ const labels = z.array(z.string().trim().min(1).max(200)).max(100);
 const createBody = z.object({
   data: z.object({
     type: z.literal('tracking_request'),
-    attributes: z.object({
-      request_type: z.enum(REQUEST_TYPES),
-      request_number: z.string().trim().min(1).max(100),
-      scac: z.string().trim().length(4),
-      ref_numbers: labels.nullish(),
-    }),
+    attributes: z
+      .object({
+        request_type: z.enum(REQUEST_TYPES),
+        request_number: z.string().trim().min(1).max(100),
+        scac: z.string().trim().length(4).nullish().describe('The SCAC of the shipping line; required unless auto_detect_vocc_scac is true'),
+        auto_detect_vocc_scac: z
+          .boolean()
+          .optional()
+          .describe(
+            'Infer the SCAC from request_number when scac is not sent. Only a confident inference (auto_select) is used; otherwise 422 scac_auto_detect_failed with the candidates in meta',
+          ),
+        ref_numbers: labels.nullish(),
+      })
+      .superRefine((attributes, ctx) => {
+        if (!attributes.scac && attributes.auto_detect_vocc_scac !== true) {
+          ctx.addIssue({ code: 'custom', path: ['scac'], message: "scac can't be blank (or set auto_detect_vocc_scac: true to infer it from request_number)", params: { code: 'blank' } });
+        }
+      }),
     relationships: z
       .object({ customer: z.object({ data: z.object({ type: z.literal('party'), id: z.string() }).nullable() }) })
       .partial()
