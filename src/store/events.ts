@@ -53,8 +53,10 @@ export async function insertTrackingEvents(db: Queryable, b: Batch): Promise<Dom
   const base = { account_id: b.account_id, shipment_id: b.shipment_id };
   const events: DomainEvent[] = [];
 
-  const transport = b.diff.transportEvents
-    .filter((e) => b.containerIds.has(e.containerNumber))
+  const inScope = b.diff.transportEvents.filter((e) => b.containerIds.has(e.containerNumber));
+  // A correction renames the milestone recorded under its key (diff engine: correctionOf) and is announced under its new name.
+  const renamed = new Set(inScope.filter((e) => e.correctionOf !== undefined).map((e) => `${b.containerIds.get(e.containerNumber)}|${e.key}`));
+  const transport = inScope
     .map((e) => ({
       container_id: b.containerIds.get(e.containerNumber),
       event: e.event,
@@ -71,7 +73,7 @@ export async function insertTrackingEvents(db: Queryable, b: Batch): Promise<Dom
       published_at: e.publishedAt?.toISOString() ?? null,
     }));
   if (transport.length > 0) {
-    const { rows } = await db.query<{ id: string; container_id: string; event: string; inserted: boolean }>(
+    const { rows } = await db.query<{ id: string; container_id: string; event: string; key: string; inserted: boolean }>(
       `INSERT INTO transport_events (account_id, shipment_id, container_id, event, key, timestamp, timezone, location_locode,
                                      terminal_code, terminal_id, vessel_imo, vessel_name, voyage_number, data_source, source_event_id, published_at, created_at)
        SELECT $1, $2, t.container_id, t.event, t.key, t.timestamp, t.timezone, t.location_locode, t.terminal_code,
@@ -79,14 +81,16 @@ export async function insertTrackingEvents(db: Queryable, b: Batch): Promise<Dom
          FROM jsonb_to_recordset($3::jsonb) AS t(container_id uuid, event text, key text, timestamp timestamptz, timezone text,
               location_locode text, terminal_code text, vessel_imo text, vessel_name text, voyage_number text, data_source text,
               source_event_id text, published_at timestamptz)
-       -- A milestone the carrier corrected keeps its identity and takes the new time; only a new one is announced.
+       -- A milestone the carrier corrected keeps its identity and takes the new time (and the new name, when the
+       -- route showed its leg was a feeder after all); a new one, or a renamed one, is announced.
        ON CONFLICT (container_id, key) DO UPDATE
-         SET timestamp = EXCLUDED.timestamp, timezone = EXCLUDED.timezone, source_event_id = EXCLUDED.source_event_id, published_at = EXCLUDED.published_at
-         WHERE transport_events.timestamp IS DISTINCT FROM EXCLUDED.timestamp
-       RETURNING id, container_id, event, (xmax = 0) AS inserted`,
+         SET event = EXCLUDED.event, timestamp = EXCLUDED.timestamp, timezone = EXCLUDED.timezone, source_event_id = EXCLUDED.source_event_id,
+             published_at = EXCLUDED.published_at
+         WHERE transport_events.timestamp IS DISTINCT FROM EXCLUDED.timestamp OR transport_events.event IS DISTINCT FROM EXCLUDED.event
+       RETURNING id, container_id, event, key, (xmax = 0) AS inserted`,
       [b.account_id, b.shipment_id, json(transport), b.now],
     );
-    for (const r of rows.filter((r) => r.inserted)) {
+    for (const r of rows.filter((r) => r.inserted || renamed.has(`${r.container_id}|${r.key}`))) {
       events.push({ ...base, name: r.event, reference_type: 'transport_event', reference_id: r.id, container_id: r.container_id });
     }
   }

@@ -1,7 +1,7 @@
 // The diff engine: from what is stored and what a carrier just said, the next state and what
 // changed. Pure. The result does not depend on the order of the snapshot's events, containers
 // or terminal reports, and once a result is applied (its state stored, its transport event keys
-// added to emittedKeys) the same snapshot yields no event at all.
+// added to emittedKeys and their names to emittedEvents) the same snapshot yields no event at all.
 import type { CarrierEvent, CarrierSnapshot } from '../../carriers/types.ts';
 import { changesetOf } from './changeset.ts';
 import { nextContainer } from './container.ts';
@@ -14,7 +14,7 @@ import { isoInstant, sameInstant } from './time.ts';
 import { latestReport } from './terminal.ts';
 import type { ContainerChange, ContainerState, Diff, DiffContext, NewTransportEvent, PreviousState, ShipmentState } from './types.ts';
 
-function fromMilestone(m: Milestone, ctx: DiffContext): NewTransportEvent {
+function fromMilestone(m: Milestone, ctx: DiffContext, correctionOf?: string): NewTransportEvent {
   const e = m.event;
   return {
     containerNumber: m.container,
@@ -30,7 +30,22 @@ function fromMilestone(m: Milestone, ctx: DiffContext): NewTransportEvent {
     sourceEventId: e.id,
     publishedAt: e.publishedAt,
     key: m.key,
+    ...(correctionOf === undefined ? {} : { correctionOf }),
   };
+}
+
+/**
+ * The milestones to emit: those never recorded, and those recorded under another name than the
+ * route now gives them (only the vessel, transshipment and feeder variants of one move share a
+ * key, so a rename is always a leg re-read with more of the route known).
+ */
+function toEmit(own: Milestone[], previous: PreviousState, ctx: DiffContext): NewTransportEvent[] {
+  return own.flatMap((m) => {
+    if (!previous.emittedKeys.has(m.key)) return [fromMilestone(m, ctx)];
+    const recorded = previous.emittedEvents?.get(m.key);
+    const now = `container.transport.${m.name}`;
+    return recorded !== undefined && recorded !== now ? [fromMilestone(m, ctx, recorded)] : [];
+  });
 }
 
 export function diffSnapshot(previous: PreviousState, snapshot: CarrierSnapshot, ctx: DiffContext): Diff {
@@ -69,7 +84,7 @@ export function diffSnapshot(previous: PreviousState, snapshot: CarrierSnapshot,
   const containerChanges: ContainerChange[] = [];
   for (const { number, prev, report, state } of containers) {
     const own = milestones.get(number)!;
-    transportEvents.push(...own.filter((m) => !previous.emittedKeys.has(m.key)).map((m) => fromMilestone(m, ctx)));
+    transportEvents.push(...toEmit(own, previous, ctx));
     const available = availableFromTerminal(number, state, own, previous.emittedKeys, shipment.state);
     if (available) transportEvents.push(available);
 

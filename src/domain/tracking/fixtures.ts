@@ -8,6 +8,11 @@ const ZONES: Record<string, string> = {
   CNSHA: 'Asia/Shanghai',
   KRPUS: 'Asia/Seoul',
   SGSIN: 'Asia/Singapore',
+  VNSGN: 'Asia/Ho_Chi_Minh',
+  MAPTM: 'Africa/Casablanca',
+  USSAV: 'America/New_York',
+  MYPKG: 'Asia/Kuala_Lumpur',
+  GBFXT: 'Europe/London',
   JPTYO: 'Asia/Tokyo',
   NLRTM: 'Europe/Amsterdam',
   USLAX: 'America/Los_Angeles',
@@ -68,8 +73,9 @@ export function ev(s: EventSpec): CarrierEvent {
 
 export interface LegSpec {
   id: string;
-  containers: string[];
-  vessel: VesselRef;
+  containers: readonly string[];
+  /** Null for a barge the carrier names by its voyage only. */
+  vessel: VesselRef | null;
   voyage: string;
   from: string;
   to: string;
@@ -81,7 +87,7 @@ export interface LegSpec {
 
 /** A vessel leg as a carrier reports it: each container's load and discharge, the vessel's departure and arrival. */
 export function vesselLeg(l: LegSpec): CarrierEvent[] {
-  const common = { mode: l.mode ?? 'VESSEL', vessel: l.vessel, voyage: l.voyage, classifier: l.classifier } as const;
+  const common = { mode: l.mode ?? 'VESSEL', vessel: l.vessel ?? undefined, voyage: l.voyage, classifier: l.classifier } as const;
   const [load, dep, arr, disc] = l.times;
   return [
     ...l.containers.map((c) => ev({ ...common, id: `${l.id}-load-${c}`, code: 'LOAD', at: load, locode: l.from, container: c, facility: 'POTE' })),
@@ -121,24 +127,42 @@ export function terminalReport(container: string, observedAt: string, over: Part
   };
 }
 
-export const nothingStored = (): PreviousState => ({ shipment: null, containers: [], emittedKeys: new Set() });
+export const nothingStored = (): PreviousState => ({ shipment: null, containers: [], emittedKeys: new Set(), emittedEvents: new Map() });
 
-/** Runs the diff and stores its result as the service does: state through JSON, keys kept. */
+/**
+ * Runs the diff and stores its result as the service does: state through JSON, keys kept, and
+ * the record under a key renamed when the diff corrects it (one record per key).
+ */
 export function apply(stored: PreviousState, snap: CarrierSnapshot): { diff: Diff; stored: PreviousState } {
   const diff = diffSnapshot(stored, snap, ctx);
+  const events = new Map(stored.emittedEvents ?? []);
+  for (const e of diff.transportEvents) events.set(e.key, e.event);
   return {
     diff,
     stored: {
       shipment: JSON.parse(JSON.stringify(diff.shipment)),
       containers: JSON.parse(JSON.stringify(diff.containers.map((c) => c.state))),
       emittedKeys: new Set([...stored.emittedKeys, ...diff.transportEvents.map((e) => e.key)]),
+      ...(stored.emittedEvents ? { emittedEvents: events } : {}),
     },
   };
 }
 
+/** What the store holds after these diffs: one event name per key (the latest, after corrections). */
+export function recorded(diffs: Diff[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const d of diffs) for (const e of d.transportEvents) out.set(e.key, e.event);
+  return out;
+}
+
 /** Feeds snapshots one after another, as successive polls. */
 export function feed(...snaps: CarrierSnapshot[]): { diffs: Diff[]; stored: PreviousState } {
-  let stored = nothingStored();
+  return feedFrom(nothingStored(), ...snaps);
+}
+
+/** The same from a given store, e.g. one that does not report recorded names (no corrections). */
+export function feedFrom(start: PreviousState, ...snaps: CarrierSnapshot[]): { diffs: Diff[]; stored: PreviousState } {
+  let stored = start;
   const diffs: Diff[] = [];
   for (const s of snaps) {
     const step = apply(stored, s);

@@ -22,7 +22,8 @@ const OCEAN_PREFIX = /^(vessel|transshipment|feeder)_/;
 /**
  * A milestone's identity: the container, what happened and where. The vessel, transshipment and
  * feeder variants of a move share one name here, so a leg re-read later (a feeder recognised
- * once the mother vessel's leg is known) is not announced a second time. The carrier's event id
+ * once its arrival or the mother vessel's leg is known) keeps its identity: the record stored
+ * under the key is renamed (diff.ts, correctionOf), never doubled. The carrier's event id
  * is left out on purpose: carriers re-send a milestone under a new id, and a corrected time
  * must update the milestone, not add one.
  */

@@ -8,8 +8,9 @@ import { believedTime, byPreference, isOceanMove, leavesPort, vesselKeyer } from
 
 const DAY_MS = 86_400_000;
 /**
- * A vessel leg is a feeder when it is no longer than this and at most half the mother vessel's
- * (the longest leg). Hub-to-hub relays (Shanghai to Singapore, five days or more) stay transshipments.
+ * The longest a feeder leg takes: feeder services reach about 1,300 to 1,500 nm from their hub
+ * (Ho Chi Minh City or Port Klang to Singapore, Yantian to Busan) at 14 to 17 knots. Longer first
+ * or last legs (Xiamen to Singapore on a mainline ship, four days and more) stay transshipments.
  */
 const FEEDER_MAX_MS = 4 * DAY_MS;
 
@@ -55,18 +56,17 @@ export function deriveRoute(events: readonly CarrierEvent[]): Route {
   // With no vessel named anywhere, the ocean part can only be read as a single voyage.
   if (byVessel.size === 0 && ocean.length > 0) byVessel.set('unidentified', ocean);
 
-  const legs = withFeeders(
-    [...byVessel]
-      .map(([key, evs]) => buildLeg(key, evs))
-      .filter((l) => l.from !== null || l.to !== null)
-      .sort(journeyOrder),
-  );
-  const pol = legs[0]?.from ?? null;
-  const pod = legs.at(-1)?.to ?? null;
+  const ordered = [...byVessel]
+    .map(([key, evs]) => buildLeg(key, evs))
+    .filter((l) => l.from !== null || l.to !== null)
+    .sort(journeyOrder);
+  const pol = ordered[0]?.from ?? null;
+  const pod = ordered.at(-1)?.to ?? null;
 
   const at = (code: string, locode: string | null) => (locode === null ? null : believedTime(ocean.filter((e) => e.code === code && e.locode === locode)));
   const polLeftAt = at('DEPA', pol) ?? at('LOAD', pol);
   const podReachedAt = earliest(at('ARRI', pod), at('DISC', pod));
+  const legs = withFeeders(ordered, polLeftAt, podReachedAt);
 
   const transshipments: string[] = [];
   for (const port of legs.flatMap((l) => [l.from, l.to])) {
@@ -131,18 +131,39 @@ function duration(l: Leg): number | null {
   return l.leftAt && l.reachedAt ? l.reachedAt.getTime() - l.leftAt.getTime() : null;
 }
 
-/** Barge legs are feeders; so is a short vessel leg beside a much longer mother vessel. */
-function withFeeders(legs: Leg[]): Leg[] {
-  let mother: Leg | null = null;
-  for (const l of legs) {
+/**
+ * Row 11: which legs are feeders. DCSA T&T 2.2 has no feeder flag, so this reads what a carrier's
+ * events do carry: the mode of each call (`transportCall.modeOfTransport`), the vessel (which
+ * groups the calls into legs), the order of the legs and their times (actual, else estimated or
+ * planned). A BARGE leg is a feeder. A VESSEL leg is a feeder when it is at either end of the sea
+ * journey (the port of lading to the hub where the mother vessel takes the box, or the hub to the
+ * port of discharge), short (FEEDER_MAX_MS) and at most half as long as the mother vessel's leg,
+ * the longest of the others. A leg between two others runs hub to hub: a relay between mainline
+ * services, never a feeder.
+ *
+ * The mother's leg is often not known when the feeder's arrival is (the box waits days at the hub
+ * and then spends weeks at sea), so while the legs on the mother's side are not all complete, the
+ * time left to the believed arrival at the port of discharge (or, for a feeder after the mother,
+ * the time since the departure from the port of lading) stands in for it. The feeder's arrival
+ * and discharge are then named right when first seen; its load and departure, seen before anyone
+ * knows where the vessel goes or for how long, may have been recorded as the mainline's and are
+ * corrected (diff.ts).
+ */
+function withFeeders(legs: Leg[], polLeftAt: Date | null, podReachedAt: Date | null): Leg[] {
+  const complete = (l: Leg) => duration(l) !== null;
+  return legs.map((l, i) => {
+    if (l.mode === 'BARGE') return { ...l, feeder: true };
     const d = duration(l);
-    if (l.mode === 'VESSEL' && d !== null && (mother === null || d > duration(mother)!)) mother = l;
-  }
-  const motherMs = mother ? duration(mother)! : null;
-  return legs.map((l) => {
-    const d = duration(l);
-    const shortBeside = l !== mother && motherMs !== null && d !== null && d <= FEEDER_MAX_MS && d <= motherMs / 2;
-    return { ...l, feeder: l.mode === 'BARGE' || shortBeside };
+    const first = i === 0;
+    const last = i === legs.length - 1;
+    if (d === null || d > FEEDER_MAX_MS || legs.length < 2 || !(first || last)) return l;
+    const others = legs.filter((o) => o !== l);
+    let motherMs = Math.max(0, ...others.filter((o) => o.mode === 'VESSEL' && complete(o)).map((o) => duration(o)!));
+    // The stand-in, from the side of the journey the mother vessel is on.
+    const sideIncomplete = (side: Leg[]) => side.some((o) => !complete(o));
+    if (first && sideIncomplete(legs.slice(1)) && podReachedAt && l.reachedAt) motherMs = Math.max(motherMs, podReachedAt.getTime() - l.reachedAt.getTime());
+    if (last && sideIncomplete(legs.slice(0, -1)) && polLeftAt && l.leftAt) motherMs = Math.max(motherMs, l.leftAt.getTime() - polLeftAt.getTime());
+    return { ...l, feeder: motherMs > 0 && d <= motherMs / 2 };
   });
 }
 

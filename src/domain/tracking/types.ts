@@ -153,6 +153,14 @@ export interface NewTransportEvent {
   publishedAt: Date | null;
   /** Identity of the milestone (see milestoneKey); the caller keeps it in emittedKeys. */
   key: string;
+  /**
+   * Present only on a correction: the event name the milestone was recorded under before (from
+   * PreviousState.emittedEvents). The milestone keeps its key, so the record stored under it is
+   * renamed, not duplicated: a vessel's load and departure at the port of lading first read as
+   * vessel_loaded / vessel_departed become feeder_loaded / feeder_departed once the leg is known
+   * to be a feeder.
+   */
+  correctionOf?: string;
 }
 
 export interface NewEstimatedEvent {
@@ -194,6 +202,13 @@ export interface PreviousState {
   containers: ContainerState[];
   /** Keys of every transport event already recorded for the shipment. */
   emittedKeys: ReadonlySet<string>;
+  /**
+   * The event name each of those keys is recorded under (`container.transport.vessel_loaded`…).
+   * With it, a recorded milestone whose name the fuller route changes (a feeder recognised once
+   * its arrival or the mother vessel's leg is known) is emitted again under its key, with
+   * `correctionOf`; without it, a recorded milestone keeps its first name.
+   */
+  emittedEvents?: ReadonlyMap<string, string>;
 }
 
 export interface DiffContext {

@@ -54,7 +54,7 @@ async function withStoredEvents(tx: Tx, shipmentId: string, snapshot: CarrierSna
 export async function applySnapshot(tx: Tx, shipment: ShipmentRow, fetched: CarrierSnapshot, now: Date): Promise<ApplyResult> {
   const { merged: snapshot, fresh } = await withStoredEvents(tx, shipment.id, fetched);
   const stored = await containersOfShipments(tx, [shipment.id]);
-  const { rows: keys } = await tx.query<{ key: string }>('SELECT key FROM transport_events WHERE shipment_id = $1', [shipment.id]);
+  const { rows: keys } = await tx.query<{ key: string; event: string }>('SELECT key, event FROM transport_events WHERE shipment_id = $1', [shipment.id]);
   const known = await places(tx, snapshot);
   const previousShipment = Object.keys(shipment.state).length > 0 ? (shipment.state as unknown as ShipmentState) : null;
   const diff = diffSnapshot(
@@ -62,6 +62,8 @@ export async function applySnapshot(tx: Tx, shipment: ShipmentRow, fetched: Carr
       shipment: previousShipment,
       containers: stored.map((c) => c.state as unknown as ContainerState),
       emittedKeys: new Set(keys.map((k) => k.key)),
+      // The names they are recorded under: a milestone the fuller route renames (a feeder recognised late) is corrected in place.
+      emittedEvents: new Map(keys.map((k) => [k.key, k.event])),
     },
     snapshot,
     { timezoneOf: (locode) => known.get(locode)?.time_zone ?? null },

@@ -87,6 +87,7 @@ export class TrackingWorker {
 
   /** A pending (or awaiting) request: ask the carrier, then create the shipment or record why not. */
   async #resolve(tr: TrackingRequestRow): Promise<void> {
+    const askedAt = this.deps.clock.now();
     const outcome = await this.#lookup({ scac: tr.scac, numberType: tr.request_type, number: tr.request_number });
     const now = this.deps.clock.now();
     let created: ShipmentRow | undefined;
@@ -97,7 +98,7 @@ export class TrackingWorker {
       if (outcome.kind === 'found') {
         const shipment = (created = await insertShipment(tx, { ...tr, at: now }));
         const applied = await applySnapshot(tx, shipment, outcome.snapshot, now);
-        await this.#afterLookup(tx, shipment, applied, now);
+        await this.#afterLookup(tx, shipment, applied, askedAt, now);
         await settleTrackingRequest(tx, tr.id, { ...keep, status: 'created', failed_reason: null, is_retrying: false, next_attempt_at: null, shipment_id: shipment.id }, now);
         await recordEvents(tx, [{ ...event('tracking_request.succeeded'), shipment_id: shipment.id }], now);
         return;
@@ -159,12 +160,13 @@ export class TrackingWorker {
     // Terminal data of every box, not only of those with new events: it changes without them.
     const { rows: known } = await this.deps.db.query<{ number: string }>('SELECT number FROM containers WHERE shipment_id = $1 ORDER BY number', [shipment.id]);
     const knownContainers = known.map((c) => c.number);
+    const askedAt = this.deps.clock.now();
     const outcome = await this.#lookup({ scac: shipment.scac, numberType: shipment.request_type as LookupRequest['numberType'], number: shipment.request_number, since, knownContainers });
     const now = this.deps.clock.now();
     await withTransaction(this.deps.db, async (tx) => {
       if (outcome.kind === 'found') {
         const applied = await applySnapshot(tx, shipment, outcome.snapshot, now);
-        await this.#afterLookup(tx, shipment, applied, now);
+        await this.#afterLookup(tx, shipment, applied, askedAt, now);
         return;
       }
       if (outcome.reason === 'booking_cancelled') {
@@ -179,12 +181,14 @@ export class TrackingWorker {
   }
 
   /** Records the successful lookup, then either stops tracking or schedules the next refresh. */
-  async #afterLookup(tx: Tx, shipment: ShipmentRow, applied: ApplyResult, now: Date): Promise<void> {
+  async #afterLookup(tx: Tx, shipment: ShipmentRow, applied: ApplyResult, askedAt: Date, now: Date): Promise<void> {
     const lastChanged = applied.changed ? now : (shipment.line_tracking_last_changed_at ?? now);
+    // The moment svc asked, not when the answer came: the next incremental lookup asks for what
+    // the carrier published since then, so an event published while this lookup ran is not missed.
     await tx.query(
       `UPDATE shipments SET line_tracking_last_attempted_at = $2, line_tracking_last_succeeded_at = $2,
               line_tracking_last_changed_at = $3, locked_until = NULL WHERE id = $1`,
-      [shipment.id, now, lastChanged],
+      [shipment.id, askedAt, lastChanged],
     );
     const reason = stopReason(this.policy, applied, lastChanged, now);
     if (reason) {
