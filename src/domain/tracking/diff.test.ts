@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { CarrierEvent, CarrierSnapshot } from '../../carriers/types.ts';
 import { diffSnapshot } from './diff.ts';
-import { apply, ctx, ev, feed, nothingStored, snapshot, terminalReport, vesselLeg, type EventSpec } from './fixtures.ts';
+import { apply, ctx, ev, feed, nothingStored, shuffled, snapshot, terminalReport, vesselLeg, type EventSpec } from './fixtures.ts';
 import type { ContainerState, Diff, PreviousState } from './types.ts';
 
 const BOX = 'MSKU1234565';
@@ -554,18 +554,6 @@ const journeys: fc.Arbitrary<Journey> = fc.record({
     }),
   ),
 });
-
-/** A permutation driven by a seed (a small LCG), so fast-check can shrink and replay it. */
-function shuffled<T>(items: readonly T[], seed: number): T[] {
-  const out = [...items];
-  let s = seed >>> 0;
-  for (let i = out.length - 1; i > 0; i--) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    const k = s % (i + 1);
-    [out[i], out[k]] = [out[k], out[i]];
-  }
-  return out;
-}
 
 function reordered(snap: CarrierSnapshot, seed: number): CarrierSnapshot {
   return { ...snap, events: shuffled(snap.events, seed), containers: shuffled(snap.containers, seed + 1), terminal: shuffled(snap.terminal, seed + 2) };

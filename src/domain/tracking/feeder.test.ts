@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { CarrierEvent, CarrierSnapshot } from '../../carriers/types.ts';
 import { diffSnapshot } from './diff.ts';
-import { apply, ctx, ev, feed, feedFrom, nothingStored, recorded, snapshot, vesselLeg } from './fixtures.ts';
+import { apply, ctx, ev, feed, feedFrom, nothingStored, recorded, shuffled, snapshot, vesselLeg } from './fixtures.ts';
 import type { Diff, VesselRef } from './types.ts';
 
 const BOX = 'MSKU1234565';
@@ -330,17 +330,6 @@ const SHAPES: Record<string, LegPlan[]> = {
     { from: 'JPTYO', to: 'USLAX', hours: 110, vessel: MSC_ANNA },
   ],
 };
-
-function shuffled<T>(items: readonly T[], seed: number): T[] {
-  const out = [...items];
-  let s = seed >>> 0;
-  for (let i = out.length - 1; i > 0; i--) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    const k = s % (i + 1);
-    [out[i], out[k]] = [out[k], out[i]];
-  }
-  return out;
-}
 
 const cases = fc.record({
   shape: fc.constantFrom(...Object.keys(SHAPES)),

@@ -171,3 +171,15 @@ export function feedFrom(start: PreviousState, ...snaps: CarrierSnapshot[]): { d
   }
   return { diffs, stored };
 }
+
+/** A permutation driven by a seed (a small LCG), so fast-check can shrink and replay it. */
+export function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const out = [...items];
+  let s = seed >>> 0;
+  for (let i = out.length - 1; i > 0; i--) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    const k = s % (i + 1);
+    [out[i], out[k]] = [out[k], out[i]];
+  }
+  return out;
+}
