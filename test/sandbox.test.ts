@@ -378,14 +378,14 @@ describe('test numbers', () => {
   const truthOf = async (scac: string, number: string) => (await get(`${s.url}/sandbox/journeys/${scac}/${number}`)).body;
   const milestones = (truth: any) => new Set(truth.milestones.map((m: any) => m.event.replace('container.transport.', '')));
 
-  test('GET /sandbox/test-numbers and docs/sandbox.md list the same table', async () => {
+  test('GET /sandbox/test-numbers and the README list the same table', async () => {
     const res = await get(`${s.url}/sandbox/test-numbers`);
     assert.equal(res.body.length, TEST_NUMBERS.length);
     assert.ok(res.body.some((t: any) => t.number === 'TEST-TR-SUCCEEDED' && t.scac === 'TEST'));
-    const docs = readFileSync(new URL('../docs/sandbox.md', import.meta.url), 'utf8');
+    const docs = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     for (const t of TEST_NUMBERS) {
       if (t.numberType === 'container') assert.ok(isValidContainerNumber(t.number), t.number);
-      assert.ok(docs.includes(`| \`${t.number}\` | \`${t.scac}\` | ${t.numberType} | ${t.outcome} |`), `docs/sandbox.md lacks the row of ${t.number}`);
+      assert.ok(docs.includes(`| \`${t.number}\` | \`${t.scac}\` | ${t.numberType} | ${t.outcome} |`), `README.md lacks the row of ${t.number}`);
     }
   });
 

@@ -1,6 +1,6 @@
 // The documented test numbers: one per outcome svc must handle. TEST-TR-SUCCEEDED and
 // TEST-TR-FAILED are the reference service's own two (digest §2); the rest give every failure
-// behaviour and journey shape a fixed, repeatable number. docs/sandbox.md lists the same table.
+// behaviour and journey shape a fixed, repeatable number. The README lists the same table.
 import type { FailedReason, NumberType } from '../types.ts';
 
 export type Behaviour =
