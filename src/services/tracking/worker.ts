@@ -28,6 +28,16 @@ export interface WorkerDeps {
 
 const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
 
+// Terminals report availability, holds and fees from about this long before the vessel arrives.
+const TERMINAL_LEAD_MS = 3 * 24 * 3_600_000;
+
+/** Whether the shipment's boxes may be at (or about to reach) the terminal of discharge. */
+function nearTerminal(shipment: ShipmentRow, now: Date): boolean {
+  const state = shipment.state as { pod_ata_at?: string | null; pod_eta_at?: string | null };
+  if (state.pod_ata_at) return true;
+  return !!state.pod_eta_at && new Date(state.pod_eta_at).getTime() - now.getTime() <= TERMINAL_LEAD_MS;
+}
+
 export class TrackingWorker {
   readonly policy: TrackingPolicy;
   #timer: NodeJS.Timeout | undefined;
@@ -157,9 +167,18 @@ export class TrackingWorker {
   /** A tracked shipment: ask again, apply what changed, decide when to look next or whether to stop. */
   async #refresh(shipment: ShipmentRow): Promise<void> {
     const since = shipment.line_tracking_last_succeeded_at ?? undefined;
-    // Terminal data of every box, not only of those with new events: it changes without them.
-    const { rows: known } = await this.deps.db.query<{ number: string }>('SELECT number FROM containers WHERE shipment_id = $1 ORDER BY number', [shipment.id]);
-    const knownContainers = known.map((c) => c.number);
+    // Terminal data changes without carrier events, so it is asked for every box the terminal may
+    // hold: from a few days before arrival at the port of discharge until the box is picked up.
+    const knownContainers = nearTerminal(shipment, this.deps.clock.now())
+      ? (
+          await this.deps.db.query<{ number: string }>(
+            `SELECT number FROM containers WHERE shipment_id = $1
+                AND state->>'pod_full_out_at' IS NULL AND state->>'final_destination_full_out_at' IS NULL AND state->>'empty_terminated_at' IS NULL
+              ORDER BY number`,
+            [shipment.id],
+          )
+        ).rows.map((c) => c.number)
+      : [];
     const askedAt = this.deps.clock.now();
     const outcome = await this.#lookup({ scac: shipment.scac, numberType: shipment.request_type as LookupRequest['numberType'], number: shipment.request_number, since, knownContainers });
     const now = this.deps.clock.now();
