@@ -39,7 +39,14 @@ export async function shipmentResources(db: Queryable, rows: ShipmentRow[]): Pro
     [[...new Set(rows.map((r) => r.scac))]],
   );
   const lineOf = new Map(lines.map((l) => [l.scac, l]));
-  return rows.map((r) => shipmentResource(r, containers.filter((c) => c.shipment_id === r.id).map((c) => c.id), lineOf.get(r.scac)));
+  const customerIds = [...new Set(rows.map((r) => r.customer_id).filter((id): id is string => !!id))];
+  const { rows: customers } = customerIds.length
+    ? await db.query<{ id: string; company_name: string }>('SELECT id, company_name FROM parties WHERE id = ANY($1::uuid[])', [customerIds])
+    : { rows: [] };
+  const customerName = new Map(customers.map((c) => [c.id, c.company_name]));
+  return rows.map((r) =>
+    shipmentResource(r, containers.filter((c) => c.shipment_id === r.id).map((c) => c.id), lineOf.get(r.scac), r.customer_id ? customerName.get(r.customer_id) : null),
+  );
 }
 
 /** Container resources with their transport event ids, so `include=transport_events` has something to follow. */

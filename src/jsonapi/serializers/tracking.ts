@@ -59,6 +59,15 @@ const CONTAINER_STATE_ATTRIBUTES = [
   'current_status',
 ] as const;
 
+const UNREPORTED_CONTAINER_ATTRIBUTES = {
+  location_at_pod_terminal: null,
+  pod_full_out_chassis_number: null,
+  pod_rail_carrier_scac: null,
+  ind_rail_carrier_scac: null,
+  ind_facility_lfd_on: null,
+  shipment_last_tracking_request_at: null,
+} as const;
+
 const ARRAY_ATTRIBUTES = new Set(['holds_at_pod_terminal', 'fees_at_pod_terminal']);
 
 function pick(state: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
@@ -67,7 +76,7 @@ function pick(state: Record<string, unknown>, keys: readonly string[]): Record<s
 
 const locationId = (locode: unknown) => (typeof locode === 'string' && locode ? stableId('location', locode) : null);
 
-export function shipmentResource(row: ShipmentRow, containerIds: string[], line?: { name: string; short_name: string }): Resource {
+export function shipmentResource(row: ShipmentRow, containerIds: string[], line?: { name: string; short_name: string }, customerName?: string | null): Resource {
   const s = row.state;
   return {
     id: row.id,
@@ -83,6 +92,7 @@ export function shipmentResource(row: ShipmentRow, containerIds: string[], line?
       shipping_line_scac: row.scac,
       shipping_line_name: line?.name ?? null,
       shipping_line_short_name: line?.short_name ?? null,
+      customer_name: customerName ?? null,
       ...pick(s, SHIPMENT_STATE_ATTRIBUTES),
       line_tracking_last_attempted_at: iso(row.line_tracking_last_attempted_at),
       line_tracking_last_succeeded_at: iso(row.line_tracking_last_succeeded_at),
@@ -117,6 +127,11 @@ export function containerResource(row: ContainerRow, transportEventIds?: string[
       availability_known: s.availability_known ?? false,
       current_status: s.current_status ?? 'new',
       ...arrays,
+      // The terminal's last free day is the one svc learns; line and rail ones are not reported yet.
+      import_deadlines: { pickup_lfd_terminal: s.pickup_lfd ?? null, pickup_lfd_rail: null, pickup_lfd_line: null },
+      pod_last_tracking_request_at: s.terminal_checked_at ?? null,
+      // Reference attributes no carrier or terminal feed of svc's reports yet: present, and null.
+      ...UNREPORTED_CONTAINER_ATTRIBUTES,
     },
     relationships: {
       shipment: toOne('shipment', row.shipment_id),
