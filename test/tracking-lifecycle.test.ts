@@ -3,6 +3,7 @@
 // failure rule, in virtual time.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { claimDueShipments } from '../src/store/shipments.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
 
 const HOUR = 3_600_000;
@@ -181,6 +182,25 @@ describe('scale-out and user stops', () => {
     }
     const { rows } = await t.db.query('SELECT count(*)::int AS n FROM shipments s JOIN tracking_requests r ON r.shipment_id = s.id WHERE r.id = ANY($1)', [ids]);
     assert.equal(rows[0].n, ids.length);
+  });
+
+  test('two workers claiming due shipments at once split them: none is refreshed by both', async () => {
+    const ids = await Promise.all(Array.from({ length: 12 }, (_, i) => t.track('bill_of_lading', `TESTU${500000 + i}`, 'TEST')));
+    await t.worker.drain();
+    t.clock.advance(3 * 24 * HOUR); // every one of them is due again
+    const now = t.clock.now();
+    const lease = new Date(now.getTime() + 60_000);
+    const [a, b] = await Promise.all([claimDueShipments(t.db, now, lease, 100), claimDueShipments(t.db, now, lease, 100)]);
+    const mine = await t.db.query<{ id: string }>('SELECT s.id FROM shipments s JOIN tracking_requests r ON r.shipment_id = s.id WHERE r.id = ANY($1)', [ids]);
+    const claimedA = new Set(a.map((s) => s.id));
+    assert.deepEqual(b.filter((s) => claimedA.has(s.id)), [], 'no shipment claimed twice');
+    const claimed = new Set([...claimedA, ...b.map((s) => s.id)]);
+    for (const { id } of mine.rows) assert.ok(claimed.has(id), 'every due shipment claimed by one of them');
+    // Claimed ones are leased: a third look finds none of them until the lease ends.
+    const again = await claimDueShipments(t.db, now, lease, 100);
+    assert.deepEqual(again.filter((s) => claimed.has(s.id)), []);
+    t.clock.set(new Date(lease.getTime() + 1));
+    await t.worker.drain();
   });
 
   test('stop_tracking and resume_tracking', async () => {
