@@ -2,61 +2,25 @@
 // the response schema the document gives for their route and status (ajv, JSON Schema 2020-12).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsPlugin from 'ajv-formats';
 import { setWebhookSettings } from '../src/http/routes/webhooks.ts';
-import { startTestApp, type RequestOptions, type Response, type TestApp } from './support/app.ts';
+import { startTestApp, type TestApp } from './support/app.ts';
+import { openApiChecker, type CallOptions, type OpenApiChecker } from './support/openapi.ts';
 import { recordBurstEvents } from './support/webhook-burst.ts';
 
-// ajv-formats is CommonJS; its default export arrives as the module object under NodeNext typing.
-const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => void;
-
 let t: TestApp;
+let checker: OpenApiChecker;
 let doc: any;
-const ajv = new Ajv2020({ allErrors: true });
-addFormats(ajv);
-/** "GET /v2/ports/{id}" for every operation a response was checked against. */
-const checked = new Set<string>();
 
 before(async () => {
   t = await startTestApp();
-  doc = (await t.request('GET', '/v2/openapi.json', { key: null })).body;
+  checker = await openApiChecker(t);
+  doc = checker.doc;
 });
 after(async () => {
   await t.close();
 });
 
-/**
- * The served schemas are open (no additionalProperties: false), so they would accept any extra
- * member; closing every object here also proves they list each member the response carries.
- */
-function closed(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(closed);
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const copy = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, closed(v)]));
-  if ('properties' in copy && !('additionalProperties' in copy)) copy.additionalProperties = false;
-  return copy;
-}
-
-/**
- * Sends the request and asserts that the document describes the answer, body included, member
- * by member unless `open` (the document's own description of itself is deliberately loose).
- */
-async function call(method: string, path: string, template: string, options?: RequestOptions & { open?: boolean }): Promise<Response> {
-  const res = await t.request(method, path, options);
-  const operation = doc.paths[template]?.[method.toLowerCase()];
-  assert.ok(operation, `the document has ${method} ${template}`);
-  const described = operation.responses[String(res.status)];
-  assert.ok(described, `${method} ${template} documents status ${res.status} (${res.text.slice(0, 200)})`);
-  const mediaType = (res.headers.get('content-type') ?? '').split(';')[0];
-  let schema = described.content?.[mediaType]?.schema;
-  assert.ok(schema, `${method} ${template} ${res.status} documents a ${mediaType} body`);
-  if (typeof schema.$ref === 'string') schema = schema.$ref.slice(2).split('/').reduce((node: any, key: string) => node[key], doc);
-  const validate = ajv.compile(options?.open ? schema : (closed(schema) as object));
-  assert.ok(validate(res.body), `${method} ${path} → ${res.status}: ${JSON.stringify(validate.errors)}`);
-  checked.add(`${method} ${template}`);
-  return res;
-}
+const call = (method: string, path: string, template: string, options?: CallOptions) => checker.call(method, path, template, options);
 
 test('reference data responses match the document', async () => {
   await call('GET', '/v2/shipping_lines', '/v2/shipping_lines');
@@ -137,5 +101,5 @@ test('every GET of reference data, parties and health was checked above', () => 
     item.get && item.get.tags.some((tag: string) => tags.has(tag)) ? [`GET ${path}`] : [],
   );
   assert.ok(documented.length >= 10, documented.join(', '));
-  assert.deepEqual(documented.filter((op) => !checked.has(op)), []);
+  assert.deepEqual(documented.filter((op) => !checker.checked.has(op)), []);
 });

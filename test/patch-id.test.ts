@@ -37,3 +37,16 @@ test('every PATCH by id checks data.id the same way (webhooks, tracking requests
   assert.equal(patched.status, 409);
   assert.equal((await t.request('GET', `/v2/webhooks/${webhook.body.data.id}`)).body.data.attributes.active, true);
 });
+
+test('tracking requests: created without data.type; a PATCH naming another id is a 409', async () => {
+  const created = await t.request('POST', '/v2/tracking_requests', {
+    body: { data: { attributes: { request_type: 'bill_of_lading', request_number: 'TYPELESS001', scac: 'TEST' } } },
+  });
+  assert.equal(created.status, 201, created.text);
+  const id = created.body.data.id;
+  const conflict = await t.request('PATCH', `/v2/tracking_requests/${id}`, { body: { data: { id: '00000000-0000-4000-8000-000000000000', attributes: { tags: ['x'] } } } });
+  assert.equal(conflict.status, 409);
+  const ok = await t.request('PATCH', `/v2/tracking_requests/${id}`, { body: { data: { id, attributes: { tags: ['x'] } } } });
+  assert.equal(ok.status, 200, ok.text);
+  assert.deepEqual(ok.body.data.attributes.tags, ['x']);
+});

@@ -6,13 +6,32 @@ const identifier = z.object({ type: z.string(), id: z.string() });
 const relationships = z.record(z.string(), z.object({ data: z.union([identifier, z.array(identifier), z.null()]) }));
 const selfLink = z.object({ self: z.string() });
 
-export function resourceSchema<A extends z.ZodType>(type: string, attributes: A) {
+/** A to-one relationship to a record of `type`; data is null when there is none. */
+export function toOneSchema(type: string, description?: string) {
+  const schema = z.object({ data: z.object({ type: z.literal(type), id: z.string() }).nullable() });
+  return description ? schema.describe(description) : schema;
+}
+
+/** A to-many relationship to records of `type`. */
+export function toManySchema(type: string, description?: string) {
+  const schema = z.object({ data: z.array(z.object({ type: z.literal(type), id: z.string() })) });
+  return description ? schema.describe(description) : schema;
+}
+
+export interface ResourceSchemaOptions<R extends z.ZodRawShape> {
+  /** The relationships every record of this type carries (then required, and listed member by member). */
+  relationships?: R;
+  /** Every record of this type carries links.self. */
+  selfLink?: boolean;
+}
+
+export function resourceSchema<A extends z.ZodType, R extends z.ZodRawShape = z.ZodRawShape>(type: string, attributes: A, options: ResourceSchemaOptions<R> = {}) {
   return z.object({
     id: z.uuid(),
     type: z.literal(type),
     attributes,
-    relationships: relationships.optional(),
-    links: selfLink.optional(),
+    relationships: options.relationships ? z.object(options.relationships) : relationships.optional(),
+    links: options.selfLink ? selfLink : selfLink.optional(),
   });
 }
 

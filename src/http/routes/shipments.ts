@@ -20,16 +20,191 @@ import {
 } from '../../store/shipments.ts';
 import { setTracking } from '../../services/tracking/stop.ts';
 import { findTransportEvents, rawEventsOfContainer, transportEventsOfContainers } from '../../store/transport-events.ts';
-import { includeParam, pageParams } from '../openapi-schemas.ts';
+import { includeParam, listDocument, pageParams, recordDocument, resourceSchema, toManySchema, toOneSchema } from '../openapi-schemas.ts';
 import { trackingClockOf, type AnyRouteSpec } from '../route.ts';
 
 const labels = z.array(z.string().trim().min(1).max(200)).max(100);
-const shipmentPatch = z.object({ data: z.object({ type: z.literal('shipment'), attributes: z.object({ ref_numbers: labels.optional(), tags: labels.optional() }) }) });
-const containerPatch = z.object({ data: z.object({ type: z.literal('container'), attributes: z.object({ ref_numbers: labels }) }) });
+// data.type may be left out (the reference's clients do); data.id, when sent, must be the URL's.
+const shipmentPatch = z.object({ data: z.object({ type: z.literal('shipment').optional(), id: z.string().optional(), attributes: z.object({ ref_numbers: labels.optional(), tags: labels.optional() }) }) });
+const containerPatch = z.object({ data: z.object({ type: z.literal('container').optional(), id: z.string().optional(), attributes: z.object({ ref_numbers: labels }) }) });
 
 const SHIPMENT_INCLUDES = ['containers', 'port_of_lading', 'port_of_discharge', 'pod_terminal', 'destination', 'destination_terminal', 'customer'];
 const CONTAINER_INCLUDES = ['shipment', 'pod_terminal', 'transport_events'];
 const TRANSPORT_EVENT_INCLUDES = ['shipment', 'container', 'location', 'vessel', 'terminal'];
+
+const instant = z.string().nullable();
+const timezone = z.string().nullable().describe('IANA time zone of the place, e.g. America/Los_Angeles');
+
+export const shipmentSchema = resourceSchema(
+  'shipment',
+  z.object({
+    created_at: z.string(),
+    updated_at: z.string(),
+    bill_of_lading_number: z.string().describe('The bill of lading number, else the number tracked'),
+    booking_number: z.string().nullable(),
+    normalized_number: z.string().describe('The number tracked, as the tracking request sent it'),
+    ref_numbers: z.array(z.string()),
+    tags: z.array(z.string()),
+    shipping_line_scac: z.string(),
+    shipping_line_name: z.string().nullable(),
+    shipping_line_short_name: z.string().nullable(),
+    customer_name: z.string().nullable().describe("The company name of the customer party, if one is set"),
+    port_of_lading_locode: z.string().nullable().describe('UN/LOCODE of the port of lading (POL)'),
+    port_of_lading_name: z.string().nullable(),
+    port_of_discharge_locode: z.string().nullable().describe('UN/LOCODE of the port of discharge (POD)'),
+    port_of_discharge_name: z.string().nullable(),
+    destination_locode: z.string().nullable().describe('UN/LOCODE of the inland destination; null when the journey ends at the port of discharge'),
+    destination_name: z.string().nullable(),
+    pod_vessel_name: z.string().nullable().describe('The vessel that brings the cargo to the port of discharge'),
+    pod_vessel_imo: z.string().nullable(),
+    pod_voyage_number: z.string().nullable(),
+    pol_etd_at: instant.describe('Estimated departure from the port of lading'),
+    pol_atd_at: instant.describe('Actual departure from the port of lading'),
+    pol_original_etd_at: instant.describe('The first departure estimate seen'),
+    pod_eta_at: instant.describe('Estimated arrival at the port of discharge'),
+    pod_original_eta_at: instant.describe('The first arrival estimate seen; never overwritten'),
+    pod_ata_at: instant.describe('Actual arrival at the port of discharge'),
+    destination_eta_at: instant.describe('Estimated arrival at the inland destination'),
+    destination_ata_at: instant.describe('Actual arrival at the inland destination'),
+    pol_timezone: timezone,
+    pod_timezone: timezone,
+    destination_timezone: timezone,
+    line_tracking_last_attempted_at: instant.describe('When svc last asked the shipping line'),
+    line_tracking_last_succeeded_at: instant.describe('When the shipping line last answered'),
+    line_tracking_stopped_at: instant.describe('When tracking stopped; null while it goes on'),
+    line_tracking_stopped_reason: z.string().nullable().describe('Why tracking stopped: cancelled_by_user, all_containers_terminated, past_arrival_window or no_updates_at_line'),
+  }),
+  {
+    relationships: {
+      port_of_lading: toOneSchema('port'),
+      port_of_discharge: toOneSchema('port'),
+      destination: toOneSchema('metro_area', 'The inland destination'),
+      pod_terminal: toOneSchema('terminal', 'The discharge terminal'),
+      destination_terminal: toOneSchema('terminal'),
+      containers: toManySchema('container'),
+      customer: toOneSchema('party'),
+    },
+    selfLink: true,
+  },
+);
+
+const hold = z.object({
+  name: z.string().describe('freight, customs, USDA, VACIS, TMF or other'),
+  status: z.enum(['hold', 'pending']),
+  description: z.string().nullable(),
+});
+const fee = z.object({
+  type: z.string().describe('demurrage, exam, extended_dwell_time, other or total'),
+  amount: z.number(),
+  currency_code: z.string(),
+});
+const unreported = (description: string) => z.null().describe(`${description}; not reported by svc's feeds yet, always null`);
+
+export const containerSchema = resourceSchema(
+  'container',
+  z.object({
+    number: z.string(),
+    ref_numbers: z.array(z.string()),
+    created_at: z.string(),
+    updated_at: z.string(),
+    seal_number: z.string().nullable(),
+    equipment_type: z.enum(['dry', 'reefer', 'open top', 'flat rack', 'bulk', 'tank']).nullable(),
+    equipment_length: z.number().nullable().describe('In feet (20, 40, 45)'),
+    equipment_height: z.enum(['standard', 'high_cube']).nullable(),
+    weight_in_lbs: z.number().nullable(),
+    pickup_lfd: instant.describe("The terminal's last free day, as the instant it begins there (local midnight)"),
+    pickup_appointment_at: instant,
+    availability_known: z.boolean().describe('Whether a terminal reports this container, so available_for_pickup means something'),
+    available_for_pickup: z.boolean().nullable(),
+    empty_out_at: instant.describe('Empty container picked up for stuffing'),
+    pol_full_in_at: instant.describe('Full container in at the port of lading'),
+    pol_vessel_loaded_at: instant,
+    pol_vessel_departed_at: instant,
+    pod_arrived_at: instant,
+    pod_discharged_at: instant,
+    pod_full_out_at: instant.describe('Picked up full at the port of discharge; null for inland moves'),
+    pod_rail_loaded_at: instant,
+    pod_rail_departed_at: instant,
+    ind_eta_at: instant.describe('Estimated arrival of the rail move at the inland destination'),
+    ind_ata_at: instant.describe('Actual arrival at the inland destination'),
+    ind_rail_unloaded_at: instant,
+    final_destination_full_out_at: instant.describe('Picked up full at the inland destination'),
+    empty_terminated_at: instant.describe('Empty container returned'),
+    terminal_checked_at: instant.describe('When terminal data about this container was last observed'),
+    pod_timezone: timezone,
+    final_destination_timezone: timezone,
+    empty_terminated_timezone: timezone,
+    current_status: z
+      .enum(['new', 'on_ship', 'grounded', 'available', 'not_available', 'awaiting_inland_transfer', 'on_rail', 'off_dock', 'picked_up', 'delivered', 'dropped', 'loaded', 'empty_returned'])
+      .describe('Where the container is in its journey'),
+    holds_at_pod_terminal: z.array(hold).describe('Active or expected holds at the discharge terminal; a cleared hold is absent'),
+    fees_at_pod_terminal: z.array(fee).describe('Fees due at the discharge terminal'),
+    import_deadlines: z
+      .object({
+        pickup_lfd_terminal: instant.describe('Same as pickup_lfd'),
+        pickup_lfd_rail: z.null().describe('Not reported yet, always null'),
+        pickup_lfd_line: z.null().describe('Not reported yet, always null'),
+      })
+      .describe('Last free days by who sets them'),
+    pod_last_tracking_request_at: instant.describe('Same as terminal_checked_at'),
+    location_at_pod_terminal: unreported('Where the container sits in the terminal'),
+    pod_full_out_chassis_number: unreported('The chassis it left on'),
+    pod_rail_carrier_scac: unreported('The rail carrier at the port of discharge'),
+    ind_rail_carrier_scac: unreported('The rail carrier to the inland destination'),
+    ind_facility_lfd_on: unreported('The last free day at the inland facility'),
+    shipment_last_tracking_request_at: unreported('When the shipment was last asked of the line'),
+  }),
+  {
+    relationships: {
+      shipment: toOneSchema('shipment'),
+      pod_terminal: toOneSchema('terminal', 'The discharge terminal'),
+      transport_events: toManySchema('transport_event', 'Its milestones, oldest first; absent after PATCH').optional(),
+    },
+    selfLink: true,
+  },
+);
+
+export const transportEventSchema = resourceSchema(
+  'transport_event',
+  z.object({
+    event: z.string().describe('container.transport.<milestone>, e.g. container.transport.vessel_departed'),
+    voyage_number: z.string().nullable(),
+    timestamp: instant.describe('When it happened'),
+    timezone: timezone,
+    location_locode: z.string().nullable(),
+    data_source: z.enum(['shipping_line', 'terminal']),
+    published_at: instant.describe('When the source published it'),
+    created_at: z.string().describe('When svc recorded it'),
+  }),
+  {
+    relationships: {
+      shipment: toOneSchema('shipment'),
+      container: toOneSchema('container'),
+      location: toOneSchema('port'),
+      vessel: toOneSchema('vessel'),
+      terminal: toOneSchema('terminal'),
+    },
+    selfLink: true,
+  },
+);
+
+const rawEventSchema = z.object({
+  id: z.uuid(),
+  type: z.literal('raw_event'),
+  attributes: z.object({
+    event: z.string().nullable().describe('The normalised milestone it became (without container.transport.), null if none'),
+    original_event: z.string().describe("The carrier's event type and code, e.g. EQUIPMENT LOAD"),
+    estimated: z.boolean().describe('Not an actual event (estimated or planned)'),
+    timestamp: z.string(),
+    location_locode: z.string().nullable(),
+    index: z.int().describe('Position in the list, from 0'),
+    data_source: z.literal('shipping_line'),
+    published_at: z.string().describe('When the carrier published it'),
+    created_at: z.string().describe('When svc received it'),
+    payload: z.unknown().describe('The event exactly as the carrier sent it'),
+  }),
+  relationships: z.object({ container: toOneSchema('container') }),
+});
 
 /** Shipment resources with their container ids and shipping line names, in few queries. */
 export async function shipmentResources(db: Queryable, rows: ShipmentRow[]): Promise<Resource[]> {
@@ -68,6 +243,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
       { name: 'number', description: 'The tracked bill of lading or booking number (exact)' },
       { name: 'filter[tracking_stopped]', description: 'true or false', schema: { type: 'boolean' } },
     ],
+    response: { status: 200, description: 'A page of shipments', schema: listDocument(shipmentSchema, { paginated: true }) },
     async handler({ services, accountId, query, url, include }) {
       const page = parsePage(query);
       const { rows, total } = await listShipments(
@@ -87,6 +263,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
     summary: 'Get a shipment',
     tag: 'Shipments',
     query: [includeParam(SHIPMENT_INCLUDES)],
+    response: { status: 200, description: 'The shipment', schema: recordDocument(shipmentSchema) },
     async handler({ services, accountId, params, include }) {
       const rows = await findShipments(services.db, accountId, [params.id]);
       if (rows.length === 0) throw notFound();
@@ -101,6 +278,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
     tag: 'Shipments',
     body: shipmentPatch,
     parseBody: validateBody,
+    response: { status: 200, description: 'The updated shipment', schema: recordDocument(shipmentSchema) },
     async handler({ services, accountId, params, body }) {
       const row = await updateShipmentLabels(services.db, accountId, params.id, body.data.attributes, services.clock.now());
       if (!row) throw notFound();
@@ -114,6 +292,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
       url: `/v2/shipments/:id/${action}`,
       summary: action === 'stop_tracking' ? 'Stop tracking a shipment and all its containers' : 'Resume tracking a shipment',
       tag: 'Shipments',
+      response: { status: 200, description: 'The shipment', schema: recordDocument(shipmentSchema) },
       async handler({ services, accountId, params }) {
         const row = await setTracking(services.db, accountId, params.id, action === 'resume_tracking', trackingClockOf(services).now());
         if (!row) throw notFound();
@@ -133,6 +312,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
       { name: 'filter[number]', description: 'Container number (spaces and dashes ignored)' },
       { name: 'filter[shipment_id]', description: 'Containers of one shipment' },
     ],
+    response: { status: 200, description: 'A page of containers', schema: listDocument(containerSchema, { paginated: true }) },
     async handler({ services, accountId, query, url, include }) {
       const page = parsePage(query);
       const { rows, total } = await listContainers(
@@ -152,6 +332,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
     summary: 'Get a container',
     tag: 'Containers',
     query: [includeParam(CONTAINER_INCLUDES)],
+    response: { status: 200, description: 'The container', schema: recordDocument(containerSchema) },
     async handler({ services, accountId, params, include }) {
       const rows = await findContainers(services.db, accountId, [params.id]);
       if (rows.length === 0) throw notFound();
@@ -166,6 +347,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
     tag: 'Containers',
     body: containerPatch,
     parseBody: validateBody,
+    response: { status: 200, description: 'The updated container', schema: recordDocument(containerSchema) },
     async handler({ services, accountId, params, body }) {
       const row = await updateContainerRefNumbers(services.db, accountId, params.id, body.data.attributes.ref_numbers, services.clock.now());
       if (!row) throw notFound();
@@ -179,6 +361,11 @@ export const shipmentRoutes: AnyRouteSpec[] = [
     tag: 'Containers',
     bucket: 'containers.refresh',
     plainJson: true,
+    response: {
+      status: 200,
+      description: 'The refresh is queued',
+      schema: z.object({ message: z.string().describe('A fixed acknowledgement; changes arrive as events') }),
+    },
     async handler({ services, accountId, params }) {
       const [row] = await findContainers(services.db, accountId, [params.id]);
       if (!row) throw notFound();
@@ -196,6 +383,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
     summary: "A container's milestones, oldest first",
     tag: 'Containers',
     query: [...pageParams(30), includeParam(TRANSPORT_EVENT_INCLUDES)],
+    response: { status: 200, description: 'A page of transport events', schema: listDocument(transportEventSchema, { paginated: true }) },
     async handler({ services, accountId, params, query, url, include }) {
       const [row] = await findContainers(services.db, accountId, [params.id]);
       if (!row) throw notFound();
@@ -212,6 +400,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
     summary: 'Get a transport event (a milestone of a container)',
     tag: 'Containers',
     query: [includeParam(TRANSPORT_EVENT_INCLUDES)],
+    response: { status: 200, description: 'The transport event', schema: recordDocument(transportEventSchema) },
     async handler({ services, accountId, params, include }) {
       const [row] = await findTransportEvents(services.db, accountId, [params.id]);
       if (!row) throw notFound();
@@ -224,6 +413,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
     url: '/v2/containers/:id/raw_events',
     summary: "The carrier's own events for a container, with their normalised names",
     tag: 'Containers',
+    response: { status: 200, description: 'The raw events, oldest first', schema: z.object({ data: z.array(rawEventSchema) }) },
     async handler({ services, accountId, params }) {
       const [row] = await findContainers(services.db, accountId, [params.id]);
       if (!row) throw notFound();

@@ -7,16 +7,17 @@ import { optionalParam, parsePage, timeParam } from '../../jsonapi/query.ts';
 import { trackingRequestResource } from '../../jsonapi/serializers/tracking-request.ts';
 import { createTrackingRequest } from '../../services/tracking-requests.ts';
 import { findTrackingRequests, listTrackingRequests, updateTrackingRequestLabels } from '../../store/tracking-requests.ts';
-import { includeParam, pageParams, resourceSchema } from '../openapi-schemas.ts';
+import { includeParam, listDocument, pageParams, recordDocument, resourceSchema, toOneSchema } from '../openapi-schemas.ts';
 import type { AnyRouteSpec } from '../route.ts';
 
 const REQUEST_TYPES = ['bill_of_lading', 'booking_number', 'container'] as const;
 const STATUSES = ['pending', 'awaiting_manifest', 'created', 'failed', 'tracking_stopped'] as const;
 const labels = z.array(z.string().trim().min(1).max(200)).max(100);
 
+// data.type may be left out, as the reference's request schemas allow; data.id is read for the PATCH check.
 const createBody = z.object({
   data: z.object({
-    type: z.literal('tracking_request'),
+    type: z.literal('tracking_request').optional(),
     attributes: z
       .object({
         request_type: z.enum(REQUEST_TYPES),
@@ -44,7 +45,8 @@ const createBody = z.object({
 
 const patchBody = z.object({
   data: z.object({
-    type: z.literal('tracking_request'),
+    type: z.literal('tracking_request').optional(),
+    id: z.string().optional(),
     attributes: z.object({ ref_numbers: labels.nullish(), tags: labels.optional() }),
   }),
 });
@@ -52,18 +54,27 @@ const patchBody = z.object({
 const trackingRequest = resourceSchema(
   'tracking_request',
   z.object({
-    request_number: z.string(),
+    request_number: z.string().describe('The number as sent (trimmed)'),
     request_type: z.enum(REQUEST_TYPES),
-    scac: z.string(),
-    status: z.enum(STATUSES),
-    failed_reason: z.string().nullable(),
+    scac: z.string().describe('The SCAC of the shipping line asked (sent, or inferred with auto_detect_vocc_scac)'),
+    status: z
+      .enum(STATUSES)
+      .describe('pending: not yet answered; awaiting_manifest: the line knows the number but has no shipment yet; created: tracked_object is set; failed: see failed_reason; tracking_stopped: stopped before it succeeded'),
+    failed_reason: z.string().nullable().describe('Why the request failed (e.g. not_found); null unless status is failed'),
     ref_numbers: z.array(z.string()),
     tags: z.array(z.string()),
-    is_retrying: z.boolean(),
-    retry_count: z.number().int().nullable(),
+    is_retrying: z.boolean().describe('svc will ask the carrier again (after a failure that may be temporary)'),
+    retry_count: z.int().nullable().describe('How many times the carrier was asked again'),
     created_at: z.string(),
     updated_at: z.string(),
   }),
+  {
+    relationships: {
+      tracked_object: toOneSchema('shipment', 'The shipment the request became; null until status is created'),
+      customer: toOneSchema('party'),
+    },
+    selfLink: true,
+  },
 );
 
 const INCLUDES = ['tracked_object', 'customer'];
@@ -77,7 +88,7 @@ export const trackingRequestRoutes: AnyRouteSpec[] = [
     body: createBody,
     parseBody: validateBody,
     bucket: 'tracking_requests.create',
-    response: { status: 201, description: 'The request, pending until the carrier answers', schema: z.object({ data: trackingRequest }) },
+    response: { status: 201, description: 'The request, pending until the carrier answers', schema: recordDocument(trackingRequest) },
     async handler({ services, accountId, body, url }) {
       const { attributes, relationships } = body.data;
       const row = await createTrackingRequest(
@@ -109,7 +120,7 @@ export const trackingRequestRoutes: AnyRouteSpec[] = [
       { name: 'filter[updated_at][start]', description: 'Updated at or after (ISO 8601)' },
       { name: 'filter[updated_at][end]', description: 'Updated at or before (ISO 8601)' },
     ],
-    response: { status: 200, description: 'A page of tracking requests', schema: z.object({ data: z.array(trackingRequest) }) },
+    response: { status: 200, description: 'A page of tracking requests', schema: listDocument(trackingRequest, { paginated: true }) },
     async handler({ services, accountId, query, url, include }) {
       const page = parsePage(query);
       const { rows, total } = await listTrackingRequests(
@@ -139,7 +150,7 @@ export const trackingRequestRoutes: AnyRouteSpec[] = [
     summary: 'Get a tracking request (poll it for its status)',
     tag: 'Tracking requests',
     query: [includeParam(INCLUDES)],
-    response: { status: 200, description: 'The tracking request', schema: z.object({ data: trackingRequest }) },
+    response: { status: 200, description: 'The tracking request', schema: recordDocument(trackingRequest) },
     async handler({ services, accountId, params, include }) {
       const [row] = await findTrackingRequests(services.db, accountId, [params.id]);
       if (!row) throw notFound();
@@ -154,7 +165,7 @@ export const trackingRequestRoutes: AnyRouteSpec[] = [
     tag: 'Tracking requests',
     body: patchBody,
     parseBody: validateBody,
-    response: { status: 200, description: 'The updated tracking request', schema: z.object({ data: trackingRequest }) },
+    response: { status: 200, description: 'The updated tracking request', schema: recordDocument(trackingRequest) },
     async handler({ services, accountId, params, body }) {
       const { ref_numbers, tags } = body.data.attributes;
       const row = await updateTrackingRequestLabels(services.db, accountId, params.id, { ref_numbers: ref_numbers ?? undefined, tags }, services.clock.now());
