@@ -48,7 +48,10 @@ export const LANES: readonly Lane[] = [
 /** A transshipment may lengthen the sea distance by at most this factor over going direct. */
 export const MAX_HUB_DETOUR = 1.2;
 
-/** Feeder hops (the first leg only) are short: a barge or a small ship to the hub. */
+/**
+ * The hubs a first hop may go to when a journey is meant to start with a feeder (two
+ * transshipments), and the longest hop a barge makes. Which legs are feeders is the feeder rule's.
+ */
 export const MAX_FEEDER_NM = 1300;
 export const MAX_BARGE_NM = 300;
 

@@ -9,7 +9,8 @@ import { haversineKm } from '../../domain/geo/distance.ts';
 import { stableId } from '../../refdata/ids.ts';
 import type { NumberType } from '../types.ts';
 import { EventMaker } from './event-maker.ts';
-import type { Facility, Journey, JourneyContainer, Leg, TerminalPlan } from './journey.ts';
+import { feederLegs } from './feeder-rule.ts';
+import type { Facility, Journey, JourneyContainer, Leg, TerminalPlan, Vessel } from './journey.ts';
 import { mintBillOfLading, mintBookingNumber, mintContainerNumber, mintSealNumber } from './numbers.ts';
 import { Prng } from './prng.ts';
 import {
@@ -102,12 +103,14 @@ export function planJourney(world: SandboxWorld, scac: string, numberType: Numbe
     return at(fullIn, preCarriageHours * HOUR);
   });
 
-  // Sea legs: load, depart, arrive, discharge. Feeder legs (always the first) get feeder_* milestones.
-  const sea = planSeaLegs(world, carrier, journey, choice, terminals, readyAtPol, delay, seed.fork('sea'), seed.fork('vessels'));
+  // Sea legs: load, depart, arrive, discharge. Every move of a feeder leg (the first or the last,
+  // by the feeder rule) is a feeder_* milestone, except the arrival and discharge at the port of
+  // discharge, which are the vessel's whatever the vessel (anchors §2.7 rows 11, 12, 14).
+  const sea = planSeaLegs(world, carrier, journey, choice, terminals, readyAtPol, delay, () => seed.fork('sea'), () => seed.fork('vessels'));
   sea.forEach(({ leg, loads, discharges }, i) => {
     const last = i === sea.length - 1;
     const start = leg.kind === 'feeder' ? 'feeder' : i === 0 ? 'vessel' : 'transshipment';
-    const end = leg.kind === 'feeder' ? 'feeder' : last ? 'vessel' : 'transshipment';
+    const end = last ? 'vessel' : leg.kind === 'feeder' ? 'feeder' : 'transshipment';
     boxes.forEach((box, b) => events.equipment('LOAD', box, loads[b], leg.from, 'LADEN', [milestone(`${start}_loaded`)], leg, 'from'));
     events.transport('DEPA', leg, 'from', leg.departAt, boxes, [milestone(`${start}_departed`)]);
     events.transport('ARRI', leg, 'to', leg.arriveAt, boxes, [milestone(`${end}_arrived`)]);
@@ -194,10 +197,21 @@ interface SeaLeg {
   discharges: Date[];
 }
 
+/** How each sea leg is sailed: by barge or ship, at a feeder's or a mainline ship's pace, and what it is. */
+interface LegPlan {
+  mode: 'VESSEL' | 'BARGE';
+  pace: 'mainline' | 'feeder';
+  kind: 'mainline' | 'feeder';
+}
+
 /**
- * Vessel and barge legs from port of loading to port of discharge. A vessel leaves on its planned
- * schedule (plus a slip) once every box is ready, sails at its speed, and the next vessel at a hub
- * waits for the last box to be discharged.
+ * Vessel and barge legs from port of loading to port of discharge, which of them are feeders, and
+ * the ships that sail them. A leg's time at sea depends only on its mode and pace (the draws are the
+ * same whatever the leg is called), so the legs are timed first with every ship at a mainline
+ * ship's pace, the feeder rule names the feeders, the feeders are timed again at a feeder's pace
+ * (kept at the mainline pace where the slower feeder would no longer be one), and the final labels
+ * are the rule's on those times: a feeder leg gets a feeder ship or its barge, every other leg a
+ * mainline ship. A barge the rule would not call a feeder (never on the lanes) becomes a ship.
  */
 function planSeaLegs(
   world: SandboxWorld,
@@ -207,11 +221,49 @@ function planSeaLegs(
   terminals: Facility[],
   readyAtPol: Date[],
   delay: DelayMode,
+  rng: () => Prng,
+  vesselRng: () => Prng,
+): SeaLeg[] {
+  const legCount = choice.ports.length - 1;
+  const plans: LegPlan[] = Array.from({ length: legCount }, (_, i) =>
+    i === 0 && choice.barge && legCount > 1 ? { mode: 'BARGE', pace: 'feeder', kind: 'feeder' } : { mode: 'VESSEL', pace: 'mainline', kind: 'mainline' },
+  );
+  const time = () => timeSeaLegs(world, carrier, journey, choice, terminals, readyAtPol, delay, plans, rng(), vesselRng());
+  const rule = (legs: SeaLeg[]) => feederLegs(legs.map((s) => s.leg));
+
+  let feeders = rule(time());
+  plans.forEach((p, i) => {
+    if (p.mode === 'BARGE' && !feeders[i]) plans[i] = { mode: 'VESSEL', pace: 'mainline', kind: 'mainline' };
+  });
+  feeders = rule(time());
+  const slowed = plans.map((p, i) => p.mode === 'VESSEL' && feeders[i]);
+  slowed.forEach((slow, i) => slow && (plans[i].pace = 'feeder'));
+  if (slowed.some(Boolean)) {
+    const stillFeeders = rule(time());
+    slowed.forEach((slow, i) => slow && !stillFeeders[i] && (plans[i].pace = 'mainline'));
+  }
+  feeders = rule(time());
+  plans.forEach((p, i) => (p.kind = feeders[i] ? 'feeder' : 'mainline'));
+  return time();
+}
+
+/** One timing of the sea legs for the given modes, paces and labels; the same inputs always give the same legs. */
+function timeSeaLegs(
+  world: SandboxWorld,
+  carrier: SandboxCarrier,
+  journey: Journey,
+  choice: RouteChoice,
+  terminals: Facility[],
+  readyAtPol: Date[],
+  delay: DelayMode,
+  plans: readonly LegPlan[],
   rng: Prng,
   vesselRng: Prng,
 ): SeaLeg[] {
-  const legCount = choice.ports.length - 1;
-  const mainVessels = chooseMainlineVessels(world, carrier, legCount - (choice.feeder ? 1 : 0), vesselRng);
+  const legCount = plans.length;
+  // Shuffled whatever the count, so a leg's ship does not depend on how many legs are feeders before it.
+  const mainVessels = chooseMainlineVessels(world, carrier, legCount, vesselRng);
+  const feederVessels: Vessel[] = [];
   const slip = (max: number) => (delay === 'none' ? 0 : delay === 'large' ? max : rng.skewed(0, max));
   let plannedDepart = toHour(Math.max(journey.startAt.getTime() + rng.between(5 * DAY, 8 * DAY), latest(readyAtPol).getTime() + rng.between(DAY, 2 * DAY)));
   let departAt = toMinute(plannedDepart.getTime() + slip(16 * HOUR));
@@ -220,14 +272,15 @@ function planSeaLegs(
 
   for (let i = 0; i < legCount; i++) {
     const last = i === legCount - 1;
-    const kind = i === 0 && choice.feeder ? 'feeder' : 'mainline';
-    const mode = kind === 'feeder' && choice.feeder === 'BARGE' ? 'BARGE' : 'VESSEL';
-    const planned = mode === 'BARGE' ? PLANNED_KNOTS.barge : PLANNED_KNOTS[kind];
-    const knots = actualKnots(mode, kind, planned, delay, rng);
+    const { kind, mode, pace } = plans[i];
+    const planned = mode === 'BARGE' ? PLANNED_KNOTS.barge : PLANNED_KNOTS[pace];
+    const knots = actualKnots(mode, pace, planned, delay, rng);
     const distance = world.seaDistanceNm(choice.ports[i], choice.ports[i + 1]);
     const plannedArrive = toMinute(plannedDepart.getTime() + (distance / planned) * HOUR);
     const arriveAt = toMinute(departAt.getTime() + (distance / knots) * HOUR);
-    const vessel = kind === 'mainline' ? mainVessels.shift()! : mode === 'VESSEL' ? chooseFeederVessel(world, vesselRng) : null;
+    let vessel: Vessel | null = null;
+    if (mode === 'VESSEL' && kind === 'mainline') vessel = mainVessels.shift()!;
+    if (mode === 'VESSEL' && kind === 'feeder') feederVessels.push((vessel = chooseFeederVessel(world, vesselRng, feederVessels)));
     const fromSeq = rng.int(1, 6);
     const callId = (end: string) => stableId('sandbox-call', `${journey.scac}:${journey.number}:${i}:${end}`);
     const leg: Leg = {
@@ -266,11 +319,11 @@ function planSeaLegs(
   return out;
 }
 
-function actualKnots(mode: 'VESSEL' | 'BARGE', kind: 'mainline' | 'feeder', planned: number, delay: DelayMode, rng: Prng): number {
+function actualKnots(mode: 'VESSEL' | 'BARGE', pace: 'mainline' | 'feeder', planned: number, delay: DelayMode, rng: Prng): number {
   if (delay === 'none') return planned;
   if (mode === 'BARGE') return delay === 'large' ? 9 : rng.between(9, 11);
   if (delay === 'large') return 14.2;
-  return kind === 'feeder' ? rng.between(14, 17) : rng.between(14, 20);
+  return pace === 'feeder' ? rng.between(14, 17) : rng.between(14, 20);
 }
 
 /** Year, week and direction ("2611E"), the way many lines number voyages. */

@@ -1,6 +1,7 @@
 // Where a journey goes and with what: ports from a trade lane, transshipment hubs that do not
-// make the trip much longer, a feeder for short first hops, North American rail inland, real
-// terminals and real vessels of the carrier.
+// make the trip much longer, a barge for some very short first hops, North American rail inland,
+// real terminals and real vessels of the carrier. Which legs are feeders is not chosen here: the
+// planner applies the feeder rule (feeder-rule.ts) to the legs' times.
 import type { VesselRow } from '../../refdata/types.ts';
 import type { Facility, Vessel } from './journey.ts';
 import { INLAND_ORIGINS, LANES, MAX_BARGE_NM, MAX_FEEDER_NM, MAX_HUB_DETOUR, RAIL_DESTINATIONS } from './lanes.ts';
@@ -12,7 +13,8 @@ export interface RouteChoice {
   origin: string | null;
   /** Port of loading, transshipment ports, port of discharge. */
   ports: string[];
-  feeder: 'BARGE' | 'VESSEL' | null;
+  /** The first leg goes by barge (a hop under MAX_BARGE_NM to a hub); it is then a feeder. */
+  barge: boolean;
   rail: string | null;
   /** Prefix of the carrier service codes ("TP" for transpacific…). */
   servicePrefix: string;
@@ -32,7 +34,7 @@ export function chooseRoute(world: SandboxWorld, spec: RouteSpec | undefined, rn
     return {
       origin: spec.origin ?? null,
       ports: [spec.pol, ...spec.transshipments, spec.pod],
-      feeder: spec.feeder ?? null,
+      barge: spec.feeder === 'BARGE',
       rail: spec.rail ?? null,
       servicePrefix: SERVICE_PREFIX[lane?.name ?? ''] ?? 'SX',
     };
@@ -46,10 +48,11 @@ export function chooseRoute(world: SandboxWorld, spec: RouteSpec | undefined, rn
   const hubs = lane.hubs.filter((h) => h !== pol && h !== pod && d(pol, h) + d(h, pod) <= limit);
 
   let ports = [pol, pod];
-  let feeder: RouteChoice['feeder'] = null;
+  let barge = false;
   const roll = rng.next();
   if (roll < 0.15) {
-    // Two transshipments always start with a feeder to a nearby hub, then two mainline legs.
+    // Two transshipments always start with a short hop to a nearby hub (by the feeder rule a
+    // feeder beside the long legs after it), then a leg between hubs and one to the port of discharge.
     const near = hubs.filter((h) => d(pol, h) <= MAX_FEEDER_NM);
     const first = near.length > 0 ? rng.pick(near) : undefined;
     const seconds = first
@@ -57,13 +60,17 @@ export function chooseRoute(world: SandboxWorld, spec: RouteSpec | undefined, rn
       : [];
     if (first && seconds.length > 0) {
       ports = [pol, first, rng.pick(seconds), pod];
-      feeder = d(pol, first) <= MAX_BARGE_NM ? 'BARGE' : 'VESSEL';
+      barge = d(pol, first) <= MAX_BARGE_NM;
     }
   }
   if (ports.length === 2 && roll < 0.55 && hubs.length > 0) {
     const hub = rng.pick(hubs);
     ports = [pol, hub, pod];
-    if (d(pol, hub) <= MAX_FEEDER_NM && rng.chance(0.5)) feeder = d(pol, hub) <= MAX_BARGE_NM ? 'BARGE' : 'VESSEL';
+    // A hop to a nearby hub goes by barge half of the time when a barge can make it. (The coin is
+    // tossed for every nearby hub, as before the feeder rule, so the rest of the route drawn for a
+    // number stays the same.)
+    const coin = d(pol, hub) <= MAX_FEEDER_NM && rng.chance(0.5);
+    barge = coin && d(pol, hub) <= MAX_BARGE_NM;
   }
 
   const rails = RAIL_DESTINATIONS[pod];
@@ -71,7 +78,7 @@ export function chooseRoute(world: SandboxWorld, spec: RouteSpec | undefined, rn
   return {
     origin: origins && rng.chance(0.3) ? rng.pick(origins) : null,
     ports,
-    feeder,
+    barge,
     rail: rails && rng.chance(0.35) ? rng.pick(rails) : null,
     servicePrefix: SERVICE_PREFIX[lane.name],
   };
@@ -117,7 +124,9 @@ export function chooseMainlineVessels(world: SandboxWorld, carrier: SandboxCarri
   return [...shuffle(own), ...shuffle(others)].slice(0, count).map((v) => ({ imo: v.imo, name: v.name }));
 }
 
-export function chooseFeederVessel(world: SandboxWorld, rng: Prng): Vessel {
-  const v = rng.pick(world.feederVessels);
+/** A small ship for a feeder leg, other than the ones already taken (svc tells legs apart by vessel). */
+export function chooseFeederVessel(world: SandboxWorld, rng: Prng, taken: readonly Vessel[] = []): Vessel {
+  const free = world.feederVessels.filter((v) => !taken.some((t) => t.imo === v.imo));
+  const v = rng.pick(free.length > 0 ? free : world.feederVessels);
   return { imo: v.imo, name: v.name };
 }

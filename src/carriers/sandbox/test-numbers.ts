@@ -29,7 +29,12 @@ export interface RouteSpec {
   pol: string;
   transshipments: string[];
   pod: string;
-  /** The first leg is a feeder to the first transshipment port. */
+  /**
+   * The first leg is meant as a feeder to the first transshipment port, by barge or by a small ship.
+   * A barge is taken as given; a ship is not chosen here: like every leg, the first is a feeder (and
+   * gets a feeder ship) when the feeder rule (feeder-rule.ts) says so, which a test checks for the
+   * test numbers that name one.
+   */
   feeder?: 'BARGE' | 'VESSEL';
   /** Inland rail destination after the port of discharge. */
   rail?: string;
