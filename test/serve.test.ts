@@ -13,6 +13,7 @@ const bin = path.resolve(import.meta.dirname, '../bin/svc.js');
 interface Running {
   child: ChildProcess;
   stdout: () => string;
+  stderr: () => string;
   base: string;
 }
 
@@ -26,15 +27,19 @@ function start(env: Record<string, string>): Promise<Running> {
     child.stdout!.on('data', (d) => {
       out += d;
       const m = /REST API: (\S+)/.exec(out);
-      if (m && out.includes('\n\n')) resolve({ child, stdout: () => out, base: m[1] });
+      if (m && out.includes('\n\n')) resolve({ child, stdout: () => out, stderr: () => err, base: m[1] });
     });
     child.on('exit', (code) => reject(new Error(`svc exited with ${code} before it was ready:\n${err}`)));
   });
 }
 
+/** Ctrl-C; resolves with the exit code, after echoing svc's stderr when it is not 0. */
 function stop(r: Running): Promise<number | null> {
   return new Promise((resolve) => {
-    r.child.on('exit', (code) => resolve(code));
+    r.child.on('exit', (code) => {
+      if (code !== 0) process.stderr.write(`svc exited with ${code}; its stderr:\n${r.stderr()}\n`);
+      resolve(code);
+    });
     r.child.kill('SIGINT');
   });
 }

@@ -113,17 +113,24 @@ export class DeliveryWorker {
    * polling goes on and the next turn tries again.
    */
   async #listen(): Promise<void> {
+    let client: Tx | undefined;
     try {
-      const client = await this.deps.db.connect();
+      client = await this.deps.db.connect();
       client.on('notification', () => this.poke());
-      client.on('error', (err) => {
+      const own = client;
+      own.on('error', (err) => {
+        // Only the worker's own connection is handed back, and only once: after stop() released
+        // it, the pool owns it and deals with its errors.
+        if (this.#listener !== own) return;
         this.deps.log?.('webhook delivery: listening connection lost', { err: String(err) });
-        if (this.#listener === client) this.#listener = undefined;
-        client.release(err);
+        this.#listener = undefined;
+        own.release(err);
       });
-      await client.query(`LISTEN ${NEW_NOTIFICATIONS_CHANNEL}`);
-      this.#listener = client;
+      await own.query(`LISTEN ${NEW_NOTIFICATIONS_CHANNEL}`);
+      this.#listener = own;
     } catch (err) {
+      // A connection that could not LISTEN is closed rather than handed back half set up.
+      if (client && this.#listener !== client) client.release(err instanceof Error ? err : true);
       this.deps.log?.('webhook delivery: cannot listen for new notifications; polling', { err: String(err) });
     }
   }
@@ -139,10 +146,12 @@ export class DeliveryWorker {
     this.#wake?.();
     await this.#loop;
     await Promise.all(this.#inFlight);
-    if (this.#listener) {
-      await this.#listener.query(`UNLISTEN ${NEW_NOTIFICATIONS_CHANNEL}`).catch(() => {});
-      this.#listener.release();
+    const listener = this.#listener;
+    if (listener) {
       this.#listener = undefined;
+      await listener.query(`UNLISTEN ${NEW_NOTIFICATIONS_CHANNEL}`).catch(() => {});
+      listener.removeAllListeners('notification');
+      listener.release();
     }
     await this.#sender.close();
   }
