@@ -2,13 +2,12 @@
 // subscribed webhook, and the delivery worker POSTs it, signed, to a real receiver on loopback;
 // failures are retried on the clock, logged, and end as the rules say.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { ManualClock } from '../src/clock.ts';
 import { setWebhookSettings } from '../src/http/routes/webhooks.ts';
 import { DeliveryWorker } from '../src/webhooks/delivery-worker.ts';
-import { answerWith, startReceiver, type Receiver } from './support/receiver.ts';
+import { answerWith, opensslHmac, startReceiver, type Receiver } from './support/receiver.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
 
 const MINUTE = 60_000;
@@ -28,12 +27,6 @@ async function createWebhook(events: string[], attributes: Record<string, unknow
   const res = await t.request('POST', '/v2/webhooks', { key, body: { data: { type: 'webhook', attributes: { url: receiver.url, events, ...attributes } } } });
   assert.equal(res.status, 201, res.text);
   return { id: res.body.data.id, secret: res.body.data.attributes.secret };
-}
-
-/** HMAC-SHA256 hex computed by openssl, not by svc's code. */
-function opensslHmac(secret: string, body: string): string {
-  const out = execFileSync('openssl', ['dgst', '-sha256', '-hmac', secret], { input: body }).toString();
-  return out.trim().split(/\s+/).pop()!;
 }
 
 const notificationsOf = async (webhookId: string) =>

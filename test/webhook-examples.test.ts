@@ -3,8 +3,7 @@
 // records; POST /v2/webhooks/trigger reaches a real receiver on loopback, which checks the body and
 // both signatures with code of its own (openssl, the standardwebhooks package), not svc's.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, mock, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
@@ -14,6 +13,7 @@ import { insertShipment, upsertContainer } from '../src/store/shipments.ts';
 import { USER_AGENT } from '../src/webhooks/delivery-request.ts';
 import { deliveryIncludes } from '../src/webhooks/notification-document.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
+import { answerWith, opensslHmac, startReceiver, type Received, type Receiver } from './support/receiver.ts';
 
 let t: TestApp;
 before(async () => {
@@ -172,41 +172,22 @@ describe('GET /v2/webhook_notifications/examples', () => {
 
 // ---- a receiver -------------------------------------------------------------------------------
 
-interface Received {
-  method: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-const received: Received[] = [];
-let answer = { status: 200, body: 'ok' };
-let receiver: Server;
+const TEXT = { 'content-type': 'text/plain' };
+let receiver: Receiver;
 let receiverUrl: string;
-
-/** HMAC-SHA256 of `body` under `secret`, lowercase hex, computed by openssl rather than node. */
-function opensslHmac(secret: string, body: Buffer): string {
-  const out = execFileSync('openssl', ['dgst', '-sha256', '-hmac', secret], { input: body }).toString().trim();
-  return out.split(/\s+/).pop()!;
-}
+const received: Received[] = [];
 
 const trigger = (body: unknown, key?: string | null) => call('POST', '/v2/webhooks/trigger', { body, key, headers: { 'content-type': 'application/json' } });
 
 describe('POST /v2/webhooks/trigger', () => {
   before(async () => {
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        received.push({ method: req.method!, headers: req.headers, body: Buffer.concat(chunks) });
-        res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body);
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/svc`;
+    receiver = await startReceiver();
+    receiver.received = received;
+    receiverUrl = receiver.url;
     setWebhookSettings(t.app, { allowInsecure: true });
   });
   after(async () => {
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
   });
 
   function lastDelivery(): Received {
@@ -215,7 +196,7 @@ describe('POST /v2/webhooks/trigger', () => {
   }
 
   test('sends the example as a delivery, signed both ways, and reports what happened', async () => {
-    answer = { status: 200, body: 'ok' };
+    receiver.answer = answerWith(200, 'ok', TEXT);
     const secret = 'a1'.repeat(32); // 64 hex characters, like the secrets svc generates
     const event = 'container.transport.vessel_discharged';
     const res = await trigger({ url: receiverUrl, event, secret });
@@ -228,7 +209,7 @@ describe('POST /v2/webhooks/trigger', () => {
     assert.equal(got.method, 'POST');
     assert.equal(got.headers['content-type'], 'application/json');
     assert.equal(got.headers['user-agent'], USER_AGENT);
-    const delivered = JSON.parse(got.body.toString('utf8'));
+    const delivered = JSON.parse(got.body);
     const { links: _links, ...shown } = await example(event);
     assert.deepEqual(delivered, shown, 'the body is the example document, as a delivery carries it (no links)');
 
@@ -239,8 +220,8 @@ describe('POST /v2/webhooks/trigger', () => {
     // The library compares the timestamp with Date.now(); svc signed at its (test) clock's time.
     const now = mock.method(Date, 'now', () => signedAt.getTime());
     try {
-      assert.deepEqual(new Webhook(secret).verify(got.body.toString('utf8'), standardHeaders), delivered);
-      assert.throws(() => new Webhook(secret).verify(got.body.toString('utf8') + ' ', standardHeaders), /signature/i);
+      assert.deepEqual(new Webhook(secret).verify(got.body, standardHeaders), delivered);
+      assert.throws(() => new Webhook(secret).verify(got.body + ' ', standardHeaders), /signature/i);
     } finally {
       now.mock.restore();
     }
@@ -253,7 +234,7 @@ describe('POST /v2/webhooks/trigger', () => {
     assert.equal(result.succeeded, true);
     assert.equal(result.error, null);
     assert.equal(result.status_code, 200);
-    assert.equal(result.request_body, got.body.toString('utf8'), 'request_body is exactly the bytes sent');
+    assert.equal(result.request_body, got.body, 'request_body is exactly the bytes sent');
     for (const [name, value] of Object.entries(result.request_headers)) assert.equal(got.headers[name], value, `request_headers.${name} was sent`);
     for (const name of ['content-type', 'user-agent', 'x-svc-webhook-signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature']) assert.ok(name in result.request_headers, name);
     assert.equal(result.response_headers['content-type'], 'text/plain', "the receiver's answer headers");
@@ -261,7 +242,7 @@ describe('POST /v2/webhooks/trigger', () => {
   });
 
   test('without a secret nothing is signed', async () => {
-    answer = { status: 204, body: '' };
+    receiver.answer = answerWith(204, '', TEXT);
     const res = await trigger({ url: receiverUrl, event: 'tracking_request.succeeded' });
     assert.equal(res.status, 200, res.text);
     const got = lastDelivery();
@@ -269,13 +250,13 @@ describe('POST /v2/webhooks/trigger', () => {
       assert.equal(got.headers[name], undefined, `${name} is not sent`);
       assert.equal(res.body.request_headers[name], undefined, `${name} is not reported`);
     }
-    assert.equal(JSON.parse(got.body.toString('utf8')).data.attributes.event, 'tracking_request.succeeded');
+    assert.equal(JSON.parse(got.body).data.attributes.event, 'tracking_request.succeeded');
     assert.equal(res.body.succeeded, true, '204 counts as delivered');
     assert.equal(res.body.status_code, 204);
   });
 
   test('a receiver answering 500 is a failed attempt, reported with its answer', async () => {
-    answer = { status: 500, body: 'receiver exploded' };
+    receiver.answer = answerWith(500, 'receiver exploded', TEXT);
     const res = await trigger({ url: receiverUrl, event: 'container.updated', secret: 'b2'.repeat(32) });
     assert.equal(res.status, 200, res.text);
     lastDelivery();

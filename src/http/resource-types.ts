@@ -2,7 +2,7 @@
 import type { ResourceTypes } from '../jsonapi/include.ts';
 import { partyResource } from '../jsonapi/serializers/party.ts';
 import { metroAreaResource, portResource, terminalResource, vesselResource } from '../jsonapi/serializers/reference.ts';
-import { containerResource, transportEventResource } from '../jsonapi/serializers/tracking.ts';
+import { transportEventResource } from '../jsonapi/serializers/tracking.ts';
 import { trackingRequestResource } from '../jsonapi/serializers/tracking-request.ts';
 import { containerUpdatedEventResource, estimatedEventResource } from '../jsonapi/serializers/events.ts';
 import { webhookNotificationLogResource, webhookNotificationResource } from '../jsonapi/serializers/webhook-notification.ts';
@@ -11,10 +11,10 @@ import { findParties } from '../store/parties.ts';
 import { findLocationsByIds, findTerminalsByIds, findVesselsByIds } from '../store/reference.ts';
 import { findContainers, findShipments } from '../store/shipments.ts';
 import { findTrackingRequests } from '../store/tracking-requests.ts';
-import { findContainerUpdatedEvents, findEstimatedEvents, findTransportEvents, transportEventsOfContainers } from '../store/transport-events.ts';
+import { findContainerUpdatedEvents, findEstimatedEvents, findTransportEvents } from '../store/transport-events.ts';
 import { findNotificationLogs, findNotifications } from '../store/webhook-notifications.ts';
 import { findWebhooks } from '../store/webhooks.ts';
-import { shipmentResources } from './routes/shipments.ts';
+import { containerResources, shipmentResources } from './routes/shipments.ts';
 
 export const resourceTypes: ResourceTypes = {
   tracking_request: {
@@ -35,11 +35,7 @@ export const resourceTypes: ResourceTypes = {
   },
   container: {
     relationships: { shipment: ['shipment'], pod_terminal: ['terminal'], transport_events: ['transport_event'] },
-    load: async ({ db, accountId }, ids) => {
-      const rows = await findContainers(db, accountId, ids);
-      const events = await transportEventsOfContainers(db, rows.map((r) => r.id));
-      return rows.map((r) => containerResource(r, events.filter((e) => e.container_id === r.id).map((e) => e.id)));
-    },
+    load: async ({ db, accountId }, ids) => containerResources(db, await findContainers(db, accountId, ids)),
   },
   transport_event: {
     relationships: { shipment: ['shipment'], container: ['container'], location: ['port'], vessel: ['vessel'], terminal: ['terminal'] },

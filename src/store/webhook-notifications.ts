@@ -24,10 +24,15 @@ export interface NotificationRow {
   log_ids: string[];
 }
 
-const SELECT = `
+/**
+ * NotificationRows read from `source` (the table, or a CTE of its rows) as `n`, with what they
+ * take from the event they announce; `extra` adds columns of further joins.
+ */
+const selectNotifications = (source: string, extra = '') => `
   SELECT n.*, d.reference_type, d.reference_id, d.shipment_id, d.container_id, d.sequence,
-         ARRAY(SELECT l.id FROM webhook_notification_logs l WHERE l.webhook_notification_id = n.id ORDER BY l.attempt) AS log_ids
-    FROM webhook_notifications n JOIN domain_events d ON d.id = n.domain_event_id`;
+         ARRAY(SELECT l.id FROM webhook_notification_logs l WHERE l.webhook_notification_id = n.id ORDER BY l.attempt) AS log_ids${extra}
+    FROM ${source} n JOIN domain_events d ON d.id = n.domain_event_id`;
+const SELECT = selectNotifications('webhook_notifications');
 
 export async function listNotifications(db: Queryable, accountId: string, limit: number, offset: number): Promise<{ rows: NotificationRow[]; total: number }> {
   const [page, count] = await Promise.all([
@@ -69,10 +74,7 @@ export async function claimDueNotifications(db: Queryable, now: Date, leaseUntil
          FROM due WHERE n.id = due.id
        RETURNING n.*
      )
-     SELECT c.*, d.reference_type, d.reference_id, d.shipment_id, d.container_id, d.sequence,
-            ARRAY(SELECT l.id FROM webhook_notification_logs l WHERE l.webhook_notification_id = c.id ORDER BY l.attempt) AS log_ids,
-            w.url, w.secret, w.headers, w.active
-       FROM claimed c JOIN domain_events d ON d.id = c.domain_event_id JOIN webhooks w ON w.id = c.webhook_id`,
+     ${selectNotifications('claimed', ', w.url, w.secret, w.headers, w.active')} JOIN webhooks w ON w.id = n.webhook_id`,
     [now, leaseUntil, limit],
   );
   return rows;
@@ -139,7 +141,7 @@ export async function recordAttempts(db: Queryable, attempts: Attempt[]): Promis
   );
 }
 
-/** Makes a notification due again from a fresh retry count; undefined when the account has no such notification. */
+/** Makes a notification due again from a fresh retry count; false when the account has no such notification. */
 export async function requeueNotification(db: Queryable, accountId: string, id: string, at: Date): Promise<boolean> {
   if (!isUuid(id)) return false;
   const { rowCount } = await db.query(

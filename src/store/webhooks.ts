@@ -95,15 +95,6 @@ export async function deleteWebhook(db: Queryable, accountId: string, id: string
   return rows[0];
 }
 
-/** The account's active webhooks subscribed to `event`: who a notification goes to. */
-export async function activeWebhooksForEvent(db: Queryable, accountId: string, event: string): Promise<WebhookRow[]> {
-  const { rows } = await db.query<WebhookRow>(
-    'SELECT * FROM webhooks WHERE account_id = $1 AND active AND $2 = ANY(events) ORDER BY created_at, id',
-    [accountId, event],
-  );
-  return rows;
-}
-
 /** A delivery landed: the webhook is healthy again. Skips the write when nothing would change much. */
 export async function markWebhookSucceeded(db: Queryable, id: string, at: Date): Promise<void> {
   await db.query(

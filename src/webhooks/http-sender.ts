@@ -3,10 +3,10 @@
 // insecure targets are allowed), so a name that resolves somewhere private today is caught even
 // if it passed when the webhook was saved, and an address literal is checked before any connect.
 // Redirects are never followed: a 3xx is a failed attempt.
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
-import { isPublicAddress, type HostLookup } from '../domain/webhooks/url-policy.ts';
+import { isPublicAddress, systemLookup, type HostLookup } from '../domain/webhooks/url-policy.ts';
 
 export interface SendResult {
   statusCode: number | null;
@@ -36,7 +36,7 @@ class NonPublicAddressError extends Error {
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 function guardedLookup(options: SenderOptions) {
-  const resolve: HostLookup = options.lookup ?? ((host) => new Promise((ok, fail) => dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? fail(err) : ok(addresses)))));
+  const resolve: HostLookup = options.lookup ?? systemLookup;
   return (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback) => {
     resolve(hostname).then(
       (addresses) => {

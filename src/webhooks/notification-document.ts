@@ -2,7 +2,7 @@
 // needs to act on it without calling back (the reference service's `included` for each event).
 // GET /v2/webhook_notifications/{id} answers it and the delivery worker POSTs the same document.
 import type { Document, Resource } from '../jsonapi/document.ts';
-import { includedFrom, loadIncluded, loadRelated } from '../jsonapi/include.ts';
+import { includedFrom, loadRelated } from '../jsonapi/include.ts';
 import { resourceTypes } from '../http/resource-types.ts';
 import type { Queryable } from '../store/db.ts';
 import { webhookNotificationResource } from '../jsonapi/serializers/webhook-notification.ts';
@@ -25,11 +25,10 @@ export function deliveryIncludes(event: string): string[] {
   return ref('container', 'shipment', 'location', 'vessel', 'terminal');
 }
 
-/** The notification document; `include` overrides the delivery's include paths. */
-export async function notificationDocument(db: Queryable, row: NotificationRow, include?: string[]): Promise<NotificationDocument> {
-  const data = webhookNotificationResource(row);
-  const included = await loadIncluded(resourceTypes, { db, accountId: row.account_id }, [data], include ?? deliveryIncludes(row.event));
-  return { data, included };
+/** The document a notification's delivery carries (and GET /v2/webhook_notifications/{id} answers). */
+export async function notificationDocument(db: Queryable, row: NotificationRow): Promise<NotificationDocument> {
+  const [document] = await deliveryDocuments(db, row.account_id, [row]);
+  return document;
 }
 
 /**

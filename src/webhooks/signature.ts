@@ -8,13 +8,13 @@
 //   an optional whsec_ prefix); svc's hex secrets are valid base64, so the key is that decoding.
 import { createHmac } from 'node:crypto';
 
-export const SIGNATURE_HEADER = 'x-svc-webhook-signature';
+const SIGNATURE_HEADER = 'x-svc-webhook-signature';
 
-export function legacySignature(secret: string, body: string): string {
+function legacySignature(secret: string, body: string): string {
   return createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex');
 }
 
-export function standardWebhookHeaders(secret: string, messageId: string, at: Date, body: string): Record<string, string> {
+function standardWebhookHeaders(secret: string, messageId: string, at: Date, body: string): Record<string, string> {
   const timestamp = Math.floor(at.getTime() / 1000).toString();
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   const signature = createHmac('sha256', key).update(`${messageId}.${timestamp}.${body}`).digest('base64');

@@ -1,5 +1,6 @@
 // A real webhook receiver on loopback: records every request exactly as it arrived and answers
 // as the test tells it to.
+import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -54,4 +55,10 @@ export async function startReceiver(): Promise<Receiver> {
       server.close(() => resolve());
     });
   return receiver;
+}
+
+/** HMAC-SHA256 hex of `body` under `secret`, computed by openssl: a verifier independent of svc's code. */
+export function opensslHmac(secret: string, body: string): string {
+  const out = execFileSync('openssl', ['dgst', '-sha256', '-hmac', secret], { input: body }).toString();
+  return out.trim().split(/\s+/).pop()!;
 }

@@ -112,7 +112,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-const systemLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+/** The operating system's resolver, every address of a name. */
+export const systemLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 const insecureHint = ' (allowed only when SVC_WEBHOOK_ALLOW_INSECURE=true)';
 

@@ -50,13 +50,9 @@ export const webhookNotificationRoutes: AnyRouteSpec[] = [
       const [row] = await findNotifications(services.db, accountId, [params.id]);
       if (!row) throw notFound();
       // An explicit include decides what is included; otherwise the document equals the delivered body.
-      const explicit = parseInclude(query).length > 0;
-      if (explicit) {
-        const data = webhookNotificationResource(row);
-        return { body: { data, included: await include('webhook_notification', [data]) } };
-      }
-      await include('webhook_notification', []);
-      return { body: await notificationDocument(services.db, row) };
+      if (parseInclude(query).length === 0) return { body: await notificationDocument(services.db, row) };
+      const data = webhookNotificationResource(row);
+      return { body: { data, included: await include('webhook_notification', [data]) } };
     },
   },
   {

@@ -1,8 +1,8 @@
 // JSON:API resources of the events webhooks announce besides transport events: ETA changes of a
 // shipment and terminal-data changesets of a container.
-import { stableId } from '../../refdata/ids.ts';
 import type { ContainerUpdatedEventRow, EstimatedEventRow } from '../../store/transport-events.ts';
 import { iso, toOne, type Resource } from '../document.ts';
+import { locationId, vesselId } from './tracking.ts';
 
 export function estimatedEventResource(row: EstimatedEventRow): Resource {
   return {
@@ -21,8 +21,8 @@ export function estimatedEventResource(row: EstimatedEventRow): Resource {
     },
     relationships: {
       shipment: toOne('shipment', row.shipment_id),
-      port: toOne('port', row.location_locode ? stableId('location', row.location_locode) : null),
-      vessel: toOne('vessel', row.vessel_imo ? stableId('vessel', row.vessel_imo) : null),
+      port: toOne('port', locationId(row.location_locode)),
+      vessel: toOne('vessel', vesselId(row.vessel_imo)),
     },
     links: { self: `/v2/estimated_events/${row.id}` },
   };

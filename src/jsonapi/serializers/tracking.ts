@@ -74,7 +74,10 @@ function pick(state: Record<string, unknown>, keys: readonly string[]): Record<s
   return Object.fromEntries(keys.map((k) => [k, state[k] ?? null]));
 }
 
-const locationId = (locode: unknown) => (typeof locode === 'string' && locode ? stableId('location', locode) : null);
+/** The id of the port or metro area a UN/LOCODE names, or null. */
+export const locationId = (locode: unknown) => (typeof locode === 'string' && locode ? stableId('location', locode) : null);
+/** The id of the vessel an IMO number names, or null. */
+export const vesselId = (imo: string | null) => (imo ? stableId('vessel', imo) : null);
 
 export function shipmentResource(row: ShipmentRow, containerIds: string[], line?: { name: string; short_name: string }, customerName?: string | null): Resource {
   const s = row.state;
@@ -180,7 +183,7 @@ export function transportEventResource(row: TransportEventRow): Resource {
       shipment: toOne('shipment', row.shipment_id),
       container: toOne('container', row.container_id),
       location: toOne('port', locationId(row.location_locode)),
-      vessel: toOne('vessel', row.vessel_imo ? stableId('vessel', row.vessel_imo) : null),
+      vessel: toOne('vessel', vesselId(row.vessel_imo)),
       terminal: toOne('terminal', row.terminal_id ?? null),
     },
     links: { self: `/v2/transport_events/${row.id}` },
