@@ -13,6 +13,7 @@ import { haversineNm } from '../src/domain/geo/distance.ts';
 import { checkDigit, containerNumber, isValidContainerNumber } from '../src/carriers/sandbox/iso6346.ts';
 import type { Journey, JourneyEvent } from '../src/carriers/sandbox/journey.ts';
 import { localDate, localDateTime } from '../src/carriers/sandbox/local-time.ts';
+import { parseEventsQuery } from '../src/carriers/sandbox/event-query.ts';
 import { planJourney } from '../src/carriers/sandbox/planner.ts';
 import { ScaledClock } from '../src/carriers/sandbox/scaled-clock.ts';
 import { buildSandboxServer, type SandboxApp } from '../src/carriers/sandbox/server.ts';
@@ -225,6 +226,11 @@ describe('journey planner', () => {
     assert.ok(count((j) => j.route!.origin !== null) > 0);
     assert.ok(count((j) => j.terminal.some((t) => t.holds.length > 0)) > 5);
   });
+});
+
+test('event query parameter names are looked up as own aliases only', () => {
+  const query = parseEventsQuery({ constructor: 'a', toString: 'b', bookingReference: 'BK1' });
+  assert.deepEqual(Object.keys(query.params).sort(), ['carrierBookingReference', 'constructor', 'toString']);
 });
 
 describe('DCSA 2.2 events over HTTP', () => {

@@ -19,6 +19,7 @@ import { containerResources, shipmentResources } from './routes/shipments.ts';
 export const resourceTypes: ResourceTypes = {
   tracking_request: {
     relationships: { tracked_object: ['shipment'], customer: ['party'] },
+    aliases: { shipment: 'tracked_object' },
     load: async ({ db, accountId }, ids) => (await findTrackingRequests(db, accountId, ids)).map(trackingRequestResource),
   },
   shipment: {
@@ -30,11 +31,12 @@ export const resourceTypes: ResourceTypes = {
       pod_terminal: ['terminal'],
       destination_terminal: ['terminal'],
       customer: ['party'],
+      line_tracking_stopped_by_user: ['user'],
     },
     load: async ({ db, accountId }, ids) => shipmentResources(db, await findShipments(db, accountId, ids)),
   },
   container: {
-    relationships: { shipment: ['shipment'], pod_terminal: ['terminal'], transport_events: ['transport_event'] },
+    relationships: { shipment: ['shipment'], pod_terminal: ['terminal'], transport_events: ['transport_event'], pickup_facility: ['terminal'], raw_events: ['raw_event'] },
     load: async ({ db, accountId }, ids) => containerResources(db, await findContainers(db, accountId, ids)),
   },
   transport_event: {
@@ -87,4 +89,8 @@ export const resourceTypes: ResourceTypes = {
     load: async ({ db }, ids) => (await findTerminalsByIds(db, ids)).map(terminalResource),
   },
   rail_terminal: { relationships: { port: ['port'], metro_area: ['metro_area'] } },
+  // Named by the reference's container relationships; svc keeps no raw events and no users, so
+  // these relationships are always empty and nothing is ever loaded.
+  raw_event: { relationships: { location: ['port', 'metro_area'], vessel: ['vessel'] } },
+  user: { relationships: {} },
 };

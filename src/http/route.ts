@@ -133,8 +133,7 @@ export function registerRoute(app: FastifyInstance, services: Services, spec: An
         body,
         url: requestUrl(req, services.publicUrl),
         async include(rootType, primary) {
-          const paths = parseInclude(query);
-          validateInclude(resourceTypes, rootType, paths);
+          const paths = validateInclude(resourceTypes, rootType, parseInclude(query));
           if (paths.length === 0) return undefined;
           return loadIncluded(resourceTypes, { db: services.db, accountId }, primary, paths);
         },

@@ -13,6 +13,8 @@ export interface LoadContext {
 export interface ResourceType {
   /** relationship name → the types it may point to */
   relationships: Record<string, readonly string[]>;
+  /** Other names clients use for a relationship (the reference's include=shipment on a tracking request). */
+  aliases?: Record<string, string>;
   /** Needed once some relationship points at this type. */
   load?(ctx: LoadContext, ids: string[]): Promise<Resource[]>;
 }
@@ -23,27 +25,39 @@ interface PathTree {
   [segment: string]: PathTree;
 }
 
+// Names come from the query string: only a map's own entries count, so "constructor" or
+// "__proto__" never reach Object.prototype.
+const own = <T>(map: Record<string, T> | undefined, key: string): T | undefined => (map && Object.hasOwn(map, key) ? map[key] : undefined);
+
 function toTree(paths: string[]): PathTree {
-  const tree: PathTree = {};
+  const tree: PathTree = Object.create(null);
   for (const path of paths) {
     let node = tree;
-    for (const segment of path.split('.')) node = node[segment] ??= {};
+    for (const segment of path.split('.')) node = own(node, segment) ?? (node[segment] = Object.create(null));
   }
   return tree;
 }
 
-/** Throws a 400 naming the first include path that is not a relationship chain from rootType. */
-export function validateInclude(types: ResourceTypes, rootType: string, paths: string[]): void {
-  for (const path of paths) {
+/**
+ * The include paths with aliases replaced by the relationships they name; throws a 400 naming the
+ * first path that is not a relationship chain from rootType.
+ */
+export function validateInclude(types: ResourceTypes, rootType: string, paths: string[]): string[] {
+  const canonical = paths.map((path) => {
     let current = [rootType];
-    for (const segment of path.split('.')) {
-      const next = current.flatMap((t) => types[t]?.relationships[segment] ?? []);
+    const segments: string[] = [];
+    for (const given of path.split('.')) {
+      const segment = current.map((t) => own(own(types, t)?.aliases, given)).find((s) => s !== undefined) ?? given;
+      const next = current.flatMap((t) => own(own(types, t)?.relationships, segment) ?? []);
       if (next.length === 0) {
-        throw badParameter('include', `${segment} is not a relationship of ${current.join(' or ')} (in include path "${path}").`, 'invalid_include');
+        throw badParameter('include', `${given} is not a relationship of ${current.join(' or ')} (in include path "${path}").`, 'invalid_include');
       }
+      segments.push(segment);
       current = [...new Set(next)];
     }
-  }
+    return segments.join('.');
+  });
+  return [...new Set(canonical)];
 }
 
 const keyOf = (r: Identifier) => `${r.type}:${r.id}`;
@@ -69,7 +83,7 @@ export async function loadRelated(types: ResourceTypes, ctx: LoadContext, primar
         if (!known.has(key)) (missing.get(ident.type) ?? missing.set(ident.type, []).get(ident.type)!).push(ident.id);
       }
       for (const [type, ids] of missing) {
-        const load = types[type]?.load;
+        const load = own(types, type)?.load;
         if (!load) throw new Error(`no loader for included type ${type}`);
         for (const r of await load(ctx, ids)) known.set(keyOf(r), r);
       }

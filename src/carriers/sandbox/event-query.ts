@@ -173,7 +173,7 @@ export function parseEventsQuery(raw: Record<string, string>): EventsQuery {
   if (raw.cursor !== undefined) {
     ({ params, offset } = decodeCursor(raw.cursor));
   } else {
-    for (const [key, value] of Object.entries(raw)) params[ALIASES[key] ?? key] = value;
+    for (const [key, value] of Object.entries(raw)) params[Object.hasOwn(ALIASES, key) ? ALIASES[key] : key] = value;
   }
   const limitText = params.limit ?? DEFAULT_LIMIT.toString();
   const limit = Number(limitText);

@@ -28,8 +28,8 @@ const labels = z.array(z.string().trim().min(1).max(200)).max(100);
 const shipmentPatch = z.object({ data: z.object({ type: z.literal('shipment').optional(), id: z.string().optional(), attributes: z.object({ ref_numbers: labels.optional(), tags: labels.optional() }) }) });
 const containerPatch = z.object({ data: z.object({ type: z.literal('container').optional(), id: z.string().optional(), attributes: z.object({ ref_numbers: labels }) }) });
 
-const SHIPMENT_INCLUDES = ['containers', 'port_of_lading', 'port_of_discharge', 'pod_terminal', 'destination', 'destination_terminal', 'customer'];
-const CONTAINER_INCLUDES = ['shipment', 'pod_terminal', 'transport_events'];
+const SHIPMENT_INCLUDES = ['containers', 'port_of_lading', 'port_of_discharge', 'pod_terminal', 'destination', 'destination_terminal', 'customer', 'line_tracking_stopped_by_user'];
+const CONTAINER_INCLUDES = ['shipment', 'pod_terminal', 'transport_events', 'pickup_facility', 'raw_events'];
 const TRANSPORT_EVENT_INCLUDES = ['shipment', 'container', 'location', 'vessel', 'terminal'];
 
 const instant = z.string().nullable();
@@ -83,6 +83,7 @@ export const shipmentSchema = resourceSchema(
       destination_terminal: toOneSchema('terminal'),
       containers: toManySchema('container'),
       customer: toOneSchema('party'),
+      line_tracking_stopped_by_user: toOneSchema('user', 'Who stopped tracking; always null (svc has API keys, not users)'),
     },
     selfLink: true,
   },
@@ -159,6 +160,8 @@ export const containerSchema = resourceSchema(
       shipment: toOneSchema('shipment'),
       pod_terminal: toOneSchema('terminal', 'The discharge terminal'),
       transport_events: toManySchema('transport_event', 'Its milestones, oldest first; absent after PATCH').optional(),
+      pickup_facility: toOneSchema('terminal', 'The inland facility it is picked up at; always null (not reported yet)'),
+      raw_events: toManySchema('raw_event', "The carrier's raw events; always empty (svc keeps normalised transport events)"),
     },
     selfLink: true,
   },

@@ -77,7 +77,7 @@ const trackingRequest = resourceSchema(
   },
 );
 
-const INCLUDES = ['tracked_object', 'customer'];
+const INCLUDES = ['tracked_object', 'shipment (same as tracked_object)', 'customer'];
 
 export const trackingRequestRoutes: AnyRouteSpec[] = [
   {

@@ -110,6 +110,8 @@ export function shipmentResource(row: ShipmentRow, containerIds: string[], line?
       destination_terminal: toOne('terminal', (s.destination_terminal_id as string | undefined) ?? null),
       containers: toMany('container', containerIds),
       customer: toOne('party', row.customer_id),
+      // svc has API keys, not users: nobody to name.
+      line_tracking_stopped_by_user: toOne('user', null),
     },
     links: { self: `/v2/shipments/${row.id}` },
   };
@@ -140,6 +142,9 @@ export function containerResource(row: ContainerRow, transportEventIds?: string[
       shipment: toOne('shipment', row.shipment_id),
       pod_terminal: toOne('terminal', (s.pod_terminal_id as string | undefined) ?? null),
       ...(transportEventIds ? { transport_events: toMany('transport_event', transportEventIds) } : {}),
+      // Reference relationships no feed of svc's fills yet: present, and empty.
+      pickup_facility: toOne('terminal', null),
+      raw_events: toMany('raw_event', []),
     },
     links: { self: `/v2/containers/${row.id}` },
   };

@@ -1,0 +1,116 @@
+// The include table: every relationship the reference service declares for a resource type can be
+// included from svc (null or empty where svc has no data), names are looked up as own properties
+// only, and reference aliases resolve to svc's relationships.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { resourceTypes } from '../src/http/resource-types.ts';
+import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const reference = JSON.parse(readFileSync(path.resolve(root, '../shared/reference/openapi.json'), 'utf8'));
+
+type Schema = { properties?: Record<string, Schema>; items?: Schema; enum?: string[] };
+/** Relationship name → the types its data may name, as the reference's component declares them. */
+function referenceRelationships(type: string): Record<string, string[]> | undefined {
+  const rels = (reference.components.schemas[type] as Schema | undefined)?.properties?.relationships?.properties;
+  if (!rels) return undefined;
+  return Object.fromEntries(
+    Object.entries(rels).map(([name, rel]) => {
+      const data = rel.properties?.data;
+      return [name, (data?.items ?? data)?.properties?.type?.enum ?? []];
+    }),
+  );
+}
+
+test('every relationship the reference declares is in the include table, for every type svc serves or reaches', () => {
+  const pending = Object.keys(resourceTypes).filter((type) => referenceRelationships(type));
+  const checked = new Set<string>();
+  const missing: string[] = [];
+  while (pending.length > 0) {
+    const type = pending.pop()!;
+    if (checked.has(type)) continue;
+    checked.add(type);
+    const declared = referenceRelationships(type)!;
+    const ours = Object.hasOwn(resourceTypes, type) ? resourceTypes[type].relationships : {};
+    for (const [name, targets] of Object.entries(declared)) {
+      if (!Object.hasOwn(ours, name)) missing.push(`${type}.${name}`);
+      // A type the reference reaches from here (raw_event from container) must be known too.
+      for (const target of targets) if (referenceRelationships(target)) pending.push(target);
+    }
+  }
+  assert.deepEqual(missing, []);
+  for (const type of ['shipment', 'container', 'tracking_request', 'transport_event', 'estimated_event', 'terminal', 'raw_event']) {
+    assert.ok(checked.has(type), `${type} compared`);
+  }
+});
+
+let t: TrackingHarness;
+let shipmentId: string;
+let containerId: string;
+let trackingRequestId: string;
+
+before(async () => {
+  t = await startTrackingHarness();
+  trackingRequestId = await t.track('bill_of_lading', 'TEST-TR-SUCCEEDED', 'TEST');
+  await t.worker.drain();
+  await t.advance(10 * 24 * 3_600_000, 10);
+  const tr = (await t.request('GET', `/v2/tracking_requests/${trackingRequestId}`)).body.data;
+  shipmentId = tr.relationships.tracked_object.data.id;
+  const shipment = (await t.request('GET', `/v2/shipments/${shipmentId}`)).body.data;
+  containerId = shipment.relationships.containers.data[0].id;
+});
+after(async () => {
+  await t?.close();
+});
+
+describe('relationships the reference declares', () => {
+  test("a widely used client's default container include works on lists and single containers", async () => {
+    for (const path of ['/v2/containers', `/v2/containers/${containerId}`]) {
+      const res = await t.request('GET', `${path}?include=shipment,pod_terminal,pickup_facility`);
+      assert.equal(res.status, 200, res.text);
+      const container = Array.isArray(res.body.data) ? res.body.data[0] : res.body.data;
+      assert.deepEqual(container.relationships.pickup_facility, { data: null });
+      assert.deepEqual(container.relationships.raw_events, { data: [] });
+      assert.ok(res.body.included.some((r: any) => r.type === 'shipment' && r.id === shipmentId));
+    }
+    const raw = await t.request('GET', `/v2/containers/${containerId}?include=raw_events,raw_events.location,raw_events.vessel,pickup_facility.port`);
+    assert.equal(raw.status, 200, raw.text);
+    assert.deepEqual(raw.body.included, [], 'nothing to include');
+  });
+
+  test("a shipment names who stopped its tracking (nobody: svc has no users), and it can be included", async () => {
+    const res = await t.request('GET', `/v2/shipments/${shipmentId}?include=line_tracking_stopped_by_user,containers.pickup_facility`);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.data.relationships.line_tracking_stopped_by_user, { data: null });
+  });
+
+  test('include=shipment on a tracking request is tracked_object', async () => {
+    for (const path of [`/v2/tracking_requests/${trackingRequestId}`, '/v2/tracking_requests']) {
+      const alias = await t.request('GET', `${path}?include=shipment,shipment.containers`);
+      const canonical = await t.request('GET', `${path}?include=tracked_object,tracked_object.containers`);
+      assert.equal(alias.status, 200, alias.text);
+      assert.deepEqual(alias.body.included, canonical.body.included);
+      assert.deepEqual([...new Set(alias.body.included.map((r: any) => r.type))].sort(), ['container', 'shipment']);
+    }
+    // The relationship keeps its own name in the record.
+    const record = (await t.request('GET', `/v2/tracking_requests/${trackingRequestId}?include=shipment`)).body.data;
+    assert.deepEqual(Object.keys(record.relationships).sort(), ['customer', 'tracked_object']);
+  });
+});
+
+describe('include names are own relationships only', () => {
+  const inherited = ['__proto__', 'toString', 'constructor', 'valueOf', 'hasOwnProperty', 'constructor.prototype', '__proto__.polluted', 'shipment.__proto__', 'shipment.constructor.name', 'tracked_object.toString'];
+  for (const name of inherited) {
+    test(`include=${name} → 400 without internals`, async () => {
+      for (const path of [`/v2/containers/${containerId}`, '/v2/tracking_requests', '/v2/webhook_notifications', '/v2/parties']) {
+        const res = await t.request('GET', `${path}?include=${encodeURIComponent(name)}`);
+        assert.equal(res.status, 400, `${path} ${res.text}`);
+        assert.equal(res.body.errors[0].source.parameter, 'include');
+        assert.doesNotMatch(res.body.errors[0].detail, /native code|function|\[object/);
+      }
+      assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    });
+  }
+});
