@@ -300,7 +300,7 @@ describe('failures, retries and logs', () => {
     assert.equal(receiver.received.length, 0);
     const logs = (await t.db.query('SELECT error FROM webhook_notification_logs WHERE webhook_notification_id = $1 ORDER BY attempt', [id])).rows;
     assert.match(logs[0].error, /refused: receiver\.test resolves to 127\.0\.0\.1/);
-    assert.match(logs[1].error, /refused: 169\.254\.169\.254 is a loopback, private or otherwise non-public address/);
+    assert.match(logs[1].error, /refused: 169\.254\.169\.254 is a non-public, special-purpose address \(linkLocal\)/);
   });
 });
 

@@ -1,12 +1,12 @@
 // POSTs a webhook delivery. The host is checked where it matters, when the connection is made:
-// the agent's DNS lookup refuses loopback, private, link-local and metadata addresses (unless
+// the agent's DNS lookup refuses every special-purpose address (loopback, private, metadata, NAT64…; unless
 // insecure targets are allowed), so a name that resolves somewhere private today is caught even
 // if it passed when the webhook was saved, and an address literal is checked before any connect.
 // Redirects are never followed: a 3xx is a failed attempt.
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
-import { isPublicAddress, systemLookup, type HostLookup } from '../domain/webhooks/url-policy.ts';
+import { isPublicAddress, specialRange, systemLookup, type HostLookup } from '../domain/webhooks/url-policy.ts';
 
 export interface SendResult {
   statusCode: number | null;
@@ -41,7 +41,7 @@ function guardedLookup(options: SenderOptions) {
     resolve(hostname).then(
       (addresses) => {
         const bad = options.allowInsecure ? undefined : addresses.find((a) => !isPublicAddress(a.address));
-        if (bad) return callback(new NonPublicAddressError(`${hostname} resolves to ${bad.address}, a loopback, private or otherwise non-public address`), '');
+        if (bad) return callback(new NonPublicAddressError(`${hostname} resolves to ${bad.address}, a non-public, special-purpose address (${specialRange(bad.address)})`), '');
         if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
         if (lookupOptions.all) return callback(null, addresses);
         callback(null, addresses[0].address, addresses[0].family);
@@ -69,7 +69,7 @@ export class WebhookSender {
     const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
     if (!this.options.allowInsecure) {
       // Literal addresses never reach the lookup, so they are checked here.
-      if (isIP(host) !== 0 && !isPublicAddress(host)) return { statusCode: null, error: `refused: ${host} is a loopback, private or otherwise non-public address`, durationMs: 0, responseHeaders: null, responseBody: null };
+      if (isIP(host) !== 0 && !isPublicAddress(host)) return { statusCode: null, error: `refused: ${host} is a non-public, special-purpose address (${specialRange(host)})`, durationMs: 0, responseHeaders: null, responseBody: null };
       if (target.protocol !== 'https:') return { statusCode: null, error: 'refused: plain http is not allowed', durationMs: 0, responseHeaders: null, responseBody: null };
     }
     try {

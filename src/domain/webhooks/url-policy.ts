@@ -7,7 +7,8 @@
 // resolved to a public address yesterday may resolve to a private one today. A delivery should
 // connect to one of the `addresses` the check returns, so the name is not looked up a second time.
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -18,7 +19,7 @@ export interface ResolvedAddress {
 export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export interface UrlPolicyOptions {
-  /** Accept http: and loopback, private, link-local and unique-local targets. */
+  /** Accept http: and special-purpose targets (loopback, private, link-local, …). */
   allowInsecure: boolean;
   /** Defaults to the operating system's resolver; tests pass their own. */
   lookup?: HostLookup;
@@ -31,7 +32,7 @@ export type UrlProblem =
   | 'malformed'
   /** http: while insecure URLs are not allowed. */
   | 'insecure_scheme'
-  /** The host is, or resolves to, a loopback, private or otherwise non-public address. */
+  /** The host is, or resolves to, a special-purpose (loopback, private, NAT64, …) address. */
   | 'non_public_address'
   /** The host name has no address (or the resolver did not answer). */
   | 'unresolvable';
@@ -49,40 +50,29 @@ export type UrlCheck =
 
 const fail = (problem: UrlProblem, reason: string, temporary?: boolean): UrlCheck => ({ ok: false, problem, reason, ...(temporary ? { temporary } : {}) });
 
-// Addresses no webhook may reach unless insecure targets are allowed. Node's BlockList applies
-// the IPv4 rules to IPv4-mapped IPv6 addresses (::ffff:127.0.0.1) as well.
-const nonPublic = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this network"; 0.0.0.0 reaches the local host
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT, used inside some clouds
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata services
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  nonPublic.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 96], // unspecified, loopback and IPv4-compatible addresses
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-] as const) {
-  nonPublic.addSubnet(network, prefix, 'ipv6');
+// Addresses no webhook may reach unless insecure targets are allowed: everything but ordinary
+// unicast. ipaddr.js names the ranges of IANA's special-purpose registries (loopback, private,
+// link-local, CGNAT, multicast, documentation, benchmarking, NAT64, 6to4, Teredo, unique-local,
+// IPv4-mapped and -translated, …) and calls the rest "unicast". For IPv6 only 2000::/3 is global
+// unicast (IANA's IPv6 address space); the rest, IPv4-compatible ::/96 included, is reserved.
+// Forms that embed an IPv4 address are refused whatever they embed: svc has no reason to reach a
+// public host through a translator, and the embedded address is where such a packet goes.
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+/** The special-purpose range an IP address lies in, or undefined for an ordinary public address. */
+export function specialRange(address: string): string | undefined {
+  const bare = address.replace(/%.*$/, ''); // a zone index (fe80::1%eth0)
+  if (isIP(bare) === 0) return 'not an IP address';
+  const parsed = ipaddr.parse(bare);
+  const range = parsed.range();
+  if (range !== 'unicast') return range;
+  if (parsed.kind() === 'ipv6' && !parsed.match(GLOBAL_UNICAST_V6)) return 'reserved';
+  return undefined;
 }
 
 /** True for an IP address a webhook may reach without `allowInsecure`. */
 export function isPublicAddress(address: string): boolean {
-  const bare = address.replace(/%.*$/, ''); // a zone index (fe80::1%eth0)
-  const family = isIP(bare);
-  if (family === 0) return false;
-  return !nonPublic.check(bare, family === 4 ? 'ipv4' : 'ipv6');
+  return specialRange(address) === undefined;
 }
 
 const isLocalhostName = (host: string) => host === 'localhost' || host.endsWith('.localhost');
@@ -128,9 +118,8 @@ export async function checkWebhookUrl(raw: string, options: UrlPolicyOptions): P
   // 0x7f.1 → 127.0.0.1); IPv6 literals keep their brackets.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
   if (isIP(host) !== 0) {
-    if (!options.allowInsecure && !isPublicAddress(host)) {
-      return fail('non_public_address', `The URL's host ${host} is a loopback, private or otherwise non-public address${insecureHint}.`);
-    }
+    const range = options.allowInsecure ? undefined : specialRange(host);
+    if (range) return fail('non_public_address', `The URL's host ${host} is a non-public, special-purpose address (${range})${insecureHint}.`);
     return { ok: true, url, addresses: [host] };
   }
   if (!options.allowInsecure && isLocalhostName(host)) {
@@ -149,7 +138,7 @@ export async function checkWebhookUrl(raw: string, options: UrlPolicyOptions): P
   if (addresses.length === 0) return fail('unresolvable', `The URL's host ${host} does not resolve to any address.`);
   if (!options.allowInsecure) {
     const bad = addresses.find((a) => !isPublicAddress(a));
-    if (bad) return fail('non_public_address', `The URL's host ${host} resolves to ${bad}, a loopback, private or otherwise non-public address${insecureHint}.`);
+    if (bad) return fail('non_public_address', `The URL's host ${host} resolves to ${bad}, a non-public, special-purpose address (${specialRange(bad)})${insecureHint}.`);
   }
   return { ok: true, url, addresses };
 }
