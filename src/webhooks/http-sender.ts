@@ -100,7 +100,7 @@ export class WebhookSender {
       const responseHeaders = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
       return { statusCode: res.statusCode, error: null, durationMs: elapsed(), responseHeaders, responseBody };
     } catch (err) {
-      return { statusCode: null, error: describeError(err, this.options.timeoutMs), durationMs: elapsed(), responseHeaders: null, responseBody: null };
+      return { statusCode: null, error: describeError(err, this.options.timeoutMs, host), durationMs: elapsed(), responseHeaders: null, responseBody: null };
     }
   }
 
@@ -109,12 +109,17 @@ export class WebhookSender {
   }
 }
 
-function describeError(err: unknown, timeoutMs: number): string {
+const NO_SUCH_NAME = new Set(['ENOTFOUND', 'ENODATA', 'EAI_NONAME']);
+const RESOLVER_TROUBLE = new Set(['EAI_AGAIN', 'ETIMEOUT', 'ESERVFAIL', 'EREFUSED']);
+
+function describeError(err: unknown, timeoutMs: number, host: string): string {
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
   if (e.name === 'TimeoutError' || e.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return `timed out after ${timeoutMs} ms`;
   }
   if (code === 'ENONPUBLIC') return `refused: ${e.message ?? e.cause?.message}`;
+  if (code && NO_SUCH_NAME.has(code)) return `the host name ${host} did not resolve to any address (${code})`;
+  if (code && RESOLVER_TROUBLE.has(code)) return `the host name ${host} could not be resolved right now (${code})`;
   return `${code ?? 'error'}: ${e.message ?? e.cause?.message ?? String(err)}`;
 }

@@ -102,8 +102,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+// RFC 6761: names under .invalid never resolve, so they are answered here, not sent to a DNS server.
+const isInvalidName = (host: string) => /(^|\.)invalid\.?$/i.test(host);
+
 /** The operating system's resolver, every address of a name. */
-export const systemLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+export const systemLookup: HostLookup = async (hostname) => {
+  if (isInvalidName(hostname)) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  return dnsLookup(hostname, { all: true, verbatim: true });
+};
 
 const insecureHint = ' (allowed only when SVC_WEBHOOK_ALLOW_INSECURE=true)';
 

@@ -162,10 +162,14 @@ const sourceIpsSchema = z.object({ webhook_notification_ips: z.array(z.string())
 
 // ---- handlers ---------------------------------------------------------------------------------
 
-/** 422 at /data/attributes/url unless the URL policy lets svc deliver there. */
+/**
+ * 422 at /data/attributes/url unless the URL policy lets svc deliver there. A name that does not
+ * resolve right now (an offline receiver, a DNS hiccup) is accepted: each delivery checks the
+ * addresses it connects to, and its log says when the name did not resolve.
+ */
 async function assertDeliverable(url: string, settings: WebhookSettings): Promise<void> {
   const check = await checkWebhookUrl(url, { allowInsecure: settings.allowInsecure, lookup: settings.lookup });
-  if (!check.ok) throw unprocessable('/data/attributes/url', check.reason, 'invalid');
+  if (!check.ok && check.problem !== 'unresolvable') throw unprocessable('/data/attributes/url', check.reason, 'invalid');
 }
 
 /** Trimmed by the schema already; no headers at all is stored as null. */
