@@ -46,6 +46,8 @@ export interface CarrierEvent {
   modeOfTransport: ModeOfTransport | null;
   vessel: { imo: string | null; name: string | null } | null;
   voyageNumber: string | null;
+  /** The railroad (SCAC) running a RAIL transport call; absent in events stored before svc read it. */
+  railOperator?: string | null;
   transportCallSequence: number | null;
   /** ISO 6346 size-type code of the container (e.g. 45G1), when given. */
   isoEquipmentCode: string | null;

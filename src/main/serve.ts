@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ConnectorRegistry, type CarrierEndpoint } from '../carriers/registry.ts';
-import { SANDBOX_SCACS, ScaledClock, startSandbox } from '../carriers/sandbox/index.ts';
+import { SANDBOX_SCACS, startSandbox } from '../carriers/sandbox/index.ts';
 import type { Config } from '../config/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { buildApp } from '../http/app.ts';
@@ -11,6 +11,7 @@ import { TrackingWorker } from '../services/tracking/worker.ts';
 import type { Db } from '../store/db.ts';
 import { DeliveryWorker } from '../webhooks/delivery-worker.ts';
 import { openDatabase } from './database.ts';
+import { DemoClock } from './demo-clock.ts';
 
 /** A start-up failure the user can fix, in one line: the command line prints it without a stack. */
 export class StartError extends Error {}
@@ -39,7 +40,8 @@ function listenFailure(err: unknown, host: string, port: number, variables: { po
  * accelerated clock, so both sides of the DCSA connection agree on "now".
  */
 async function startSandboxCarriers(config: Config, say: (msg: string) => void) {
-  const clock = new ScaledClock(new Date(), config.SVC_SANDBOX_SPEED);
+  // Demo time continues where the last run left it (demo-clock.ts).
+  const clock = new DemoClock(path.join(config.SVC_DATA_DIR, 'demo-clock.json'), config.SVC_SANDBOX_SPEED);
   const sandbox = await startSandbox({
     port: config.SVC_SANDBOX_PORT,
     host: '127.0.0.1',
@@ -56,7 +58,8 @@ async function startSandboxCarriers(config: Config, say: (msg: string) => void) 
     version: '2.2' as const,
     terminalBaseUrl: `${sandbox.url}/terminal`,
   }));
-  return { clock, close: sandbox.close, endpoints, url: sandbox.url };
+  const close = () => sandbox.close().finally(() => clock.close());
+  return { clock, close, endpoints, url: sandbox.url };
 }
 type SandboxCarriers = Awaited<ReturnType<typeof startSandboxCarriers>>;
 

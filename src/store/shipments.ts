@@ -47,6 +47,38 @@ export async function insertShipment(
   return rows[0];
 }
 
+/**
+ * The account's shipments with a line that a number may name: as the number asked, its B/L or
+ * booking number, or one of its containers; newest first.
+ */
+export async function shipmentsNamedBy(db: Queryable, accountId: string, scac: string, number: string): Promise<ShipmentRow[]> {
+  const { rows } = await db.query<ShipmentRow>(
+    `SELECT s.* FROM shipments s
+      WHERE s.account_id = $1 AND s.scac = $2
+        AND (upper($3) IN (upper(s.request_number), upper(s.bill_of_lading_number), upper(s.booking_number))
+             OR EXISTS (SELECT 1 FROM containers c WHERE c.account_id = $1 AND c.shipment_id = s.id AND c.number = upper($3)))
+      ORDER BY s.created_at DESC, s.id DESC`,
+    [accountId, scac, number],
+  );
+  return rows;
+}
+
+/**
+ * A shipment tracked again: tracking resumes if it had stopped (as a user's resume does, counting
+ * from now for the silence rule) and the new request's reference numbers are added.
+ */
+export async function resumeShipment(db: Queryable, id: string, refNumbers: string[], at: Date): Promise<ShipmentRow> {
+  const { rows } = await db.query<ShipmentRow>(
+    `UPDATE shipments
+        SET ref_numbers = ref_numbers || ARRAY(SELECT r FROM unnest($2::text[]) r WHERE r <> ALL(ref_numbers)),
+            line_tracking_last_changed_at = CASE WHEN line_tracking_stopped_at IS NULL THEN line_tracking_last_changed_at ELSE $3 END,
+            line_tracking_stopped_at = NULL, line_tracking_stopped_reason = NULL, updated_at = $3
+      WHERE id = $1 RETURNING *`,
+    [id, refNumbers, at],
+  );
+  return rows[0];
+}
+
 export async function findShipments(db: Queryable, accountId: string, ids: string[]): Promise<ShipmentRow[]> {
   const valid = ids.filter(isUuid);
   if (valid.length === 0) return [];

@@ -50,6 +50,7 @@ test('2.2 transport event with the deprecated transportCall.UNLocationCode', () 
       vessel: { imo: '9321483', name: 'King of the Seas' },
       // An arrival belongs to the voyage the vessel arrived on.
       voyageNumber: '2103N',
+      railOperator: null,
       transportCallSequence: 2,
       isoEquipmentCode: null,
       seals: [],
@@ -153,6 +154,7 @@ test('3.0 sample: shipment, transport and equipment events; IOT and REEFER readi
       vessel: { imo: '7654321', name: 'Example Vessel Beta' },
       // A departure belongs to the voyage the vessel leaves on.
       voyageNumber: 'V002E',
+      railOperator: null,
       transportCallSequence: 1,
       isoEquipmentCode: null,
       seals: [],

@@ -8,6 +8,12 @@ export function modeOfTransport(value: string | undefined): ModeOfTransport | nu
   return value !== undefined && MODES.includes(value) ? (value as ModeOfTransport) : null;
 }
 
+/** The railroad of a rail call, when the carrier names it with a SCAC (2 to 4 letters). */
+export function railOperator(mode: string | undefined, code: string | undefined): string | null {
+  const scac = code?.toUpperCase();
+  return modeOfTransport(mode) === 'RAIL' && scac && /^[A-Z]{2,4}$/.test(scac) ? scac : null;
+}
+
 /**
  * The container an event names through shipper references (type EQ). Several distinct
  * containers mean the event concerns the shipment as a whole, so it is pinned to none.

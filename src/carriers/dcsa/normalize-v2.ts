@@ -1,6 +1,6 @@
 // One DCSA 2.2 event → CarrierEvent.
 import type { CarrierEvent } from '../types.ts';
-import { equipmentFromReferences, modeOfTransport, smdgCode, vessel, voyageNumber } from './fields.ts';
+import { equipmentFromReferences, modeOfTransport, railOperator, smdgCode, vessel, voyageNumber } from './fields.ts';
 import type { EventV2, LocationV2, TransportCallV2 } from './wire-v2.ts';
 
 export function fromEventV2(event: EventV2, raw: unknown): CarrierEvent {
@@ -40,6 +40,7 @@ export function fromEventV2(event: EventV2, raw: unknown): CarrierEvent {
     voyageNumber: transportCall
       ? voyageNumber(code, transportCall.exportVoyageNumber ?? transportCall.carrierVoyageNumber, transportCall.importVoyageNumber)
       : null,
+    railOperator: railOperator(transportCall?.modeOfTransport, transportCall?.railTransport?.operatorCarrierCode),
     transportCallSequence: transportCall?.transportCallSequenceNumber ?? null,
     isoEquipmentCode: equipment?.ISOEquipmentCode ?? null,
     seals: equipment?.seals.map((s) => s.sealNumber) ?? [],

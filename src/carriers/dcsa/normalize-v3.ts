@@ -1,6 +1,6 @@
 // One DCSA 3.0 event → CarrierEvent.
 import type { CarrierEvent } from '../types.ts';
-import { equipmentFromReferences, modeOfTransport, smdgCode, vessel, voyageNumber } from './fields.ts';
+import { equipmentFromReferences, modeOfTransport, railOperator, smdgCode, vessel, voyageNumber } from './fields.ts';
 import type { EventV3 } from './wire-v3.ts';
 
 export function fromEventV3(event: EventV3, raw: unknown): CarrierEvent {
@@ -37,6 +37,7 @@ export function fromEventV3(event: EventV3, raw: unknown): CarrierEvent {
     voyageNumber: call
       ? voyageNumber(code, call.exportVoyageNumberOrReference?.carrierVoyageNumber, call.importVoyageNumberOrReference?.carrierVoyageNumber)
       : null,
+    railOperator: railOperator(call?.modeOfTransport, call?.railTransport?.operatorCarrierCode),
     transportCallSequence: call?.transportCallSequenceNumber ?? null,
     isoEquipmentCode: equipment?.ISOEquipmentCode ?? null,
     seals: equipment?.seals.map((s) => s.number) ?? [],

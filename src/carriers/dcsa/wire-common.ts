@@ -52,3 +52,9 @@ export function parseEvent<T extends z.ZodType>(schema: T, value: unknown, index
     .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message));
   throw new UnrecognizedResponseError(`${which}: ${problems.join('; ')}`);
 }
+
+/**
+ * A rail call's railroad. DCSA names no operator for trains; this reads it where a vessel's
+ * operator would be, in the rail transport object DCSA 3.0 gives rail calls (the sandbox sends it so).
+ */
+export const railTransport = z.object({ operatorCarrierCode: text });

@@ -2,7 +2,7 @@
 // callbacks). Only the members the normaliser reads are declared; unknown members are ignored
 // and the untouched original is kept as CarrierEvent.raw.
 import { z } from 'zod';
-import { classifierCode, dateTime, eventId, lenient, lenientList, requiredCode, text } from './wire-common.ts';
+import { classifierCode, dateTime, eventId, lenient, lenientList, railTransport, requiredCode, text } from './wire-common.ts';
 
 /** A 2.2 `location`: the newer home of UNLocationCode and the facility code inside a transport call. */
 const location = z.object({
@@ -25,6 +25,7 @@ const transportCall = z.object({
   modeOfTransport: text,
   location: lenient(location),
   vessel: lenient(z.object({ vesselIMONumber: text, vesselName: text })),
+  railTransport: lenient(railTransport),
 });
 
 const documentReference = z.object({

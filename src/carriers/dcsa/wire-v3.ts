@@ -3,7 +3,7 @@
 // eventCreatedDateTime with eventUpdatedDateTime. IOT and REEFER events and retractions are
 // filtered out before these schemas apply (see normalize-v3.ts).
 import { z } from 'zod';
-import { classifierCode, dateTime, eventId, lenient, lenientList, requiredCode, text } from './wire-common.ts';
+import { classifierCode, dateTime, eventId, lenient, lenientList, railTransport, requiredCode, text } from './wire-common.ts';
 
 const documentReference = z.object({
   typeCode: z.string().trim().min(1),
@@ -16,6 +16,7 @@ const transportCall = z.object({
   exportVoyageNumberOrReference: lenient(z.object({ carrierVoyageNumber: text })),
   importVoyageNumberOrReference: lenient(z.object({ carrierVoyageNumber: text })),
   vesselTransport: lenient(z.object({ vesselIMONumber: text, vesselName: text })),
+  railTransport: lenient(railTransport),
 });
 
 const classification = z.discriminatedUnion('eventTypeCode', [

@@ -48,6 +48,9 @@ function transportCall(journey: Journey, e: JourneyEvent): Record<string, unknow
     modeOfTransport: leg?.mode ?? 'TRUCK',
     location: location(facility),
   };
+  // DCSA has no operator field for a train; the sandbox sends the railroad as DCSA does a vessel's
+  // operator (an NMFTA code), in the rail transport object DCSA 3.0 gives rail calls.
+  if (leg?.railOperator) call.railTransport = { operatorCarrierCode: leg.railOperator, operatorCarrierCodeListProvider: 'NMFTA' };
   if (leg?.vessel) {
     call.vessel = {
       vesselIMONumber: leg.vessel.imo,

@@ -58,6 +58,7 @@ function legSummary(leg: Leg) {
     vessel: leg.vessel,
     voyage: leg.voyage,
     service: leg.serviceCode,
+    rail_operator: leg.railOperator ?? null,
     from: { locode: leg.from.place.locode, terminal: leg.from.smdgCode, facility_type: leg.from.type },
     to: { locode: leg.to.place.locode, terminal: leg.to.smdgCode, facility_type: leg.to.type },
     distance: Math.round(leg.distance),

@@ -30,6 +30,8 @@ export interface Leg {
   mode: ModeOfTransport;
   /** Null for barges and trains. */
   vessel: Vessel | null;
+  /** The railroad running a rail leg (its SCAC); absent for legs on the water. */
+  railOperator?: string;
   voyage: string | null;
   serviceCode: string | null;
   from: Facility;

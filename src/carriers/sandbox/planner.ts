@@ -334,6 +334,15 @@ function voyageNumber(plannedDepart: Date, from: Place, to: Place): string {
   return `${String(year % 100).padStart(2, '0')}${String(week).padStart(2, '0')}${deltaLon > 0 ? 'E' : 'W'}`;
 }
 
+// Class I railroads by where the train leaves: the two that serve each coast (or country) of the port.
+const RAILROADS = { CA: ['CNRU', 'CPRS'], MX: ['CPRS'], USWest: ['BNSF', 'UPRR'], USEast: ['CSXT', 'NSRR'] } as const;
+
+/** Drawn from its own seed, so the journey's other draws (and times) stay as they were. */
+function railroadFor(pod: Place, journey: Journey): string {
+  const choices = pod.countryCode === 'CA' ? RAILROADS.CA : pod.countryCode === 'MX' ? RAILROADS.MX : pod.lon < -100 ? RAILROADS.USWest : RAILROADS.USEast;
+  return choices[new Prng('sandbox-railroad/1', journey.scac, journey.number).int(0, choices.length - 1)];
+}
+
 interface RailPlan {
   leg: Leg;
   loads: Date[];
@@ -358,6 +367,7 @@ function planRail(journey: Journey, index: number, lastSea: Leg, discharges: Dat
     serviceCode: null,
     from: lastSea.to,
     to: railRamp(destination),
+    railOperator: railroadFor(pod, journey),
     fromCallId: callId('from'),
     toCallId: callId('to'),
     fromCallSequence: 1,

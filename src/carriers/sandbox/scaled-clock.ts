@@ -4,16 +4,18 @@ import { systemClock, type Clock } from '../../clock.ts';
 
 export class ScaledClock implements Clock {
   readonly #anchorMs: number;
+  readonly #startMs: number;
   readonly #speed: number;
   readonly #real: Clock;
 
   /**
-   * At real time `anchorReal` the simulated time equals it; from then on simulated time runs
-   * `speed` times faster (speed 3600: one real second is one simulated hour).
+   * At real time `anchorReal` the simulated time is `startAt` (by default `anchorReal` itself); from
+   * then on simulated time runs `speed` times faster (speed 3600: one real second is one simulated hour).
    */
-  constructor(anchorReal: Date, speed: number, realClock: Clock = systemClock) {
+  constructor(anchorReal: Date, speed: number, realClock: Clock = systemClock, startAt: Date = anchorReal) {
     if (!Number.isFinite(speed) || speed <= 0) throw new RangeError(`speed must be a positive number, got ${speed}`);
     this.#anchorMs = anchorReal.getTime();
+    this.#startMs = startAt.getTime();
     this.#speed = speed;
     this.#real = realClock;
   }
@@ -23,6 +25,6 @@ export class ScaledClock implements Clock {
   }
 
   now(): Date {
-    return new Date(this.#anchorMs + (this.#real.now().getTime() - this.#anchorMs) * this.#speed);
+    return new Date(this.#startMs + (this.#real.now().getTime() - this.#anchorMs) * this.#speed);
   }
 }

@@ -1,9 +1,9 @@
 // The sandbox's only state: when each number was first asked about (which fixes its journey in
 // time) and how many event queries the "fails at first" test numbers have seen. A small JSON
 // file, rewritten whole on each change through a temporary file so a crash never leaves half of it.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { replaceFileSync } from '../../durable-file.ts';
 
 const anchorSchema = z.object({
   scac: z.string(),
@@ -47,8 +47,5 @@ export function readState(file: string): SandboxState {
 }
 
 export function writeState(file: string, state: SandboxState): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(state, null, 1)}\n`);
-  renameSync(temporary, file);
+  replaceFileSync(file, `${JSON.stringify(state, null, 1)}\n`);
 }

@@ -71,6 +71,12 @@ export function nextContainer(input: ContainerInput): ContainerState {
     ind_ata_at: at(first('rail_arrived', atDestination)),
     ind_rail_unloaded_at: at(first('rail_unloaded', atDestination)),
   };
+  // The rail moves' own events name their railroad: leaving the port (loaded, departed), reaching the ramp (arrived, unloaded).
+  const railroad = (...found: (Milestone | null)[]) => found.map((m) => m?.event.railOperator).find((scac) => !!scac) ?? null;
+  const railroads = {
+    pod_rail_carrier_scac: railroad(first('rail_departed'), first('rail_loaded')) ?? prev?.pod_rail_carrier_scac ?? null,
+    ind_rail_carrier_scac: railroad(first('rail_arrived', atDestination), first('rail_unloaded', atDestination)) ?? prev?.ind_rail_carrier_scac ?? null,
+  };
   const kept = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, v ?? prev?.[k as keyof typeof times] ?? null])) as typeof times;
 
   const terminal = terminalAttributes({
@@ -89,6 +95,7 @@ export function nextContainer(input: ContainerInput): ContainerState {
     equipment_height: equipment.equipment_height ?? prev?.equipment_height ?? null,
     weight_in_lbs: kgToLbs(listed?.weightKg ?? null) ?? prev?.weight_in_lbs ?? null,
     ...kept,
+    ...railroads,
     pod_timezone: zone(pod) ?? prev?.pod_timezone ?? null,
     final_destination_timezone: zone(destination) ?? prev?.final_destination_timezone ?? null,
     empty_terminated_timezone: zone(emptyIn?.event.locode ?? null) ?? prev?.empty_terminated_timezone ?? null,

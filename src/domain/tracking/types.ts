@@ -81,6 +81,9 @@ export interface ContainerState {
   ind_eta_at: IsoInstant | null;
   ind_ata_at: IsoInstant | null;
   ind_rail_unloaded_at: IsoInstant | null;
+  /** The railroad that took the box from the port of discharge, and the one that brought it to the inland destination. */
+  pod_rail_carrier_scac: string | null;
+  ind_rail_carrier_scac: string | null;
   pod_timezone: string | null;
   final_destination_timezone: string | null;
   empty_terminated_timezone: string | null;

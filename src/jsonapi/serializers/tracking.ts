@@ -50,6 +50,8 @@ const CONTAINER_STATE_ATTRIBUTES = [
   'ind_eta_at',
   'ind_ata_at',
   'ind_rail_unloaded_at',
+  'pod_rail_carrier_scac',
+  'ind_rail_carrier_scac',
   'final_destination_full_out_at',
   'empty_terminated_at',
   'terminal_checked_at',
@@ -62,8 +64,6 @@ const CONTAINER_STATE_ATTRIBUTES = [
 const UNREPORTED_CONTAINER_ATTRIBUTES = {
   location_at_pod_terminal: null,
   pod_full_out_chassis_number: null,
-  pod_rail_carrier_scac: null,
-  ind_rail_carrier_scac: null,
   ind_facility_lfd_on: null,
   shipment_last_tracking_request_at: null,
 } as const;

@@ -6,9 +6,10 @@ import type { Clock } from '../../clock.ts';
 import type { CarrierConnector, LookupOutcome, LookupRequest } from '../../carriers/types.ts';
 import { withTransaction, type Db, type Tx } from '../../store/db.ts';
 import { recordEvents, type DomainEvent } from '../../store/domain-events.ts';
-import { claimDueShipments, insertShipment, type ShipmentRow } from '../../store/shipments.ts';
+import { claimDueShipments, type ShipmentRow } from '../../store/shipments.ts';
 import { claimDueTrackingRequests, settleTrackingRequest, type TrackingRequestRow } from '../../store/tracking-requests.ts';
 import { applySnapshot, type ApplyResult } from './apply.ts';
+import { shipmentForFoundRequest } from './same-journey.ts';
 import { defaultPolicy, nextRefreshDelay, retryDelay, type TrackingPolicy } from './policy.ts';
 import { stopReason, stopTracking } from './stop.ts';
 
@@ -106,11 +107,13 @@ export class TrackingWorker {
 
     await withTransaction(this.deps.db, async (tx) => {
       if (outcome.kind === 'found') {
-        const shipment = (created = await insertShipment(tx, { ...tr, at: now }));
+        const { shipment, isNew } = await shipmentForFoundRequest(tx, tr, outcome.snapshot, now);
+        if (isNew) created = shipment;
         const applied = await applySnapshot(tx, shipment, outcome.snapshot, now);
-        await this.#afterLookup(tx, shipment, applied, askedAt, now);
+        // Settled before the stop rules run, so a journey already over stops this request with it.
         await settleTrackingRequest(tx, tr.id, { ...keep, status: 'created', failed_reason: null, is_retrying: false, next_attempt_at: null, shipment_id: shipment.id }, now);
         await recordEvents(tx, [{ ...event('tracking_request.succeeded'), shipment_id: shipment.id }], now);
+        await this.#afterLookup(tx, shipment, applied, askedAt, now);
         return;
       }
       const { reason, temporary } = outcome;
