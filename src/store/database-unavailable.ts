@@ -6,7 +6,7 @@ const NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAI
 const SQLSTATES = /^(08...|57P01|57P02|57P03)$/;
 // pg's own words when a connection dies or cannot be made in time (workers log errors as strings).
 const MESSAGES =
-  /ECONNREFUSED|ECONNRESET|Connection terminated|timeout exceeded when trying to connect|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery)|Client has encountered a connection error/;
+  /ECONNREFUSED|ECONNRESET|Connection terminated|timeout exceeded when trying to connect|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery|not yet accepting connections)|unexpected postmaster exit|Client has encountered a connection error/;
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof err === 'string') return MESSAGES.test(err);
@@ -18,6 +18,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return MESSAGES.test(err.message);
 }
 
+/** Per pool: whether an outage is under way, shared by every worker using the pool. */
+const outages = new WeakMap<object, { down: boolean }>();
+
 /**
  * Wraps a worker's log so that, while the database is unreachable, its polling loops do not repeat
  * the same connection error several times a second: the outage is logged once, when it starts, and
@@ -27,16 +30,21 @@ export function outageAwareLog<F extends Record<string, unknown>>(
   log: (msg: string, fields?: F) => void,
   pool: { on(event: 'connect', listener: () => void): unknown },
 ): (msg: string, fields?: F) => void {
-  let down = false;
-  pool.on('connect', () => {
-    if (!down) return;
-    down = false;
-    log('database reachable again');
-  });
+  let outage = outages.get(pool);
+  if (!outage) {
+    const state = { down: false };
+    outages.set(pool, (outage = state));
+    pool.on('connect', () => {
+      if (!state.down) return;
+      state.down = false;
+      log('database reachable again');
+    });
+  }
+  const state = outage;
   return (msg, fields) => {
     if (!Object.values(fields ?? {}).some(isDatabaseUnavailable)) return log(msg, fields);
-    if (down) return;
-    down = true;
+    if (state.down) return;
+    state.down = true;
     log(`database unreachable (${msg}); retrying quietly until it answers`, fields);
   };
 }

@@ -27,7 +27,7 @@ export function freePort(): Promise<number> {
 /** Spawns `svc serve` on a free port; resolves once /healthz answers 200. */
 export async function startServe(env: Record<string, string>): Promise<SvcProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [bin, 'serve'], { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), SVC_SANDBOX_PORT: '0', SVC_LOG_LEVEL: 'warn', ...env } });
+  const child = spawnSvc(['serve'], { HOST: '127.0.0.1', PORT: String(port), SVC_SANDBOX_PORT: '0', ...env });
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
   child.stdout!.resume();
@@ -47,6 +47,11 @@ export async function startServe(env: Record<string, string>): Promise<SvcProces
 export async function stopServe(svc: SvcProcess): Promise<number | null> {
   svc.child.kill('SIGINT');
   return svc.exited;
+}
+
+/** Starts an svc command and leaves it running. */
+export function spawnSvc(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [bin, ...args], { env: { ...process.env, SVC_LOG_LEVEL: 'warn', ...env } });
 }
 
 /** Runs an svc command to its end. */
