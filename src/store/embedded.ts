@@ -105,8 +105,11 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     server: {
       onUnexpectedExit: (listener) => void exitListeners.push(listener),
       restart: async () => {
+        if (stopping) return;
         child = await start();
         watch(child);
+        // svc began shutting down while the server was coming back.
+        if (stopping) await server.stop();
       },
     },
   };
