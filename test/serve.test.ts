@@ -9,6 +9,8 @@ import { after, before, test } from 'node:test';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
 
 const bin = path.resolve(import.meta.dirname, '../bin/svc.js');
+// One svc serve per data folder: this file's servers get their own, apart from other files' and `npm start`'s.
+process.env.SVC_DATA_DIR = mkdtempSync(path.join(tmpdir(), 'svc-serve-'));
 
 interface Running {
   child: ChildProcess;
@@ -65,6 +67,7 @@ before(async () => {
   database = await freshDatabase();
 });
 after(async () => {
+  rmSync(process.env.SVC_DATA_DIR!, { recursive: true, force: true });
   await database.drop();
 });
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { ApiError, errorObject } from '../jsonapi/errors.ts';
+import { replyDatabaseUnavailable } from './database-unavailable.ts';
 import { buildOpenApi } from './openapi.ts';
 import { JSONAPI, registerRoute, type AnyRouteSpec, type Services } from './route.ts';
 import { carrierCallbackRoutes } from './routes/carrier-callbacks.ts';
@@ -79,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       reply.headers(err.headers);
       return reply.code(err.status).send({ errors: err.errors });
     }
+    if (replyDatabaseUnavailable(err, reply)) return reply;
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return reply.code(status).send({ errors: [errorObject(status, { detail: clientErrorDetail(err), code: err.code?.toLowerCase() })] });

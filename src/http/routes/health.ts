@@ -5,12 +5,18 @@ import type { PlainOperation } from '../openapi.ts';
 import type { Services } from '../route.ts';
 
 const alive = z.object({ status: z.literal('ok') });
+const down = z.object({ status: z.literal('unavailable'), database: z.literal('unreachable') });
 const ready = z.object({ status: z.literal('ready'), database: z.literal('ok') });
 const notReady = z.object({ status: z.literal('not_ready'), database: z.literal('unreachable') });
 
 /** How the OpenAPI document describes the routes below. */
 export const healthOperations: PlainOperation[] = [
-  { path: '/healthz', summary: 'Liveness: the process is up', tag: 'Operability', responses: { 200: { description: 'Up', schema: alive } } },
+  {
+    path: '/healthz',
+    summary: 'Liveness: the process is up and reaches its database',
+    tag: 'Operability',
+    responses: { 200: { description: 'Up', schema: alive }, 503: { description: 'The database cannot be reached (svc restarts an embedded one)', schema: down } },
+  },
   {
     path: '/readyz',
     summary: 'Readiness: the database is reachable',
@@ -20,7 +26,15 @@ export const healthOperations: PlainOperation[] = [
 ];
 
 export function healthRoutes(app: FastifyInstance, services: Services): void {
-  app.get('/healthz', async () => ({ status: 'ok' }) satisfies z.infer<typeof alive>);
+  // Without its database svc cannot do anything useful, so liveness says so too.
+  app.get('/healthz', async (_req, reply) => {
+    const reachable = await services.db.query('SELECT 1').then(
+      () => true,
+      () => false,
+    );
+    if (reachable) return { status: 'ok' } satisfies z.infer<typeof alive>;
+    return reply.code(503).header('retry-after', '5').send({ status: 'unavailable', database: 'unreachable' } satisfies z.infer<typeof down>);
+  });
   app.get('/readyz', async (req, reply) => {
     try {
       await services.db.query('SELECT 1');
