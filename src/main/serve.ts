@@ -1,6 +1,7 @@
 // `svc serve`: the REST API (and, as they arrive, the other roles) in one process.
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import { ConnectorRegistry, type CarrierEndpoint } from '../carriers/registry.ts';
 import { SANDBOX_SCACS, ScaledClock, startSandbox } from '../carriers/sandbox/index.ts';
 import type { Config } from '../config/index.ts';
@@ -11,6 +12,7 @@ import { TrackingWorker } from '../services/tracking/worker.ts';
 import type { Db } from '../store/db.ts';
 import { DeliveryWorker } from '../webhooks/delivery-worker.ts';
 import { openDatabase } from './database.ts';
+import { createLogger, warnAboutSettings, workerLog } from './logger.ts';
 
 /** A start-up failure the user can fix, in one line: the command line prints it without a stack. */
 export class StartError extends Error {}
@@ -61,7 +63,7 @@ async function startSandboxCarriers(config: Config, say: (msg: string) => void) 
 type SandboxCarriers = Awaited<ReturnType<typeof startSandboxCarriers>>;
 
 /** The webhook delivery worker as configured; it runs on real time, as receivers check timestamps. */
-function startDeliveryWorker(config: Config, db: Db): DeliveryWorker {
+function startDeliveryWorker(config: Config, db: Db, logger: Logger): DeliveryWorker {
   const worker = new DeliveryWorker({
     db,
     clock: systemClock,
@@ -72,7 +74,7 @@ function startDeliveryWorker(config: Config, db: Db): DeliveryWorker {
       deactivateAfterMs: config.SVC_WEBHOOK_DEACTIVATE_AFTER_HOURS * 3_600_000,
       concurrency: config.SVC_WEBHOOK_CONCURRENCY,
     },
-    log: (msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`),
+    log: workerLog(logger, 'delivery'),
   });
   worker.start(config.SVC_DELIVERY_INTERVAL_MS);
   return worker;
@@ -80,6 +82,7 @@ function startDeliveryWorker(config: Config, db: Db): DeliveryWorker {
 
 export async function serve(config: Config): Promise<void> {
   const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
+  const logger = createLogger(config.SVC_LOG_LEVEL);
   const database = await openDatabase(config, say);
   let sandbox: SandboxCarriers | undefined;
   let app: FastifyInstance | undefined;
@@ -125,11 +128,7 @@ export async function serve(config: Config): Promise<void> {
       isTrackable: (scac) => connectors.has(scac),
       publicUrl: config.SVC_PUBLIC_URL,
       trustProxy: config.SVC_TRUST_PROXY,
-      logger: {
-        level: config.SVC_LOG_LEVEL,
-        // Fastify does not log headers by default; the redaction keeps it so if that changes.
-        redact: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'],
-      },
+      loggerInstance: logger,
     });
 
     await app.listen({ port: config.PORT, host: config.HOST }).catch((err: unknown) => {
@@ -143,10 +142,10 @@ export async function serve(config: Config): Promise<void> {
       connectors,
       // Carriers push to svc's own callback route; the sandbox reaches it on loopback.
       callbackBaseUrl: config.SVC_PUBLIC_URL ?? `http://127.0.0.1:${port}`,
-      log: (msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`),
+      log: workerLog(logger, 'tracking'),
     });
     worker.start(config.SVC_WORKER_INTERVAL_MS);
-    delivery = startDeliveryWorker(config, database.db);
+    delivery = startDeliveryWorker(config, database.db, logger);
     const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
     const base = config.SVC_PUBLIC_URL ? new URL('/v2', config.SVC_PUBLIC_URL).href : `http://${shownHost}:${port}/v2`;
 
@@ -165,7 +164,9 @@ export async function serve(config: Config): Promise<void> {
     } else {
       lines.push('  use your existing API key, or create one: npx svc keys create');
     }
-    process.stdout.write(lines.join('\n') + '\n\n');
+    // On stderr: stdout carries only JSON log lines, and the key must not reach a log collector.
+    process.stderr.write(lines.join('\n') + '\n\n');
+    warnAboutSettings(config, logger, say);
   } catch (err) {
     // What did start (the database above all, embedded or pooled) would keep the process alive
     // after the error; stop it so svc exits.
@@ -188,7 +189,9 @@ export async function runSandbox(config: Config): Promise<void> {
 export async function runDeliveryWorker(config: Config): Promise<void> {
   const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
   const database = await openDatabase(config, say);
-  const delivery = startDeliveryWorker(config, database.db);
+  const logger = createLogger(config.SVC_LOG_LEVEL);
+  const delivery = startDeliveryWorker(config, database.db, logger);
+  warnAboutSettings(config, logger, say);
   say(`webhook delivery worker running (${delivery.policy.concurrency} at once)`);
   const stop = () => void delivery.stop().finally(() => database.close().finally(() => process.exit(0)));
   process.on('SIGINT', stop);
