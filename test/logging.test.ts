@@ -2,15 +2,19 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
+import { createLogger, workerLog } from '../src/main/logger.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
 
+/** A stream that keeps the lines written to it in `into`. */
+const collect = (into: string[]) =>
+  new Writable({
+    write(chunk, _enc, done) {
+      into.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
 const lines: string[] = [];
-const stream = new Writable({
-  write(chunk, _enc, done) {
-    lines.push(...String(chunk).split('\n').filter(Boolean));
-    done();
-  },
-});
+const stream = collect(lines);
 
 let t: TestApp;
 before(async () => {
@@ -34,4 +38,27 @@ test('each request is logged as JSON with its id; keys never appear', async () =
   assert.ok(!all.includes(t.key), 'the API key is not logged');
   assert.ok(!all.includes(t.key.slice(4)), 'not even in part');
   assert.ok(!all.includes('svc_not_a_real_key_but_secret'), 'a wrong key is not logged either');
+});
+
+test('svc serve’s one logger: worker lines are JSON lines like the request lines, at the configured level', async () => {
+  const shared: string[] = [];
+  const sink = collect(shared);
+  const logger = createLogger('info', sink);
+  const app = await startTestApp({ loggerInstance: logger });
+  try {
+    assert.equal((await app.request('GET', '/v2/parties', { headers: { 'x-request-id': 'shared-1' } })).status, 200);
+    workerLog(logger, 'tracking')('tracking worker error', { err: 'Error: connect ECONNREFUSED' });
+    workerLog(createLogger('error', sink), 'delivery')('below the level', {});
+
+    const records = shared.map((l) => JSON.parse(l));
+    const request = records.find((r) => r.reqId === 'shared-1' && r.res?.statusCode === 200);
+    const worker = records.find((r) => r.worker === 'tracking');
+    assert.ok(request && worker, shared.join('\n'));
+    assert.deepEqual({ msg: worker.msg, level: worker.level, err: worker.err }, { msg: 'tracking worker error', level: 40, err: 'Error: connect ECONNREFUSED' });
+    for (const field of ['level', 'time', 'pid', 'hostname', 'msg']) assert.ok(field in request && field in worker, field);
+    assert.ok(!shared.some((l) => l.includes('below the level')));
+    assert.ok(!shared.join('\n').includes(app.key));
+  } finally {
+    await app.close();
+  }
 });

@@ -19,17 +19,17 @@ interface Running {
   base: string;
 }
 
-/** Starts svc and resolves once it prints its REST base URL. */
+/** Starts svc and resolves once it prints its REST base URL (on stderr: stdout is for JSON log lines). */
 function start(env: Record<string, string>): Promise<Running> {
   const child = spawn(process.execPath, [bin, 'serve'], { env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_LOG_LEVEL: 'warn', ...env } });
   let out = '';
   let err = '';
-  child.stderr!.on('data', (d) => (err += d));
+  child.stdout!.on('data', (d) => (out += d));
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /REST API: (\S+)/.exec(out);
-      if (m && out.includes('\n\n')) resolve({ child, stdout: () => out, stderr: () => err, base: m[1] });
+    child.stderr!.on('data', (d) => {
+      err += d;
+      const m = /REST API: (\S+)/.exec(err);
+      if (m && err.slice(m.index).includes('\n\n')) resolve({ child, stdout: () => out, stderr: () => err, base: m[1] });
     });
     child.on('exit', (code) => reject(new Error(`svc exited with ${code} before it was ready:\n${err}`)));
   });
@@ -73,15 +73,15 @@ after(async () => {
 
 test('with DATABASE_URL: prints a key once, serves it, stops on SIGINT, restarts with the data kept', async () => {
   const first = await start({ DATABASE_URL: database.url });
-  const key = printedKey(first.stdout());
-  assert.ok(key, first.stdout());
+  const key = printedKey(first.stderr());
+  assert.ok(key, first.stderr());
   assert.equal((await get(`${first.base}/parties`)).status, 401);
   const ok = await get(`${first.base}/parties`, key);
   assert.equal(ok.status, 200);
   assert.equal(await stop(first), 0);
 
   const second = await start({ DATABASE_URL: database.url });
-  assert.equal(printedKey(second.stdout()), undefined, 'the key is shown only on the first start');
+  assert.equal(printedKey(second.stderr()), undefined, 'the key is shown only on the first start');
   assert.equal((await get(`${second.base}/parties`, key)).status, 200);
   assert.equal(await stop(second), 0);
 });
@@ -101,7 +101,7 @@ test('without DATABASE_URL: an embedded PostgreSQL in SVC_DATA_DIR, kept across 
   const env = { DATABASE_URL: '', SVC_DATA_DIR: dataDir, SVC_EMBEDDED_PG_PORT: String(await freePort()) };
   try {
     const first = await start(env);
-    const key = printedKey(first.stdout())!;
+    const key = printedKey(first.stderr())!;
     const created = await fetch(`${first.base}/parties`, {
       method: 'POST',
       headers: { authorization: `Token ${key}`, 'content-type': 'application/vnd.api+json' },
@@ -124,5 +124,30 @@ test('without DATABASE_URL: an embedded PostgreSQL in SVC_DATA_DIR, kept across 
     assert.equal(await stop(third), 0);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('stdout carries only JSON log lines, never the key; the banner with the key and warnings go to stderr', async () => {
+  const own = await freshDatabase(); // a first start, so that the key is printed
+  try {
+    const r = await start({ DATABASE_URL: own.url, SVC_LOG_LEVEL: 'info', SVC_WEBHOOK_ALLOW_INSECURE: 'true' });
+    const key = printedKey(r.stderr());
+    assert.ok(key, r.stderr());
+    assert.equal((await get(`${r.base}/parties`, key)).status, 200);
+    assert.equal((await get(`${r.base}/parties`, 'svc_wrong_key_that_is_also_secret')).status, 401);
+    assert.equal(await stop(r), 0);
+
+    const lines = r.stdout().split('\n').filter(Boolean);
+    const records = lines.map((line) => {
+      assert.doesNotThrow(() => JSON.parse(line), `not a JSON line: ${line}`);
+      return JSON.parse(line);
+    });
+    assert.ok(records.some((x) => x.reqId && x.res?.statusCode === 200), 'request lines are there');
+    assert.ok(records.some((x) => x.level === 40 && /SVC_WEBHOOK_ALLOW_INSECURE/.test(x.msg)), 'the insecure setting is also a warn line');
+    assert.ok(!r.stdout().includes(key!) && !r.stdout().includes('svc_wrong_key_that_is_also_secret'));
+    assert.match(r.stderr(), /warning: SVC_WEBHOOK_ALLOW_INSECURE=true/);
+    assert.match(r.stderr(), /SIGINT received, shutting down/);
+  } finally {
+    await own.drop();
   }
 });

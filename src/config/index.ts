@@ -106,14 +106,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return parsed.data;
 }
 
-/** The documented variables, for the README table and `svc config`. */
-export function describeConfig(): { name: string; default: unknown; description: string }[] {
+/**
+ * The documented variables, for the README table and `svc config`: each with its default and the
+ * value in effect in `env` (or why that value is refused; the message never quotes the value).
+ */
+export function describeConfig(env: NodeJS.ProcessEnv = process.env): { name: string; default: unknown; description: string; value: unknown; problem?: string }[] {
   return Object.entries(schema.shape).map(([name, field]) => {
     const parsed = field.safeParse(undefined);
+    const given = field.safeParse(env[name] === '' ? undefined : env[name]);
     return {
       name,
       default: parsed.success ? parsed.data : undefined,
       description: field.description ?? '',
+      value: given.success ? given.data : undefined,
+      problem: given.success ? undefined : given.error.issues.map((i) => [...i.path, i.message].join(': ')).join('; '),
     };
   });
 }

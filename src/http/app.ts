@@ -1,7 +1,7 @@
 // The fastify application, built without listening so tests and every role share it.
 import { randomUUID } from 'node:crypto';
 import { parse as parseQuery } from 'node:querystring';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { ApiError, errorObject } from '../jsonapi/errors.ts';
 import { replyDatabaseUnavailable } from './database-unavailable.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -20,6 +20,8 @@ import { webhookRoutes } from './routes/webhooks.ts';
 
 export interface AppOptions extends Services {
   logger?: FastifyServerOptions['logger'];
+  /** A logger shared with the rest of the process (svc serve's workers), instead of `logger`. */
+  loggerInstance?: FastifyBaseLogger;
   trustProxy?: boolean;
   /** Extra routes, for roles added later (and tests). */
   routes?: AnyRouteSpec[];
@@ -35,7 +37,7 @@ export function v2Routes(): AnyRouteSpec[] {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const services: Services = { db: options.db, clock: options.clock, trackingClock: options.trackingClock, isTrackable: options.isTrackable, publicUrl: options.publicUrl };
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     trustProxy: options.trustProxy ?? false,
     bodyLimit: BODY_LIMIT,
     // Accept a caller's request id (for tracing across services) when it looks like one.

@@ -1,6 +1,7 @@
 // The `svc` command: serve, and administration of accounts and API keys.
 import { parseArgs } from 'node:util';
 import { ConfigError, describeConfig, loadConfig, type Config } from '../config/index.ts';
+import { maskedSetting } from '../config/mask.ts';
 import { createApiKey, maskApiKey } from '../services/api-keys.ts';
 import { findAccount, findDefaultAccount, insertAccount, listAccounts, listApiKeys, revokeApiKey } from '../store/accounts.ts';
 import { EmbeddedPostgresError } from '../store/embedded-access.ts';
@@ -20,10 +21,13 @@ const USAGE = `usage: svc <command>
                                          create an API key (default account unless --account)
   keys list [--account <id>]             list API keys, masked
   keys revoke <key-id>                   revoke an API key
-  config                                 list the environment variables svc reads
+  config                                 list the environment variables svc reads, with the values in effect (secrets masked)
 `;
 
+/** The command line is wrong: the message and the usage, exit code 2. */
 class UsageError extends Error {}
+/** A well-formed command that cannot be carried out (no such key…): one line, exit code 1. */
+class CommandError extends Error {}
 
 async function withDatabase<T>(config: Config, fn: (db: Database['db']) => Promise<T>): Promise<T> {
   const database = await openDatabase(config, (msg) => process.stderr.write(`svc: ${msg}\n`));
@@ -43,19 +47,34 @@ function table(rows: Record<string, unknown>[]): string {
   return [line(cols), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join('\n') + '\n';
 }
 
+const notAnId = (given: string, what: 'an account' | 'a key', list: string) => new CommandError(`${given} is not ${what} id (a UUID; see svc ${list})`);
+
+function parseCommandLine(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { account: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message); // an unknown option, a missing option value
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { account: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
-  const [command = 'serve', sub, arg] = positionals;
+  const { positionals, values } = parseCommandLine(argv);
+  const [command, sub, arg] = positionals;
   if (values.help || command === 'help') {
     process.stdout.write(USAGE);
     return;
   }
+  // Not serve: a server started by a bare `npx svc` would be a surprise (npm start runs svc serve).
+  if (!command) throw new UsageError('which command? (svc serve starts the server)');
   if (command === 'config') {
-    process.stdout.write(table(describeConfig().map((v) => ({ variable: v.name, default: v.default, meaning: v.description }))));
+    const variables = describeConfig();
+    const value = (v: (typeof variables)[number]) => (v.problem ? `invalid: ${v.problem}` : maskedSetting(v.name, v.value));
+    process.stdout.write(table(variables.map((v) => ({ variable: v.name, value: value(v), default: maskedSetting(v.name, v.default), meaning: v.description }))));
+    loadConfig(); // a bad value: the same message and exit code as svc would give at start
     return;
   }
   const config = loadConfig();
@@ -84,24 +103,26 @@ async function main(argv: string[]): Promise<void> {
         out(table(rows.map((a) => ({ id: a.id, name: a.name, default: a.is_default ? 'yes' : '', active_keys: a.active_keys, created_at: a.created_at }))));
       });
     case 'keys create':
+      if (values.account && !isUuid(values.account)) throw notAnId(values.account, 'an account', 'accounts list');
       return withDatabase(config, async (db) => {
-        const account = values.account ? (isUuid(values.account) ? await findAccount(db, values.account) : undefined) : await findDefaultAccount(db);
-        if (!account) throw new UsageError(values.account ? `no account ${values.account}` : 'no default account yet: run svc serve once or pass --account');
+        const account = values.account ? await findAccount(db, values.account) : await findDefaultAccount(db);
+        if (!account) throw new CommandError(values.account ? `no account ${values.account}` : 'no default account yet: run svc serve once or pass --account');
         const { key, row } = await createApiKey(db, account.id, values.name ?? '');
         out(`key ${row.id} for account ${account.id}\nAPI key (shown once, keep it): ${key}\n`);
       });
     case 'keys list':
+      if (values.account && !isUuid(values.account)) throw notAnId(values.account, 'an account', 'accounts list');
       return withDatabase(config, async (db) => {
-        if (values.account && !isUuid(values.account)) throw new UsageError(`no account ${values.account}`);
         const rows = await listApiKeys(db, values.account);
         out(table(rows.map((k) => ({ id: k.id, account: k.account_id, name: k.name, key: maskApiKey(k), created_at: k.created_at, revoked_at: k.revoked_at }))));
       });
     case 'keys revoke': {
-      if (!arg || !isUuid(arg)) throw new UsageError('keys revoke needs a key id (see svc keys list)');
+      if (!arg) throw new UsageError('keys revoke needs a key id (see svc keys list)');
+      if (!isUuid(arg)) throw notAnId(arg, 'a key', 'keys list');
       return withDatabase(config, async (db) => {
         const now = new Date();
         const row = await revokeApiKey(db, arg, now);
-        if (!row) throw new UsageError(`no key ${arg}`);
+        if (!row) throw new CommandError(`no key ${arg}`);
         const earlier = row.revoked_at && row.revoked_at.getTime() < now.getTime();
         out(earlier ? `key ${row.id} (${maskApiKey(row)}) was already revoked at ${row.revoked_at!.toISOString()}\n` : `revoked key ${row.id} (${maskApiKey(row)})\n`);
       });
@@ -112,7 +133,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof StartError || err instanceof EmbeddedPostgresError) process.stderr.write(`svc: ${err.message}\n`);
+  if (err instanceof ConfigError || err instanceof StartError || err instanceof EmbeddedPostgresError || err instanceof CommandError) process.stderr.write(`svc: ${err.message}
+`);
   else if (err instanceof UsageError) process.stderr.write(`svc: ${err.message}\n\n${USAGE}`);
   else process.stderr.write(`svc: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exitCode = err instanceof UsageError ? 2 : 1;

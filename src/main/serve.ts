@@ -1,6 +1,7 @@
 // `svc serve`: the REST API (and, as they arrive, the other roles) in one process.
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import { ConnectorRegistry, type CarrierEndpoint } from '../carriers/registry.ts';
 import { SANDBOX_SCACS, startSandbox } from '../carriers/sandbox/index.ts';
 import type { Config } from '../config/index.ts';
@@ -14,6 +15,7 @@ import { DeliveryWorker } from '../webhooks/delivery-worker.ts';
 import { lockDataDir } from './data-lock.ts';
 import { openDatabase } from './database.ts';
 import { DemoClock } from './demo-clock.ts';
+import { createLogger, warnAboutSettings, workerLog } from './logger.ts';
 
 /** A start-up failure the user can fix, in one line: the command line prints it without a stack. */
 export class StartError extends Error {}
@@ -66,7 +68,7 @@ async function startSandboxCarriers(config: Config, say: (msg: string) => void) 
 type SandboxCarriers = Awaited<ReturnType<typeof startSandboxCarriers>>;
 
 /** The webhook delivery worker as configured; it runs on real time, as receivers check timestamps. */
-function startDeliveryWorker(config: Config, db: Db): DeliveryWorker {
+function startDeliveryWorker(config: Config, db: Db, logger: Logger): DeliveryWorker {
   const worker = new DeliveryWorker({
     db,
     clock: systemClock,
@@ -77,7 +79,7 @@ function startDeliveryWorker(config: Config, db: Db): DeliveryWorker {
       deactivateAfterMs: config.SVC_WEBHOOK_DEACTIVATE_AFTER_HOURS * 3_600_000,
       concurrency: config.SVC_WEBHOOK_CONCURRENCY,
     },
-    log: outageAwareLog((msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`), db),
+    log: outageAwareLog(workerLog(logger, 'delivery'), db),
   });
   worker.start(config.SVC_DELIVERY_INTERVAL_MS);
   return worker;
@@ -88,6 +90,7 @@ export async function serve(config: Config): Promise<void> {
   const lock = lockDataDir(config.SVC_DATA_DIR);
   if ('heldBy' in lock) throw new StartError(`another svc serve (pid ${lock.heldBy}) already uses ${path.resolve(config.SVC_DATA_DIR)}; stop it, or set SVC_DATA_DIR to another folder`);
   process.on('exit', () => lock.release());
+  const logger = createLogger(config.SVC_LOG_LEVEL);
   const database = await openDatabase(config, say);
   let sandbox: SandboxCarriers | undefined;
   let app: FastifyInstance | undefined;
@@ -133,11 +136,7 @@ export async function serve(config: Config): Promise<void> {
       isTrackable: (scac) => connectors.has(scac),
       publicUrl: config.SVC_PUBLIC_URL,
       trustProxy: config.SVC_TRUST_PROXY,
-      logger: {
-        level: config.SVC_LOG_LEVEL,
-        // Fastify does not log headers by default; the redaction keeps it so if that changes.
-        redact: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'],
-      },
+      loggerInstance: logger,
     });
 
     await app.listen({ port: config.PORT, host: config.HOST }).catch((err: unknown) => {
@@ -151,10 +150,10 @@ export async function serve(config: Config): Promise<void> {
       connectors,
       // Carriers push to svc's own callback route; the sandbox reaches it on loopback.
       callbackBaseUrl: config.SVC_PUBLIC_URL ?? `http://127.0.0.1:${port}`,
-      log: outageAwareLog((msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`), database.db),
+      log: outageAwareLog(workerLog(logger, 'tracking'), database.db),
     });
     worker.start(config.SVC_WORKER_INTERVAL_MS);
-    delivery = startDeliveryWorker(config, database.db);
+    delivery = startDeliveryWorker(config, database.db, logger);
     const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
     const base = config.SVC_PUBLIC_URL ? new URL('/v2', config.SVC_PUBLIC_URL).href : `http://${shownHost}:${port}/v2`;
 
@@ -173,7 +172,9 @@ export async function serve(config: Config): Promise<void> {
     } else {
       lines.push('  use your existing API key, or create one: npx svc keys create');
     }
-    process.stdout.write(lines.join('\n') + '\n\n');
+    // On stderr: stdout carries only JSON log lines, and the key must not reach a log collector.
+    process.stderr.write(lines.join('\n') + '\n\n');
+    warnAboutSettings(config, logger, say);
   } catch (err) {
     // What did start (the database above all, embedded or pooled) would keep the process alive
     // after the error; stop it so svc exits.
@@ -196,7 +197,9 @@ export async function runSandbox(config: Config): Promise<void> {
 export async function runDeliveryWorker(config: Config): Promise<void> {
   const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
   const database = await openDatabase(config, say);
-  const delivery = startDeliveryWorker(config, database.db);
+  const logger = createLogger(config.SVC_LOG_LEVEL);
+  const delivery = startDeliveryWorker(config, database.db, logger);
+  warnAboutSettings(config, logger, say);
   say(`webhook delivery worker running (${delivery.policy.concurrency} at once)`);
   const stop = () => void delivery.stop().finally(() => database.close().finally(() => process.exit(0)));
   process.on('SIGINT', stop);

@@ -240,7 +240,15 @@ export async function buildSandboxServer(options: SandboxOptions): Promise<Sandb
   });
 
   app.get('/sandbox/test-numbers', async () =>
-    TEST_NUMBERS.map((t) => ({ number: t.number, scac: t.scac, number_type: t.numberType, outcome: t.outcome, failed_reason: t.failedReason })),
+    TEST_NUMBERS.map((t) => ({
+      number: t.number,
+      scac: t.scac,
+      number_type: t.numberType,
+      outcome: t.outcome,
+      // What svc's tracking request ends with, in its API's words (`created`, later `tracking_stopped`).
+      status: t.failedReason ? 'failed' : 'created',
+      failed_reason: t.failedReason,
+    })),
   );
 
   const speed = options.speed ?? (clock instanceof ScaledClock ? clock.speed : 1);

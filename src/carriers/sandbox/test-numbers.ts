@@ -55,7 +55,7 @@ export interface TestNumber {
   scac: string;
   numberType: NumberType;
   outcome: string;
-  /** What svc's tracking request should end with; null when it succeeds. */
+  /** Why svc's tracking request should end `failed`; null when it ends `created` (later `tracking_stopped`). */
   failedReason: FailedReason | null;
   behaviour: Behaviour;
   shape?: ShapeSpec;
@@ -101,7 +101,7 @@ export const TEST_NUMBERS: readonly TestNumber[] = [
     number: 'TEST-BL-LATE',
     scac: 'TEST',
     numberType: 'bill_of_lading',
-    outcome: '200 with [] for the first 2 days after the first lookup, then the journey (awaiting_manifest, then succeeded)',
+    outcome: '200 with [] for the first 2 days after the first lookup, then the journey (awaiting_manifest, then created)',
     failedReason: null,
     behaviour: { kind: 'manifest_after', days: 2 },
     shape: { ...FIXED, route: { pol: 'CNNGB', transshipments: [], pod: 'USLGB' } },
@@ -135,7 +135,7 @@ export const TEST_NUMBERS: readonly TestNumber[] = [
     number: 'TEST-UNREACHABLE',
     scac: 'TEST',
     numberType: 'bill_of_lading',
-    outcome: '503 for the first 3 event queries, then the journey (retried, then succeeded)',
+    outcome: '503 for the first 3 event queries, then the journey (retried, then created)',
     failedReason: null,
     behaviour: { kind: 'unreachable_first', requests: 3 },
     shape: { ...FIXED, route: { pol: 'CNYTN', transshipments: [], pod: 'USOAK' } },
@@ -144,7 +144,7 @@ export const TEST_NUMBERS: readonly TestNumber[] = [
     number: 'TEST-GARBLED',
     scac: 'TEST',
     numberType: 'bill_of_lading',
-    outcome: 'A body that is not JSON for the first 2 event queries, then the journey (unrecognized_response, retried, then succeeded)',
+    outcome: 'A body that is not JSON for the first 2 event queries, then the journey (unrecognized_response, retried, then created)',
     failedReason: null,
     behaviour: { kind: 'unparsable_first', requests: 2 },
     shape: { ...FIXED, route: { pol: 'KRPUS', transshipments: [], pod: 'USSEA' } },
