@@ -92,7 +92,7 @@ export const errorDocument = z.object({
       title: z.string(),
       detail: z.string().optional(),
       code: z.string().optional(),
-      source: z.object({ pointer: z.string().optional(), parameter: z.string().optional() }).optional(),
+      source: z.object({ pointer: z.string().optional(), parameter: z.string().optional(), header: z.string().optional() }).optional(),
       meta: z.record(z.string(), z.unknown()).optional(),
     }),
   ),

@@ -125,6 +125,7 @@ export async function serve(config: Config): Promise<void> {
       isTrackable: (scac) => connectors.has(scac),
       publicUrl: config.SVC_PUBLIC_URL,
       trustProxy: config.SVC_TRUST_PROXY,
+      timeouts: { headersMs: config.SVC_HTTP_HEADERS_TIMEOUT_MS, requestMs: config.SVC_HTTP_REQUEST_TIMEOUT_MS },
       logger: {
         level: config.SVC_LOG_LEVEL,
         // Fastify does not log headers by default; the redaction keeps it so if that changes.
