@@ -86,7 +86,11 @@ export interface RouteSpec<B = undefined> {
 export type AnyRouteSpec = RouteSpec<any>;
 
 export function requestUrl(req: FastifyRequest, publicUrl?: string): URL {
-  return new URL(req.url, publicUrl ?? requestOrigin(req));
+  const url = new URL(req.url, publicUrl ?? requestOrigin(req));
+  // Links are built on this URL: page[size] sent raw would come back with raw brackets, which
+  // curl (without -g) and strict URL parsers refuse. Both forms are read alike.
+  url.search = url.search.replace(/\[/g, '%5B').replace(/\]/g, '%5D');
+  return url;
 }
 
 /** The origin the client addressed, from its Host header (HTTP/1.0 may leave it out). */
