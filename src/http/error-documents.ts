@@ -1,7 +1,7 @@
 // Every error svc answers is a JSON:API document that names its request, so a client quoting the
 // body quotes the id found in svc's log lines (fastify's reqId) and in the X-Request-Id header.
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorObject, type ErrorObject } from '../jsonapi/errors.ts';
@@ -29,7 +29,7 @@ function isErrorDocument(payload: unknown): payload is { errors: ErrorObject[] }
 // Errors node's HTTP parser raises before there is a request: what to answer and why, in plain words.
 const CLIENT_ERRORS: Record<string, { status: number; detail: string; code: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, detail: 'The request (headers and body) did not arrive in time.', code: 'request_timeout' },
-  HPE_HEADER_OVERFLOW: { status: 431, detail: 'The request headers are larger than the server accepts (16 KiB in all).', code: 'headers_too_large' },
+  HPE_HEADER_OVERFLOW: { status: 431, detail: `The request headers are larger than the server accepts (${maxHeaderSize} bytes in all).`, code: 'headers_too_large' },
 };
 const MALFORMED = { status: 400, detail: 'The request is not well-formed HTTP/1.1.', code: 'malformed_request' };
 

@@ -1,6 +1,6 @@
 // How long a client may take to send a request. Without bounds, a client trickling its body a
 // byte at a time holds a connection (and a parser) open for as long as it likes.
-import type { FastifyServerOptions } from 'fastify';
+import type { ServerOptions } from 'node:http';
 
 export interface HttpTimeouts {
   /** From connecting (or the previous response) to the end of the request headers. */
@@ -12,7 +12,7 @@ export interface HttpTimeouts {
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000 };
 
 /** fastify server options enforcing `timeouts`; a late client gets 408 (see clientErrorHandler). */
-export function timeoutOptions(timeouts: HttpTimeouts = DEFAULT_HTTP_TIMEOUTS): Pick<FastifyServerOptions, 'requestTimeout' | 'http'> {
+export function timeoutOptions(timeouts: HttpTimeouts = DEFAULT_HTTP_TIMEOUTS): { requestTimeout: number; http: ServerOptions } {
   const requestMs = Math.max(timeouts.requestMs, timeouts.headersMs);
   return {
     // fastify copies requestTimeout onto the server after creating it, overriding http.requestTimeout.
