@@ -3,8 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { captureLogs } from './support/log-capture.ts';
+import type { AnyRouteSpec } from '../src/http/route.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
-import { rawExchange, rawRequest } from './support/raw-http.ts';
+import { parseResponse, rawExchange, rawRequest } from './support/raw-http.ts';
 
 const { stream: logStream, lines: logLines } = captureLogs();
 
@@ -114,6 +115,47 @@ describe("the server's own errors are JSON:API (item 10)", () => {
       [401, t.request('GET', '/v2/parties', { key: null })],
     ];
     for (const [status, pending] of cases) assertJsonApiError(await pending, status);
+  });
+});
+
+describe('shutting down (item 10)', () => {
+  test('a request arriving while the server drains → 503 JSON:API with Retry-After', async () => {
+    let entered!: () => void;
+    const inSlowRoute = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const logs = captureLogs();
+    const slow: AnyRouteSpec = {
+      method: 'GET',
+      url: '/v2/test_slow',
+      summary: 'Answers once released',
+      tag: 'Test',
+      async handler() {
+        entered();
+        await released;
+        return { body: { data: [] } };
+      },
+    };
+    const app = await startTestApp({ routes: [slow], logger: { level: 'info', stream: logs.stream } });
+    const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Token ${app.key}\r\n\r\n`;
+    let closed: Promise<void> | undefined;
+    const res = await rawExchange(app.baseUrl, async (socket) => {
+      socket.write(get('/v2/test_slow'));
+      await inSlowRoute;
+      closed = app.app.close();
+      // preClose has run once the server stops listening.
+      while (app.app.server.listening) await new Promise(setImmediate);
+      socket.write(get('/v2/parties'));
+      while (!logs.records().some((r) => r.req?.url === '/v2/parties')) await new Promise(setImmediate);
+      release();
+    });
+    await closed;
+    await app.database.drop();
+    // The slow route's answer comes first on the connection; the 503 follows it.
+    const second = parseResponse(res.raw.slice(res.raw.indexOf('HTTP/1.1 ', 1)));
+    assert.equal(res.status, 200);
+    assertJsonApiError(second, 503);
+    assert.equal(second.headers['retry-after'], '1');
   });
 });
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { ApiError, errorObject } from '../jsonapi/errors.ts';
+import { refuseWhileClosing } from './draining.ts';
 import { clientErrorHandler, stampRequestId, withRequestId } from './error-documents.ts';
 import { buildOpenApi } from './openapi.ts';
 import { JSONAPI, registerRoute, type AnyRouteSpec, type Services } from './route.ts';
@@ -43,6 +44,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     ...timeoutOptions(options.timeouts),
     clientErrorHandler,
+    // refuseWhileClosing answers instead, in JSON:API.
+    return503OnClosing: false,
     // Accept a caller's request id (for tracing across services) when it looks like one.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -67,6 +70,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', req.id);
   });
   app.addHook('preSerialization', stampRequestId);
+  refuseWhileClosing(app);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json', JSONAPI], { parseAs: 'string' }, (_req, body, done) => {

@@ -34,9 +34,9 @@ export function parseResponse(raw: string, elapsedMs = 0): RawResponse {
 /**
  * Connects to `baseUrl`, lets `drive` write to the socket (at its own pace), and resolves with the
  * response once the server has answered and closed, or after `waitMs` for one that keeps the
- * connection open.
+ * connection open. `raw` is everything the server sent, for pipelined answers.
  */
-export function rawExchange(baseUrl: string, drive: (socket: Socket) => void | Promise<void>, waitMs = 5_000): Promise<RawResponse & { closed: boolean }> {
+export function rawExchange(baseUrl: string, drive: (socket: Socket) => void | Promise<void>, waitMs = 5_000): Promise<RawResponse & { closed: boolean; raw: string }> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -48,7 +48,7 @@ export function rawExchange(baseUrl: string, drive: (socket: Socket) => void | P
       done = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve({ ...parseResponse(data, Date.now() - started), closed });
+      resolve({ ...parseResponse(data, Date.now() - started), closed, raw: data });
     };
     const timer = setTimeout(() => finish(false), waitMs);
     socket.on('data', (chunk) => (data += chunk.toString('utf8')));
