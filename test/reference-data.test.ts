@@ -115,12 +115,12 @@ test('a rail terminal with its metro area', async () => {
   assert.equal(res.body.included[0].attributes.code, rows[0].locode);
 });
 
-test('a vessel by IMO keeps the IMO in its self link; by id, the id', async () => {
+test('a vessel found by IMO or by id links to itself by id', async () => {
   const byImo = await t.request('GET', '/v2/vessels/9811000');
   assert.equal(byImo.status, 200);
   assert.equal(byImo.body.data.attributes.name, 'EVER GIVEN');
   assert.equal(byImo.body.data.attributes.imo, '9811000');
-  assert.equal(byImo.body.data.links.self, '/v2/vessels/9811000');
+  assert.equal(byImo.body.data.links.self, `/v2/vessels/${byImo.body.data.id}`);
   const byId = await t.request('GET', `/v2/vessels/${byImo.body.data.id}`);
   assert.equal(byId.body.data.links.self, `/v2/vessels/${byImo.body.data.id}`);
   assert.equal((await t.request('GET', '/v2/vessels/1234567')).status, 404);

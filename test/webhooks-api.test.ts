@@ -188,8 +188,8 @@ describe('list', () => {
     assert.equal(page.status, 200);
     assert.deepEqual(page.body.data.map((w: any) => w.id), [mine[2], mine[1]]);
     assert.deepEqual(page.body.meta, { size: 2, total: 5, pagination: { current: 2, next: 3, last: 3, records: 5 } });
-    assert.match(page.body.links.next, /\/v2\/webhooks\?.*page\[number\]=3/);
-    assert.match(page.body.links.prev, /page\[number\]=1/);
+    assert.match(page.body.links.next, /\/v2\/webhooks\?.*page%5Bnumber%5D=3/);
+    assert.match(page.body.links.prev, /page%5Bnumber%5D=1/);
   });
 
   test('an empty list', async () => {
@@ -197,7 +197,7 @@ describe('list', () => {
     const res = await call('GET', '/v2/webhooks', { key: empty.key });
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.data, []);
-    assert.deepEqual(res.body.meta, { size: 0, total: 0, pagination: { current: 1, records: 0 } });
+    assert.deepEqual(res.body.meta, { size: 0, total: 0, pagination: { current: 1, last: 1, records: 0 } });
   });
 
   test('an unknown include is a 400 naming the parameter', async () => {

@@ -2,6 +2,7 @@
 // A bad value stops start-up with a message that names the variable.
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { DEFAULT_HTTP_TIMEOUTS } from '../http/server-timeouts.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -61,6 +62,8 @@ const schema = z.object({
     .describe('public origin used in absolute links (e.g. https://svc.example.com); default: from the request'),
   SVC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('least severe level of the JSON log lines written to stdout'),
   SVC_TRUST_PROXY: bool.default(false).describe('trust X-Forwarded-* headers from a reverse proxy'),
+  SVC_HTTP_HEADERS_TIMEOUT_MS: wholeNumber(10, 600_000).default(DEFAULT_HTTP_TIMEOUTS.headersMs).describe('how long a client has to send the headers of a request, in milliseconds (then 408)'),
+  SVC_HTTP_REQUEST_TIMEOUT_MS: wholeNumber(10, 3_600_000).default(DEFAULT_HTTP_TIMEOUTS.requestMs).describe('how long a client has to send a whole request, body included, in milliseconds (then 408)'),
   SVC_CARRIERS: carriers
     .optional()
     .describe('carrier endpoints as a JSON array of {scac, baseUrl, version ("2.2"|"3.0"), apiKey?, apiKeyHeader?, terminalBaseUrl?, timeoutMs?}; they take precedence over the sandbox'),

@@ -4,6 +4,8 @@ import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { ApiError, errorObject } from '../jsonapi/errors.ts';
 import { replyDatabaseUnavailable } from './database-unavailable.ts';
+import { refuseWhileClosing } from './draining.ts';
+import { clientErrorHandler, stampRequestId, withRequestId } from './error-documents.ts';
 import { buildOpenApi } from './openapi.ts';
 import { JSONAPI, registerRoute, type AnyRouteSpec, type Services } from './route.ts';
 import { carrierCallbackRoutes } from './routes/carrier-callbacks.ts';
@@ -17,6 +19,7 @@ import { trackingRequestRoutes } from './routes/tracking-requests.ts';
 import { webhookExampleRoutes } from './routes/webhook-examples.ts';
 import { webhookNotificationRoutes } from './routes/webhook-notifications.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { timeoutOptions, type HttpTimeouts } from './server-timeouts.ts';
 
 export interface AppOptions extends Services {
   logger?: FastifyServerOptions['logger'];
@@ -25,6 +28,8 @@ export interface AppOptions extends Services {
   trustProxy?: boolean;
   /** Extra routes, for roles added later (and tests). */
   routes?: AnyRouteSpec[];
+  /** Bounds on how long a client may take to send a request; defaults when unset. */
+  timeouts?: HttpTimeouts;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -40,6 +45,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     trustProxy: options.trustProxy ?? false,
     bodyLimit: BODY_LIMIT,
+    ...timeoutOptions(options.timeouts),
+    clientErrorHandler,
+    // refuseWhileClosing answers instead, in JSON:API.
+    return503OnClosing: false,
     // Accept a caller's request id (for tracing across services) when it looks like one.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -47,19 +56,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     routerOptions: {
       ignoreTrailingSlash: true,
-      maxParamLength: 200,
+      // Longer than any path node accepts (16 KiB of headers), so an over-long id reaches its route
+      // and is an unknown id there like any other, rather than a router error.
+      maxParamLength: 16_384,
       // node:querystring decodes percent-encoded keys, so page%5Bsize%5D arrives as page[size].
       querystringParser: (str: string) => parseQuery(str) as Record<string, string | string[]>,
     },
     // Errors raised by the router itself (a malformed percent-encoding in the path) get the same body.
-    frameworkErrors: (err, _req, reply) => {
-      void (reply as FastifyReply).code(400).type(JSONAPI).send({ errors: [errorObject(400, { detail: `The request path is not a valid URL: ${err.message}`, code: 'bad_url' })] });
+    frameworkErrors: (_err, req, reply) => {
+      // Raised before any hook runs, so the request id goes on here.
+      void (reply as FastifyReply).code(400).type(JSONAPI).header('x-request-id', req.id).send({ errors: withRequestId([errorObject(400, { detail: 'The request path is not a valid URL (malformed percent-encoding).', code: 'bad_url' })], req.id) });
     },
   });
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  app.addHook('preSerialization', stampRequestId);
+  refuseWhileClosing(app);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json', JSONAPI], { parseAs: 'string' }, (_req, body, done) => {

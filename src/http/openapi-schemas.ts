@@ -61,7 +61,7 @@ const pageLinks = z.object({
 const pageMeta = z.object({
   size: z.int(),
   total: z.int(),
-  pagination: z.object({ current: z.int(), next: z.int().optional(), last: z.int().optional(), records: z.int() }),
+  pagination: z.object({ current: z.int(), next: z.int().optional(), last: z.int(), records: z.int() }),
 });
 
 /** A list document: paginated lists carry page links and meta, unpaginated ones only links.self. */
@@ -92,7 +92,7 @@ export const errorDocument = z.object({
       title: z.string(),
       detail: z.string().optional(),
       code: z.string().optional(),
-      source: z.object({ pointer: z.string().optional(), parameter: z.string().optional() }).optional(),
+      source: z.object({ pointer: z.string().optional(), parameter: z.string().optional(), header: z.string().optional() }).optional(),
       meta: z.record(z.string(), z.unknown()).optional(),
     }),
   ),

@@ -86,8 +86,27 @@ export interface RouteSpec<B = undefined> {
 export type AnyRouteSpec = RouteSpec<any>;
 
 export function requestUrl(req: FastifyRequest, publicUrl?: string): URL {
-  const origin = publicUrl ?? `${req.protocol}://${req.host}`;
-  return new URL(req.url, origin);
+  const url = new URL(req.url, publicUrl ?? requestOrigin(req));
+  // Links are built on this URL: page[size] sent raw would come back with raw brackets, which
+  // curl (without -g) and strict URL parsers refuse. Both forms are read alike.
+  url.search = url.search.replace(/\[/g, '%5B').replace(/\]/g, '%5D');
+  return url;
+}
+
+/** The origin the client addressed, from its Host header (HTTP/1.0 may leave it out). */
+function requestOrigin(req: FastifyRequest): string {
+  const host = req.headers.host ? req.host : undefined;
+  const text = `${req.protocol}://${host ?? ''}`;
+  const origin = URL.canParse(text) ? new URL(text) : undefined;
+  // A Host that is not just host[:port] ("a/b", "a?b", "user@a") would bend every link built on it.
+  if (!host || !origin || origin.pathname !== '/' || origin.search || origin.hash || origin.username || origin.password) {
+    throw ApiError.of(400, {
+      detail: host ? 'The Host header is not a valid host name (host or host:port).' : 'The request has no Host header; send Host: <host>[:port].',
+      code: 'invalid_host',
+      source: { header: 'Host' },
+    });
+  }
+  return origin.origin;
 }
 
 /**

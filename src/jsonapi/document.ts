@@ -28,7 +28,7 @@ export interface Links {
 export interface PageMeta {
   size: number;
   total: number;
-  pagination: { current: number; next?: number; last?: number; records: number };
+  pagination: { current: number; next?: number; last: number; records: number };
 }
 
 export interface Document {

@@ -6,7 +6,8 @@ export interface ErrorObject {
   title: string;
   detail?: string;
   code?: string;
-  source?: { pointer?: string; parameter?: string };
+  /** `header` (JSON:API 1.1) names a request header at fault. */
+  source?: { pointer?: string; parameter?: string; header?: string };
   meta?: Record<string, unknown>;
 }
 

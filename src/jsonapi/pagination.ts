@@ -8,8 +8,8 @@ function pageUrl(url: URL, number: number, size: number): string {
   u.searchParams.delete('page[size]');
   u.searchParams.set('page[number]', String(number));
   u.searchParams.set('page[size]', String(size));
-  // Brackets read better raw, as clients of the reference service see them.
-  return u.href.replace(/%5B/gi, '[').replace(/%5D/gi, ']');
+  // Percent-encoded brackets, so the link works as is in curl and strict URL parsers.
+  return u.href;
 }
 
 export function paginate(url: URL, page: Page, total: number, count: number): { links: Links; meta: PageMeta } {
@@ -25,7 +25,8 @@ export function paginate(url: URL, page: Page, total: number, count: number): { 
   const pagination: PageMeta['pagination'] = {
     current: page.number,
     ...(page.number < last ? { next: page.number + 1 } : {}),
-    ...(total > 0 ? { last } : {}),
+    // An empty list has one (empty) page, as links.last says.
+    last,
     records: total,
   };
   return { links, meta: { size: count, total, pagination } };

@@ -9,7 +9,7 @@ export const MAX_PAGE_SIZE = 100;
 /** The single value of a parameter; a repeated parameter is an error rather than a guess. */
 export function param(query: Query, name: string): string | undefined {
   const value = query[name];
-  if (Array.isArray(value)) throw badParameter(name, `${name} may be given only once.`);
+  if (Array.isArray(value)) throw badParameter(name, `${name} was given ${value.length} times; give it once.`, 'repeated');
   return value;
 }
 

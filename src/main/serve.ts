@@ -137,6 +137,7 @@ export async function serve(config: Config): Promise<void> {
       publicUrl: config.SVC_PUBLIC_URL,
       trustProxy: config.SVC_TRUST_PROXY,
       loggerInstance: logger,
+      timeouts: { headersMs: config.SVC_HTTP_HEADERS_TIMEOUT_MS, requestMs: config.SVC_HTTP_REQUEST_TIMEOUT_MS },
     });
 
     await app.listen({ port: config.PORT, host: config.HOST }).catch((err: unknown) => {

@@ -1,5 +1,6 @@
 // Finds an account's shipments, containers and tracking requests by number or reference number.
 import type { Queryable } from './db.ts';
+import { likeLiteral } from './like.ts';
 
 export interface SearchHit {
   entity_type: 'shipment' | 'cargo' | 'tracking_request';
@@ -58,7 +59,7 @@ export async function search(db: Queryable, accountId: string, query: string, li
         WHERE t.account_id = $1 AND (${bare('t.request_number')} LIKE q.p OR EXISTS (SELECT 1 FROM unnest(t.ref_numbers) r WHERE ${bare('r')} LIKE q.p))
           AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.account_id = $1 AND upper(coalesce(s.bill_of_lading_number, s.request_number)) = upper(t.request_number))
      ) hits ORDER BY rank, created_at DESC, id LIMIT $3`,
-    [accountId, query, limit],
+    [accountId, likeLiteral(query), limit],
   );
   return rows.map(({ rank: _rank, ...hit }: SearchHit & { rank?: number }) => hit);
 }

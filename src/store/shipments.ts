@@ -1,5 +1,6 @@
 // SQL for shipments and their containers.
 import type { Queryable } from './db.ts';
+import { likeLiteral } from './like.ts';
 import { isUuid } from './uuid.ts';
 
 export interface ShipmentRow {
@@ -169,7 +170,7 @@ export async function listShipments(
          OR EXISTS (SELECT 1 FROM containers c WHERE c.shipment_id = s.id AND c.number LIKE '%' || upper($2) || '%'))
     AND ($3::text IS NULL OR upper($3) IN (upper(s.request_number), upper(s.bill_of_lading_number), upper(s.booking_number)))
     AND ($4::boolean IS NULL OR (s.line_tracking_stopped_at IS NOT NULL) = $4)`;
-  const params = [accountId, f.q ?? null, f.number ?? null, f.tracking_stopped ?? null];
+  const params = [accountId, likeLiteral(f.q), f.number ?? null, f.tracking_stopped ?? null];
   const [page, count] = await Promise.all([
     db.query<ShipmentRow>(`SELECT s.* FROM shipments s WHERE ${where} ORDER BY s.created_at DESC, s.id DESC LIMIT $5 OFFSET $6`, [...params, limit, offset]),
     db.query<{ n: number }>(`SELECT count(*) AS n FROM shipments s WHERE ${where}`, params),

@@ -1,5 +1,6 @@
 // SQL for tracking requests.
 import type { Queryable } from './db.ts';
+import { likeLiteral } from './like.ts';
 import { isUuid } from './uuid.ts';
 
 export type TrackingRequestStatus = 'pending' | 'awaiting_manifest' | 'created' | 'failed' | 'tracking_stopped';
@@ -84,7 +85,7 @@ export async function listTrackingRequests(
     AND ($9::timestamptz IS NULL OR updated_at >= $9) AND ($10::timestamptz IS NULL OR updated_at <= $10)`;
   const params = [
     accountId,
-    f.q ?? null,
+    likeLiteral(f.q),
     f.request_number ?? null,
     f.status ?? null,
     f.scac ?? null,

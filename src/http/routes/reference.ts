@@ -183,7 +183,6 @@ export const referenceRoutes: AnyRouteSpec[] = [
     type: 'vessel',
     schema: vessel,
     find: ({ services, params }) => findVessel(services.db, params.id),
-    // Fetched by IMO, the self link keeps the IMO form the client used.
-    serialize: (row, { params }) => vesselResource(row, params.id === row.id ? row.id : params.id.trim()),
+    serialize: vesselResource,
   }),
 ];

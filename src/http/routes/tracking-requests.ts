@@ -1,5 +1,6 @@
 // Tracking requests: a number and a SCAC that svc turns into a tracked shipment.
 import { z } from 'zod';
+import { requestNumberCharacterProblem } from '../../domain/tracking/request-number.ts';
 import { validateBody } from '../../jsonapi/body.ts';
 import { notFound } from '../../jsonapi/errors.ts';
 import { paginate } from '../../jsonapi/pagination.ts';
@@ -21,7 +22,15 @@ const createBody = z.object({
     attributes: z
       .object({
         request_type: z.enum(REQUEST_TYPES),
-        request_number: z.string().trim().min(1).max(100),
+        request_number: z
+          .string()
+          .trim()
+          .min(1)
+          .max(100)
+          .superRefine((number, ctx) => {
+            const problem = requestNumberCharacterProblem(number);
+            if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { code: 'invalid_characters' } });
+          }),
         scac: z.string().trim().length(4).nullish().describe('The SCAC of the shipping line; required unless auto_detect_vocc_scac is true'),
         auto_detect_vocc_scac: z
           .boolean()

@@ -6,7 +6,7 @@ import { WEBHOOK_EVENT_NAMES, isWebhookEvent } from '../../domain/webhooks/event
 import { checkWebhookUrl, urlFormProblem } from '../../domain/webhooks/url-policy.ts';
 import { validateBody } from '../../jsonapi/body.ts';
 import { badParameter, unprocessable } from '../../jsonapi/errors.ts';
-import type { Query } from '../../jsonapi/query.ts';
+import { param, type Query } from '../../jsonapi/query.ts';
 import { answerProblem, deliveryHeaders } from '../../webhooks/delivery-request.ts';
 import { exampleNotification } from '../../webhooks/examples.ts';
 import { WebhookSender } from '../../webhooks/http-sender.ts';
@@ -22,8 +22,8 @@ const issue = (message: string, code: string) => ({ code: 'custom' as const, mes
 
 /** The `event` query parameter, or a 400 naming it. */
 function eventParameter(query: Query): string {
-  const event = query.event;
-  if (typeof event !== 'string' || event.trim() === '') throw badParameter('event', `event is required: the name of a webhook event. ${EVENT_HINT}`, 'blank');
+  const event = param(query, 'event');
+  if (event === undefined || event.trim() === '') throw badParameter('event', `event is required: the name of a webhook event. ${EVENT_HINT}`, 'blank');
   if (!isWebhookEvent(event)) throw badParameter('event', `${JSON.stringify(event.slice(0, 80))} is not a webhook event. ${EVENT_HINT}`);
   return event;
 }

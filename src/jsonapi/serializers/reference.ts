@@ -79,11 +79,8 @@ export function railTerminalResource(row: RailTerminalRow): Resource {
   };
 }
 
-/**
- * `selfKey` is what the request used to address the vessel: a vessel fetched by IMO
- * links to `/v2/vessels/<imo>`, as the live API does.
- */
-export function vesselResource(row: VesselRow, selfKey: string = row.id): Resource {
+/** Like every record, a vessel links to itself by id, whether it was fetched by id or by IMO. */
+export function vesselResource(row: VesselRow): Resource {
   return {
     id: row.id,
     type: 'vessel',
@@ -98,6 +95,6 @@ export function vesselResource(row: VesselRow, selfKey: string = row.id): Resour
       navigational_heading_degrees: null,
       position_timestamp: null,
     },
-    links: { self: `/v2/vessels/${selfKey}` },
+    links: { self: `/v2/vessels/${row.id}` },
   };
 }
