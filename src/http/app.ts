@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { ApiError, errorObject } from '../jsonapi/errors.ts';
+import { createMetrics, type Metrics } from '../metrics/metrics.ts';
+import { instrumentHttp, type MetricsEndpoint } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { JSONAPI, registerRoute, type AnyRouteSpec, type Services } from './route.ts';
 import { carrierCallbackRoutes } from './routes/carrier-callbacks.ts';
@@ -22,6 +24,10 @@ export interface AppOptions extends Services {
   trustProxy?: boolean;
   /** Extra routes, for roles added later (and tests). */
   routes?: AnyRouteSpec[];
+  /** Where HTTP requests are counted (a registry of the app's own unless given). */
+  metrics?: Metrics;
+  /** Serve GET /metrics on this app (off unless given). */
+  metricsEndpoint?: MetricsEndpoint;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -57,6 +63,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  instrumentHttp(app, options.metrics ?? createMetrics({ db: options.db }), options.metricsEndpoint);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json', JSONAPI], { parseAs: 'string' }, (_req, body, done) => {

@@ -6,6 +6,8 @@ import { SANDBOX_SCACS, ScaledClock, startSandbox } from '../carriers/sandbox/in
 import type { Config } from '../config/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { buildApp } from '../http/app.ts';
+import { metricsOnApiPort, startMetricsServer } from '../http/metrics.ts';
+import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { ensureDefaultAccount } from '../services/api-keys.ts';
 import { TrackingWorker } from '../services/tracking/worker.ts';
 import type { Db } from '../store/db.ts';
@@ -61,9 +63,10 @@ async function startSandboxCarriers(config: Config, say: (msg: string) => void) 
 type SandboxCarriers = Awaited<ReturnType<typeof startSandboxCarriers>>;
 
 /** The webhook delivery worker as configured; it runs on real time, as receivers check timestamps. */
-function startDeliveryWorker(config: Config, db: Db): DeliveryWorker {
+function startDeliveryWorker(config: Config, db: Db, metrics?: Metrics): DeliveryWorker {
   const worker = new DeliveryWorker({
     db,
+    metrics,
     clock: systemClock,
     allowInsecure: config.SVC_WEBHOOK_ALLOW_INSECURE,
     policy: {
@@ -85,9 +88,11 @@ export async function serve(config: Config): Promise<void> {
   let app: FastifyInstance | undefined;
   let worker: TrackingWorker | undefined;
   let delivery: DeliveryWorker | undefined;
+  let metricsServer: FastifyInstance | undefined;
   /** Stops whatever has started: requests first, then the workers, then what they use. */
   const stopAll = async () => {
     await app?.close().catch(() => {});
+    await metricsServer?.close().catch(() => {});
     await worker?.stop().catch(() => {});
     await delivery?.stop().catch(() => {});
     await sandbox?.close().catch(() => {});
@@ -115,6 +120,7 @@ export async function serve(config: Config): Promise<void> {
     // Configured endpoints win over the sandbox's for the same SCAC.
     const endpoints = [...(sandbox?.endpoints ?? []).filter((e) => !configured.some((c) => c.scac.toUpperCase() === e.scac)), ...configured];
     const connectors = new ConnectorRegistry(endpoints, trackingClock);
+    const metrics = createMetrics({ db: database.db, trackingClock, processMetrics: true });
 
     app = await buildApp({
       db: database.db,
@@ -125,6 +131,8 @@ export async function serve(config: Config): Promise<void> {
       isTrackable: (scac) => connectors.has(scac),
       publicUrl: config.SVC_PUBLIC_URL,
       trustProxy: config.SVC_TRUST_PROXY,
+      metrics,
+      metricsEndpoint: metricsOnApiPort(config),
       logger: {
         level: config.SVC_LOG_LEVEL,
         // Fastify does not log headers by default; the redaction keeps it so if that changes.
@@ -135,6 +143,10 @@ export async function serve(config: Config): Promise<void> {
     await app.listen({ port: config.PORT, host: config.HOST }).catch((err: unknown) => {
       throw listenFailure(err, config.HOST, config.PORT, { port: 'PORT', host: 'HOST' });
     });
+    metricsServer = await startMetricsServer(metrics, config).catch((err: unknown) => {
+      throw listenFailure(err, config.SVC_METRICS_HOST, config.SVC_METRICS_PORT ?? 0, { port: 'SVC_METRICS_PORT', host: 'SVC_METRICS_HOST' });
+    });
+    if (metricsServer) say(`metrics on ${metricsServer.listeningOrigin}/metrics`);
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     worker = new TrackingWorker({
@@ -144,9 +156,10 @@ export async function serve(config: Config): Promise<void> {
       // Carriers push to svc's own callback route; the sandbox reaches it on loopback.
       callbackBaseUrl: config.SVC_PUBLIC_URL ?? `http://127.0.0.1:${port}`,
       log: (msg, fields) => process.stderr.write(`svc: ${msg} ${JSON.stringify(fields ?? {})}\n`),
+      metrics,
     });
     worker.start(config.SVC_WORKER_INTERVAL_MS);
-    delivery = startDeliveryWorker(config, database.db);
+    delivery = startDeliveryWorker(config, database.db, metrics);
     const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
     const base = config.SVC_PUBLIC_URL ? new URL('/v2', config.SVC_PUBLIC_URL).href : `http://${shownHost}:${port}/v2`;
 
