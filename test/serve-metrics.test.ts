@@ -18,8 +18,9 @@ after(async () => {
   await database.drop();
 });
 
-test('svc serve with SVC_METRICS_PORT and SVC_METRICS_TOKEN serves the metrics on loopback, to the token only', async () => {
-  const child = spawn(process.execPath, [bin, 'serve'], {
+/** Runs `svc <command>` with a metrics listener, scrapes it with the token, stops it with Ctrl-C. */
+async function scrapeProcess(command: string): Promise<{ metrics: Awaited<ReturnType<typeof getMetricsFromIterator>>; output: string }> {
+  const child = spawn(process.execPath, [bin, command], {
     env: { ...process.env, DATABASE_URL: database.url, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_LOG_LEVEL: 'info', SVC_METRICS_PORT: '0', SVC_METRICS_TOKEN: TOKEN },
   });
   let output = '';
@@ -37,13 +38,23 @@ test('svc serve with SVC_METRICS_PORT and SVC_METRICS_TOKEN serves the metrics o
     assert.equal((await fetch(url)).status, 401);
     const res = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
     assert.equal(res.status, 200);
-    const metrics = await getMetricsFromIterator((await res.text()).split('\n')[Symbol.iterator]());
-    for (const name of ['process_cpu_user_seconds_total', 'nodejs_eventloop_lag_seconds', 'svc_http_request_duration_seconds', 'svc_tracking_lookup_duration_seconds', 'svc_webhook_delivery_duration_seconds', 'svc_due_work', 'svc_db_pool_clients']) {
-      assert.ok(metrics[name], `${name} is exposed`);
-    }
+    return { metrics: await getMetricsFromIterator((await res.text()).split('\n')[Symbol.iterator]()), output };
   } finally {
     child.kill('SIGINT');
     assert.equal(await exited, 0);
   }
+}
+
+test('svc serve with SVC_METRICS_PORT and SVC_METRICS_TOKEN serves the metrics on loopback, to the token only', async () => {
+  const { metrics, output } = await scrapeProcess('serve');
+  for (const name of ['process_cpu_user_seconds_total', 'nodejs_eventloop_lag_seconds', 'svc_http_request_duration_seconds', 'svc_tracking_lookup_duration_seconds', 'svc_webhook_delivery_duration_seconds', 'svc_due_work', 'svc_db_pool_clients']) {
+    assert.ok(metrics[name], `${name} is exposed`);
+  }
+  assert.ok(!output.includes(TOKEN), 'the token is not printed or logged');
+});
+
+test('svc deliver serves its own metrics the same way when SVC_METRICS_PORT is set', async () => {
+  const { metrics, output } = await scrapeProcess('deliver');
+  for (const name of ['process_cpu_user_seconds_total', 'svc_webhook_delivery_duration_seconds', 'svc_due_work']) assert.ok(metrics[name], `${name} is exposed`);
   assert.ok(!output.includes(TOKEN), 'the token is not printed or logged');
 });

@@ -81,6 +81,15 @@ function startDeliveryWorker(config: Config, db: Db, metrics?: Metrics): Deliver
   return worker;
 }
 
+/** The listener of GET /metrics alone, when SVC_METRICS_PORT is set. */
+async function listenForMetrics(config: Config, metrics: Metrics, say: (msg: string) => void): Promise<FastifyInstance | undefined> {
+  const server = await startMetricsServer(metrics, config).catch((err: unknown) => {
+    throw listenFailure(err, config.SVC_METRICS_HOST, config.SVC_METRICS_PORT ?? 0, { port: 'SVC_METRICS_PORT', host: 'SVC_METRICS_HOST' });
+  });
+  if (server) say(`metrics on ${server.listeningOrigin}/metrics`);
+  return server;
+}
+
 export async function serve(config: Config): Promise<void> {
   const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
   const database = await openDatabase(config, say);
@@ -143,10 +152,7 @@ export async function serve(config: Config): Promise<void> {
     await app.listen({ port: config.PORT, host: config.HOST }).catch((err: unknown) => {
       throw listenFailure(err, config.HOST, config.PORT, { port: 'PORT', host: 'HOST' });
     });
-    metricsServer = await startMetricsServer(metrics, config).catch((err: unknown) => {
-      throw listenFailure(err, config.SVC_METRICS_HOST, config.SVC_METRICS_PORT ?? 0, { port: 'SVC_METRICS_PORT', host: 'SVC_METRICS_HOST' });
-    });
-    if (metricsServer) say(`metrics on ${metricsServer.listeningOrigin}/metrics`);
+    metricsServer = await listenForMetrics(config, metrics, say);
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     worker = new TrackingWorker({
@@ -201,9 +207,14 @@ export async function runSandbox(config: Config): Promise<void> {
 export async function runDeliveryWorker(config: Config): Promise<void> {
   const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
   const database = await openDatabase(config, say);
-  const delivery = startDeliveryWorker(config, database.db);
+  const metrics = createMetrics({ db: database.db, processMetrics: true });
+  const metricsServer = await listenForMetrics(config, metrics, say).catch(async (err: unknown) => {
+    await database.close().catch(() => {});
+    throw err;
+  });
+  const delivery = startDeliveryWorker(config, database.db, metrics);
   say(`webhook delivery worker running (${delivery.policy.concurrency} at once)`);
-  const stop = () => void delivery.stop().finally(() => database.close().finally(() => process.exit(0)));
+  const stop = () => void delivery.stop().finally(() => Promise.all([metricsServer?.close(), database.close()]).finally(() => process.exit(0)));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
