@@ -88,6 +88,15 @@ const schema = z.object({
   SVC_WEBHOOK_DEACTIVATE_AFTER_HOURS: decimalNumber(1, 8760).default(72).describe('a webhook whose deliveries have all failed for this long is deactivated'),
   SVC_WEBHOOK_CONCURRENCY: wholeNumber(1, 1000).default(32).describe('webhook deliveries in flight at once per worker'),
   SVC_DELIVERY_INTERVAL_MS: wholeNumber(10, 60_000).default(1000).describe('how often an idle webhook delivery worker looks for retries that came due, in milliseconds (new notifications wake it at once)'),
+  SVC_METRICS_PORT: port
+    .optional()
+    .describe('port of a listener that serves only GET /metrics (Prometheus text format) on SVC_METRICS_HOST; when unset, /metrics is on the API port if SVC_METRICS_TOKEN is set, else nowhere (0: any free port)'),
+  SVC_METRICS_HOST: z.string().min(1).default('127.0.0.1').describe('interface the SVC_METRICS_PORT listener binds to (0.0.0.0 for all)'),
+  SVC_METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 visible ASCII characters without blanks')
+    .optional()
+    .describe('bearer token GET /metrics asks for (Authorization: Bearer <token>), wherever it is served'),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -3,9 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { ApiError, errorObject } from '../jsonapi/errors.ts';
+import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { replyDatabaseUnavailable } from './database-unavailable.ts';
 import { refuseWhileClosing } from './draining.ts';
 import { clientErrorHandler, stampRequestId, withRequestId } from './error-documents.ts';
+import { instrumentHttp, type MetricsEndpoint } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { JSONAPI, registerRoute, type AnyRouteSpec, type Services } from './route.ts';
 import { carrierCallbackRoutes } from './routes/carrier-callbacks.ts';
@@ -30,6 +32,10 @@ export interface AppOptions extends Services {
   routes?: AnyRouteSpec[];
   /** Bounds on how long a client may take to send a request; defaults when unset. */
   timeouts?: HttpTimeouts;
+  /** Where HTTP requests are counted (a registry of the app's own unless given). */
+  metrics?: Metrics;
+  /** Serve GET /metrics on this app (off unless given). */
+  metricsEndpoint?: MetricsEndpoint;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -74,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('preSerialization', stampRequestId);
   refuseWhileClosing(app);
+  instrumentHttp(app, options.metrics ?? createMetrics({ db: options.db }), options.metricsEndpoint);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json', JSONAPI], { parseAs: 'string' }, (_req, body, done) => {

@@ -7,6 +7,8 @@ import { SANDBOX_SCACS, startSandbox } from '../carriers/sandbox/index.ts';
 import type { Config } from '../config/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { buildApp } from '../http/app.ts';
+import { metricsOnApiPort, startMetricsServer } from '../http/metrics.ts';
+import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { ensureDefaultAccount } from '../services/api-keys.ts';
 import { TrackingWorker } from '../services/tracking/worker.ts';
 import { outageAwareLog } from '../store/database-unavailable.ts';
@@ -68,9 +70,10 @@ async function startSandboxCarriers(config: Config, say: (msg: string) => void) 
 type SandboxCarriers = Awaited<ReturnType<typeof startSandboxCarriers>>;
 
 /** The webhook delivery worker as configured; it runs on real time, as receivers check timestamps. */
-function startDeliveryWorker(config: Config, db: Db, logger: Logger): DeliveryWorker {
+function startDeliveryWorker(config: Config, db: Db, logger: Logger, metrics?: Metrics): DeliveryWorker {
   const worker = new DeliveryWorker({
     db,
+    metrics,
     clock: systemClock,
     allowInsecure: config.SVC_WEBHOOK_ALLOW_INSECURE,
     policy: {
@@ -85,6 +88,15 @@ function startDeliveryWorker(config: Config, db: Db, logger: Logger): DeliveryWo
   return worker;
 }
 
+/** The listener of GET /metrics alone, when SVC_METRICS_PORT is set. */
+async function listenForMetrics(config: Config, metrics: Metrics, say: (msg: string) => void): Promise<FastifyInstance | undefined> {
+  const server = await startMetricsServer(metrics, config).catch((err: unknown) => {
+    throw listenFailure(err, config.SVC_METRICS_HOST, config.SVC_METRICS_PORT ?? 0, { port: 'SVC_METRICS_PORT', host: 'SVC_METRICS_HOST' });
+  });
+  if (server) say(`metrics on ${server.listeningOrigin}/metrics`);
+  return server;
+}
+
 export async function serve(config: Config): Promise<void> {
   const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
   const lock = lockDataDir(config.SVC_DATA_DIR);
@@ -96,9 +108,11 @@ export async function serve(config: Config): Promise<void> {
   let app: FastifyInstance | undefined;
   let worker: TrackingWorker | undefined;
   let delivery: DeliveryWorker | undefined;
+  let metricsServer: FastifyInstance | undefined;
   /** Stops whatever has started: requests first, then the workers, then what they use. */
   const stopAll = async () => {
     await app?.close().catch(() => {});
+    await metricsServer?.close().catch(() => {});
     await worker?.stop().catch(() => {});
     await delivery?.stop().catch(() => {});
     await sandbox?.close().catch(() => {});
@@ -126,6 +140,7 @@ export async function serve(config: Config): Promise<void> {
     // Configured endpoints win over the sandbox's for the same SCAC.
     const endpoints = [...(sandbox?.endpoints ?? []).filter((e) => !configured.some((c) => c.scac.toUpperCase() === e.scac)), ...configured];
     const connectors = new ConnectorRegistry(endpoints, trackingClock);
+    const metrics = createMetrics({ db: database.db, trackingClock, processMetrics: true });
 
     app = await buildApp({
       db: database.db,
@@ -138,11 +153,14 @@ export async function serve(config: Config): Promise<void> {
       trustProxy: config.SVC_TRUST_PROXY,
       loggerInstance: logger,
       timeouts: { headersMs: config.SVC_HTTP_HEADERS_TIMEOUT_MS, requestMs: config.SVC_HTTP_REQUEST_TIMEOUT_MS },
+      metrics,
+      metricsEndpoint: metricsOnApiPort(config),
     });
 
     await app.listen({ port: config.PORT, host: config.HOST }).catch((err: unknown) => {
       throw listenFailure(err, config.HOST, config.PORT, { port: 'PORT', host: 'HOST' });
     });
+    metricsServer = await listenForMetrics(config, metrics, say);
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     worker = new TrackingWorker({
@@ -152,9 +170,10 @@ export async function serve(config: Config): Promise<void> {
       // Carriers push to svc's own callback route; the sandbox reaches it on loopback.
       callbackBaseUrl: config.SVC_PUBLIC_URL ?? `http://127.0.0.1:${port}`,
       log: outageAwareLog(workerLog(logger, 'tracking'), database.db),
+      metrics,
     });
     worker.start(config.SVC_WORKER_INTERVAL_MS);
-    delivery = startDeliveryWorker(config, database.db, logger);
+    delivery = startDeliveryWorker(config, database.db, logger, metrics);
     const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
     const base = config.SVC_PUBLIC_URL ? new URL('/v2', config.SVC_PUBLIC_URL).href : `http://${shownHost}:${port}/v2`;
 
@@ -199,10 +218,15 @@ export async function runDeliveryWorker(config: Config): Promise<void> {
   const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
   const database = await openDatabase(config, say);
   const logger = createLogger(config.SVC_LOG_LEVEL);
-  const delivery = startDeliveryWorker(config, database.db, logger);
+  const metrics = createMetrics({ db: database.db, processMetrics: true });
+  const metricsServer = await listenForMetrics(config, metrics, say).catch(async (err: unknown) => {
+    await database.close().catch(() => {});
+    throw err;
+  });
+  const delivery = startDeliveryWorker(config, database.db, logger, metrics);
   warnAboutSettings(config, logger, say);
   say(`webhook delivery worker running (${delivery.policy.concurrency} at once)`);
-  const stop = () => void delivery.stop().finally(() => database.close().finally(() => process.exit(0)));
+  const stop = () => void delivery.stop().finally(() => Promise.all([metricsServer?.close(), database.close()]).finally(() => process.exit(0)));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

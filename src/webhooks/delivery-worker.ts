@@ -4,6 +4,7 @@
 // dies mid-burst leaves its claims to be retaken: nothing is lost, at worst delivered twice.
 import type { Clock } from '../clock.ts';
 import type { HostLookup } from '../domain/webhooks/url-policy.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { Db, Tx } from '../store/db.ts';
 import { NEW_NOTIFICATIONS_CHANNEL, recordEvents } from '../store/domain-events.ts';
 import { claimDueNotifications, recordAttempts, type Attempt, type AttemptOutcome, type ClaimedNotification } from '../store/webhook-notifications.ts';
@@ -22,6 +23,8 @@ export interface DeliveryWorkerDeps {
   /** [0, 1) for the retry jitter; Math.random by default. */
   random?: () => number;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
+  /** Where delivery attempts are counted and timed. */
+  metrics?: Pick<Metrics, 'webhookDeliveries'>;
 }
 
 // Recording an attempt's outcome takes milliseconds; this is ample room.
@@ -220,6 +223,7 @@ export class DeliveryWorker {
       error: answerProblem(result.statusCode, result.error),
       responseBody: result.responseBody,
     };
+    this.deps.metrics?.webhookDeliveries.observe({ outcome: outcome.status === 'pending' ? 'will_retry' : outcome.status }, result.durationMs / 1000);
     await this.#record({ log, outcome, at: now });
 
     if (!n.active) return;

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ManualClock, type Clock } from '../../src/clock.ts';
 import { buildApp, type AppOptions } from '../../src/http/app.ts';
+import { createMetrics, type Metrics } from '../../src/metrics/metrics.ts';
 import { createApiKey } from '../../src/services/api-keys.ts';
 import { insertAccount } from '../../src/store/accounts.ts';
 import type { Db } from '../../src/store/db.ts';
@@ -32,12 +33,14 @@ export interface TestApp {
   /** API key of a first account. */
   key: string;
   accountId: string;
+  /** The app's metrics registry, on the test's clocks; workers started for the app report into it too. */
+  metrics: Metrics;
   newAccount(name?: string): Promise<{ accountId: string; key: string }>;
   request(method: string, path: string, options?: RequestOptions): Promise<Response>;
   close(): Promise<void>;
 }
 
-export interface TestAppOptions extends Pick<AppOptions, 'logger' | 'loggerInstance' | 'routes' | 'isTrackable' | 'timeouts'> {
+export interface TestAppOptions extends Pick<AppOptions, 'logger' | 'loggerInstance' | 'routes' | 'isTrackable' | 'timeouts' | 'metricsEndpoint'> {
   /**
    * The API's own clock, when it should differ from the tracking clock (`clock`, which the test
    * drives): as in `svc serve` in demo mode, where the API has real time and the tracking worker
@@ -51,7 +54,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const { apiClock, ...appOptions } = options;
   const database = await freshDatabase();
   const clock = new ManualClock('2026-11-22T12:00:00Z');
-  const app = await buildApp({ db: database.db, clock: apiClock ?? clock, trackingClock: clock, ...appOptions });
+  const metrics = createMetrics({ db: database.db, trackingClock: clock, clock: apiClock ?? clock });
+  const app = await buildApp({ db: database.db, clock: apiClock ?? clock, trackingClock: clock, metrics, ...appOptions });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -89,6 +93,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     baseUrl,
     key: first.key,
     accountId: first.accountId,
+    metrics,
     newAccount,
     request,
     async close() {

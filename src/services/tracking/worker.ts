@@ -3,6 +3,7 @@
 // none processes the same item at the same time; a crashed worker's claims lapse and are retaken.
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
 import type { CarrierConnector, LookupOutcome, LookupRequest } from '../../carriers/types.ts';
 import { withTransaction, type Db, type Tx } from '../../store/db.ts';
 import { recordEvents, type DomainEvent } from '../../store/domain-events.ts';
@@ -25,6 +26,8 @@ export interface WorkerDeps {
   log?: (msg: string, fields?: Record<string, unknown>) => void;
   /** svc's own origin as carriers can reach it; with it, new shipments subscribe to carrier pushes. */
   callbackBaseUrl?: string;
+  /** Where carrier lookups are counted and timed. */
+  metrics?: Pick<Metrics, 'trackingLookups'>;
 }
 
 const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
@@ -87,6 +90,14 @@ export class TrackingWorker {
   }
 
   async #lookup(request: LookupRequest): Promise<LookupOutcome> {
+    const started = performance.now();
+    const outcome = await this.#ask(request);
+    // Real elapsed time, whatever clock the worker runs on; the outcome is one of a few words.
+    this.deps.metrics?.trackingLookups.observe({ scac: request.scac, outcome: outcome.kind === 'found' ? 'found' : outcome.reason }, (performance.now() - started) / 1000);
+    return outcome;
+  }
+
+  async #ask(request: LookupRequest): Promise<LookupOutcome> {
     const connector = this.deps.connectors.get(request.scac);
     if (!connector) return { kind: 'failed', reason: 'shipping_line_unreachable', temporary: true, detail: `no connector is configured for ${request.scac}` };
     try {

@@ -1,0 +1,33 @@
+// How much work is waiting in each queue the workers drain, for the metrics scrape. "Due" means
+// exactly what the claim queries take: due by now and not held by a live lease.
+import type { Queryable } from './db.ts';
+
+export type WorkQueue = 'tracking_requests' | 'shipment_refreshes' | 'webhook_notifications';
+
+export interface QueueBacklog {
+  queue: WorkQueue;
+  due: number;
+  /** When the longest-waiting due item came due; null when nothing is due. */
+  oldestDueAt: Date | null;
+}
+
+/**
+ * Tracking work is due on the tracking clock (demo time while the sandbox runs), notifications on
+ * the delivery worker's real time, so each queue is measured against its own "now". Each part is
+ * a range scan of the partial index the claim query uses. A notification due at once has
+ * next_attempt_at '-infinity': it has been due since it was written (or redelivered).
+ */
+export async function dueWorkBacklog(db: Queryable, trackingNow: Date, deliveryNow: Date): Promise<QueueBacklog[]> {
+  const { rows } = await db.query<{ queue: WorkQueue; due: number; oldest: Date | null }>(
+    `SELECT 'tracking_requests' AS queue, count(*) AS due, min(next_attempt_at) AS oldest FROM tracking_requests
+      WHERE next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
+     UNION ALL
+     SELECT 'shipment_refreshes', count(*), min(next_refresh_at) FROM shipments
+      WHERE next_refresh_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
+     UNION ALL
+     SELECT 'webhook_notifications', count(*), min(greatest(next_attempt_at, updated_at)) FROM webhook_notifications
+      WHERE delivery_status = 'pending' AND next_attempt_at <= $2`,
+    [trackingNow, deliveryNow],
+  );
+  return rows.map((r) => ({ queue: r.queue, due: r.due, oldestDueAt: r.oldest }));
+}
