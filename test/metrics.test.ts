@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { getMetricsFromIterator, type PromData, type PromHistogramData } from 'prom2javascript';
+import type { PromData, PromHistogramData } from 'prom2javascript';
 import { loadConfig } from '../src/config/index.ts';
 import { buildApp } from '../src/http/app.ts';
 import { metricsOnApiPort, startMetricsServer } from '../src/http/metrics.ts';
@@ -12,13 +12,11 @@ import { setWebhookSettings } from '../src/http/routes/webhooks.ts';
 import { DeliveryWorker } from '../src/webhooks/delivery-worker.ts';
 import { answerWith, startReceiver, type Receiver } from './support/receiver.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
+import { parseExposition, type Exposition } from './support/prometheus.ts';
 
 const TOKEN = 'metrics-token-0123456789-abcdef';
 
-type Exposition = Awaited<ReturnType<typeof getMetricsFromIterator>>;
-
-/** Parses the text exposition with prom2javascript, not with svc's own code. */
-const parse = (text: string): Promise<Exposition> => getMetricsFromIterator(text.split('\n')[Symbol.iterator]());
+const parse = parseExposition;
 
 /** The series of one metric family whose labels include `labels`. */
 function series<T extends PromData | PromHistogramData>(exposition: Exposition, name: string, labels: Record<string, string> = {}): T[] {

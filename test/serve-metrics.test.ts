@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { getMetricsFromIterator } from 'prom2javascript';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
+import { parseExposition, type Exposition } from './support/prometheus.ts';
 
 const bin = path.resolve(import.meta.dirname, '../bin/svc.js');
 const TOKEN = 'serve-metrics-token-9f8e7d6c5b4a';
@@ -19,7 +19,7 @@ after(async () => {
 });
 
 /** Runs `svc <command>` with a metrics listener, scrapes it with the token, stops it with Ctrl-C. */
-async function scrapeProcess(command: string): Promise<{ metrics: Awaited<ReturnType<typeof getMetricsFromIterator>>; output: string }> {
+async function scrapeProcess(command: string): Promise<{ metrics: Exposition; output: string }> {
   const child = spawn(process.execPath, [bin, command], {
     env: { ...process.env, DATABASE_URL: database.url, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_LOG_LEVEL: 'info', SVC_METRICS_PORT: '0', SVC_METRICS_TOKEN: TOKEN },
   });
@@ -38,7 +38,7 @@ async function scrapeProcess(command: string): Promise<{ metrics: Awaited<Return
     assert.equal((await fetch(url)).status, 401);
     const res = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
     assert.equal(res.status, 200);
-    return { metrics: await getMetricsFromIterator((await res.text()).split('\n')[Symbol.iterator]()), output };
+    return { metrics: await parseExposition(await res.text()), output };
   } finally {
     child.kill('SIGINT');
     assert.equal(await exited, 0);
