@@ -1,19 +1,11 @@
 // The outbox of emitted events, written in the same transaction as the change each describes.
 // The same statement fans each event out to the account's active webhooks that subscribe to it,
 // so an event and its webhook notifications are committed (or lost) together.
+import type { DomainEvent } from '../domain/events/domain-event.ts';
 import type { Queryable } from './db.ts';
 
 /** The PostgreSQL channel notified when new webhook notifications commit. */
 export const NEW_NOTIFICATIONS_CHANNEL = 'svc_webhook_notifications';
-
-export interface DomainEvent {
-  account_id: string;
-  name: string;
-  reference_type: string;
-  reference_id: string;
-  shipment_id?: string | null;
-  container_id?: string | null;
-}
 
 export async function recordEvents(db: Queryable, events: DomainEvent[], at: Date): Promise<void> {
   if (events.length === 0) return;

@@ -1,15 +1,19 @@
 // SQL for the events recorded about a shipment: milestones, estimates, terminal changes and the
 // carrier's raw events. Each new row yields the outbox record that announces it.
 import type { CarrierEvent } from '../carriers/types.ts';
-import type { Diff } from '../domain/tracking/types.ts';
+import type { Diff, TransportEventName } from '../domain/tracking/types.ts';
+import { domainEvent, type DomainEvent } from '../domain/events/domain-event.ts';
+import { EVENT_NAMES, EVENTS, type EventName } from '../domain/events/vocabulary.ts';
 import type { Queryable } from './db.ts';
-import type { DomainEvent } from './domain-events.ts';
 
-/** Changeset attributes that have an event of their own besides container.updated. */
-const CHANGE_EVENTS = [
-  ['pickup_lfd', 'container.pickup_lfd.changed'],
-  ['pod_terminal', 'container.pod_terminal_changed'],
-] as const;
+/**
+ * Changeset attributes that have an event of their own besides container.updated, by attribute
+ * name: the order they are announced (and numbered) in does not depend on the table's layout.
+ */
+const CHANGE_EVENTS = EVENT_NAMES.flatMap((name): [string, EventName][] => {
+  const attribute = EVENTS[name].announces;
+  return attribute ? [[attribute, name]] : [];
+}).sort(([a], [b]) => (a < b ? -1 : 1));
 
 /**
  * Changeset attributes only the carrier reports (the seal is applied at stuffing and comes with its
@@ -73,7 +77,7 @@ export async function insertTrackingEvents(db: Queryable, b: Batch): Promise<Dom
       published_at: e.publishedAt?.toISOString() ?? null,
     }));
   if (transport.length > 0) {
-    const { rows } = await db.query<{ id: string; container_id: string; event: string; key: string; inserted: boolean }>(
+    const { rows } = await db.query<{ id: string; container_id: string; event: TransportEventName; key: string; inserted: boolean }>(
       `INSERT INTO transport_events (account_id, shipment_id, container_id, event, key, timestamp, timezone, location_locode,
                                      terminal_code, terminal_id, vessel_imo, vessel_name, voyage_number, data_source, source_event_id, published_at, created_at)
        SELECT $1, $2, t.container_id, t.event, t.key, t.timestamp, t.timezone, t.location_locode, t.terminal_code,
@@ -91,7 +95,7 @@ export async function insertTrackingEvents(db: Queryable, b: Batch): Promise<Dom
       [b.account_id, b.shipment_id, json(transport), b.now],
     );
     for (const r of rows.filter((r) => r.inserted || renamed.has(`${r.container_id}|${r.key}`))) {
-      events.push({ ...base, name: r.event, reference_type: 'transport_event', reference_id: r.id, container_id: r.container_id });
+      events.push(domainEvent(r.event, { ...base, reference_id: r.id, container_id: r.container_id }));
     }
   }
 
@@ -103,7 +107,7 @@ export async function insertTrackingEvents(db: Queryable, b: Batch): Promise<Dom
       [b.account_id, b.shipment_id, e.event, e.estimatedTimestamp, e.previousTimestamp, e.timezone, e.locode,
         e.vessel?.imo ?? null, e.vessel?.name ?? null, e.voyageNumber, e.dataSource, b.now, e.publishedAt],
     );
-    events.push({ ...base, name: e.event, reference_type: 'estimated_event', reference_id: rows[0].id });
+    events.push(domainEvent(e.event, { ...base, reference_id: rows[0].id }));
   }
 
   for (const c of b.diff.containerChanges) {
@@ -114,10 +118,10 @@ export async function insertTrackingEvents(db: Queryable, b: Batch): Promise<Dom
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
       [b.account_id, containerId, JSON.stringify(c.changeset), c.terminalCode, c.timestamp, c.timezone, changesetSource(c.changeset), b.now],
     );
-    const updated = { ...base, reference_type: 'container_updated_event', reference_id: rows[0].id, container_id: containerId };
-    events.push({ ...updated, name: 'container.updated' });
+    const updated = { ...base, reference_id: rows[0].id, container_id: containerId };
+    events.push(domainEvent('container.updated', updated));
     // Receivers may subscribe to these changes alone; the changeset is their reference object too.
-    for (const [attribute, name] of CHANGE_EVENTS) if (attribute in c.changeset) events.push({ ...updated, name });
+    for (const [attribute, name] of CHANGE_EVENTS) if (attribute in c.changeset) events.push(domainEvent(name, updated));
   }
 
   const raw = b.rawEvents.map((e) => ({

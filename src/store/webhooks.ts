@@ -1,6 +1,8 @@
 // SQL for webhook subscriptions.
 import type { WebhookHeader } from '../domain/webhooks/headers.ts';
-import type { Queryable } from './db.ts';
+import { domainEvent } from '../domain/events/domain-event.ts';
+import { withTransaction, type Db, type Queryable } from './db.ts';
+import { recordEvents } from './domain-events.ts';
 import { isUuid } from './uuid.ts';
 
 export interface WebhookRow {
@@ -108,7 +110,7 @@ export async function markWebhookSucceeded(db: Queryable, id: string, at: Date):
  * A delivery failed. Returns true when the webhook has now failed without a single success for
  * `deactivateAfterMs` and was deactivated for that reason.
  */
-export async function markWebhookFailed(db: Queryable, id: string, at: Date, deactivateAfterMs: number): Promise<boolean> {
+export async function markWebhookFailed(db: Db, id: string, at: Date, deactivateAfterMs: number): Promise<boolean> {
   const { rows } = await db.query<{ failing_since: Date; active: boolean }>(
     'UPDATE webhooks SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since, active',
     [id, at],
@@ -119,11 +121,15 @@ export async function markWebhookFailed(db: Queryable, id: string, at: Date, dea
   return deactivateWebhook(db, id, `every delivery since ${row.failing_since.toISOString()} failed (${hours} h without a success)`, at);
 }
 
-/** Turns a webhook off and says why; false when it was already off. */
-export async function deactivateWebhook(db: Queryable, id: string, reason: string, at: Date): Promise<boolean> {
-  const { rowCount } = await db.query(
-    'UPDATE webhooks SET active = false, deactivated_at = $3, deactivated_reason = $2, updated_at = $3 WHERE id = $1 AND active',
-    [id, reason, at],
-  );
-  return (rowCount ?? 0) > 0;
+/** Turns a webhook off, says why and records webhook.deactivated with it; false when it was already off. */
+export async function deactivateWebhook(db: Db, id: string, reason: string, at: Date): Promise<boolean> {
+  return withTransaction(db, async (tx) => {
+    const { rows } = await tx.query<{ account_id: string }>(
+      'UPDATE webhooks SET active = false, deactivated_at = $3, deactivated_reason = $2, updated_at = $3 WHERE id = $1 AND active RETURNING account_id',
+      [id, reason, at],
+    );
+    if (rows.length === 0) return false;
+    await recordEvents(tx, [domainEvent('webhook.deactivated', { account_id: rows[0].account_id, reference_id: id })], at);
+    return true;
+  });
 }

@@ -6,7 +6,7 @@ import type { Clock } from '../clock.ts';
 import type { HostLookup } from '../domain/webhooks/url-policy.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Db, Tx } from '../store/db.ts';
-import { NEW_NOTIFICATIONS_CHANNEL, recordEvents } from '../store/domain-events.ts';
+import { NEW_NOTIFICATIONS_CHANNEL } from '../store/domain-events.ts';
 import { claimDueNotifications, recordAttempts, type Attempt, type AttemptOutcome, type ClaimedNotification } from '../store/webhook-notifications.ts';
 import { deactivateWebhook, markWebhookFailed, markWebhookSucceeded } from '../store/webhooks.ts';
 import { answerProblem, deliveryHeaders } from './delivery-request.ts';
@@ -240,7 +240,6 @@ export class DeliveryWorker {
       : await markWebhookFailed(this.deps.db, n.webhook_id, now, this.policy.deactivateAfterMs);
     if (deactivated) {
       this.deps.log?.('webhook deactivated', { webhook: n.webhook_id });
-      await recordEvents(this.deps.db, [{ account_id: n.account_id, name: 'webhook.deactivated', reference_type: 'webhook', reference_id: n.webhook_id }], now);
     }
   }
 }

@@ -1,10 +1,9 @@
 // Example webhook notifications: for any event, the document svc would deliver, built around one
-// made-up shipment (Shanghai → Los Angeles on the COSCO SHIPPING UNIVERSE, two containers). Every
-// record goes through the serializers real deliveries use, and what is included follows
-// deliveryIncludes() through the same loader, so an example cannot disagree with a delivery.
-// Ids and times are fixed: one event always gives the same example.
-import { stableId } from '../refdata/ids.ts';
-import type { LocationRow, TerminalRow, VesselRow } from '../refdata/types.ts';
+// made-up shipment (example-shipment.ts). Every record goes through the serializers real
+// deliveries use, and what is included follows deliveryIncludes() through the same loader, so an
+// example cannot disagree with a delivery. The reference object's type comes from the event
+// vocabulary. Ids and times are fixed: one event always gives the same example.
+import { EVENTS, isEventName, isPerContainer, type EventName } from '../domain/events/vocabulary.ts';
 import type { Resource } from '../jsonapi/document.ts';
 import { loadIncluded, type LoadContext, type ResourceTypes } from '../jsonapi/include.ts';
 import { containerUpdatedEventResource, estimatedEventResource } from '../jsonapi/serializers/events.ts';
@@ -13,64 +12,33 @@ import { containerResource, shipmentResource, transportEventResource, type Trans
 import { trackingRequestResource } from '../jsonapi/serializers/tracking-request.ts';
 import { webhookNotificationResource } from '../jsonapi/serializers/webhook-notification.ts';
 import type { Queryable } from '../store/db.ts';
-import type { ContainerRow, ShipmentRow } from '../store/shipments.ts';
 import type { TrackingRequestRow, TrackingRequestStatus } from '../store/tracking-requests.ts';
 import type { NotificationRow } from '../store/webhook-notifications.ts';
-import { CHANGESET_EVENTS, deliveryIncludes } from './notification-document.ts';
+import {
+  ACCOUNT,
+  BILL_OF_LADING,
+  CONTAINER_IDS,
+  CUSTOMS_HOLD,
+  LFD,
+  LINE,
+  MINUTE,
+  PORTS,
+  SHIPMENT_ID,
+  TERMINAL,
+  VESSEL,
+  VOYAGE,
+  containerRow,
+  date,
+  exampleId,
+  shipmentRow,
+  zoneOf,
+} from './example-shipment.ts';
+import { deliveryIncludes } from './notification-document.ts';
 
 export interface ExampleNotification {
   data: Resource;
   included: Resource[];
 }
-
-/** The type of the record a notification of `event` points at (its reference_object). */
-export function exampleReferenceType(event: string): string {
-  if (event.startsWith('tracking_request.')) return 'tracking_request';
-  if (event === 'shipment.estimated.arrival') return 'estimated_event';
-  if (CHANGESET_EVENTS.has(event)) return 'container_updated_event';
-  if (event === 'container.created') return 'container';
-  // Milestones, and the container and document changes svc reports as transport events.
-  return 'transport_event';
-}
-
-const exampleId = (key: string) => stableId('webhook_example', key);
-const date = (iso: string) => new Date(iso);
-const MINUTE = 60_000;
-
-// ---- reference records: copies of the seeded rows, with the same ids, so that an example needs
-// no database and every id in it names a real port, terminal or vessel.
-
-function location(locode: string, name: string, country_code: string, state_abbr: string | null, latitude: number, longitude: number, time_zone: string): LocationRow {
-  // The kind flags are never serialized; every place here is (also) a seaport.
-  const flags = { is_seaport: true, is_rail: false, is_icd: false, is_inland_hub: false, alias_of: null };
-  return { id: stableId('location', locode), locode, name, country_code, state_abbr, city: name, latitude, longitude, time_zone, ...flags };
-}
-
-const PORTS = [
-  location('CNSHA', 'Shanghai', 'CN', null, 31.21667, 121.5, 'Asia/Shanghai'),
-  location('KRPUS', 'Busan', 'KR', null, 35.1, 129.03333, 'Asia/Seoul'),
-  location('USLAX', 'Los Angeles', 'US', 'CA', 33.75, -118.25, 'America/Los_Angeles'),
-  location('USCHI', 'Chicago', 'US', 'IL', 41.88333, -87.6, 'America/Chicago'),
-];
-const zoneOf = (locode: string | null) => PORTS.find((p) => p.locode === locode)?.time_zone ?? null;
-
-const TERMINAL: TerminalRow = {
-  id: stableId('terminal', 'USLAX:Y773'),
-  name: 'West Basin Container Terminal',
-  nickname: 'WBCT',
-  firms_code: 'Y773',
-  smdg_code: 'WBCT',
-  city: 'Los Angeles',
-  state_abbr: 'CA',
-  country: 'US',
-  port_id: stableId('location', 'USLAX'),
-  latitude: 33.756944,
-  longitude: -118.277778,
-};
-
-const VESSEL: VesselRow = { id: stableId('vessel', '9795610'), name: 'COSCO SHIPPING UNIVERSE', imo: '9795610', mmsi: null, operator: 'COSCO' };
-const VOYAGE = '045E';
-const LINE = { name: 'COSCO Shipping Lines', short_name: 'COSCO Shipping Lines' };
 
 // ---- when and where each event happens in the example journey ---------------------------------
 
@@ -85,9 +53,21 @@ interface Moment {
 
 const m = (at: string, where: string | null = null, onVessel = false, seen?: string): Moment => ({ at, where, onVessel, seen });
 
+/**
+ * The reference service's events svc does not announce (yet), all about one container. They keep
+ * their place in the journey, so adding one to the vocabulary changes no other example's sequence.
+ */
+type Unannounced =
+  | 'container.transport.estimated.vessel_departed'
+  | 'container.transport.estimated.vessel_arrived'
+  | 'container.transport.not_available'
+  | 'container.transport.delivered'
+  | 'container.pickup_lfd_terminal.changed'
+  | 'container.pickup_lfd_rail.changed'
+  | 'container.pickup_appointment.changed';
+
 // In journey order: a container event's `sequence` is its position among the container events here.
-// Names svc does not offer (yet) are listed too, so adding one to the catalogue needs no change here.
-const JOURNEY: [string, Moment][] = [
+const JOURNEY: [EventName | Unannounced, Moment][] = [
   ['tracking_request.succeeded', m('2026-02-20T09:15:42Z')],
   ['tracking_request.awaiting_manifest', m('2026-02-20T09:15:42Z')],
   ['tracking_request.failed', m('2026-02-23T09:15:40Z')],
@@ -133,134 +113,16 @@ const JOURNEY: [string, Moment][] = [
   ['tracking_request.tracking_stopped', m('2026-04-11T14:00:00Z')],
 ];
 
-const FALLBACK = m('2026-03-14T15:00:00Z', 'USLAX');
+// Real deliveries number only events about one container.
+const numbered = (name: EventName | Unannounced) => !isEventName(name) || isPerContainer(name);
 
-function momentOf(event: string): { moment: Moment; seen: Date; sequence: number | null } {
+function momentOf(event: EventName): { moment: Moment; seen: Date; sequence: number | null } {
   const index = JOURNEY.findIndex(([name]) => name === event);
-  const moment = index >= 0 ? JOURNEY[index][1] : FALLBACK;
+  if (index < 0) throw new Error(`the example journey has no moment for ${event}`);
+  const moment = JOURNEY[index][1];
   const seen = moment.seen ? date(moment.seen) : new Date(date(moment.at).getTime() + 3 * MINUTE);
-  // Real deliveries number only events about one container (and not ETA or request events).
-  const perContainer = (name: string) => !['tracking_request', 'estimated_event'].includes(exampleReferenceType(name));
-  const before = JOURNEY.slice(0, index < 0 ? JOURNEY.length : index).filter(([name]) => perContainer(name)).length;
-  return { moment, seen, sequence: perContainer(event) ? before + 1 : null };
-}
-
-// ---- the shipment and its containers ----------------------------------------------------------
-
-const ACCOUNT = exampleId('account');
-const SHIPMENT_ID = exampleId('shipment');
-const CONTAINER_IDS = [exampleId('container:1'), exampleId('container:2')];
-const BILL_OF_LADING = 'COSU6351234560';
-const LFD = '2026-03-19T07:00:00Z'; // midnight at the terminal, March 19
-const CUSTOMS_HOLD = { name: 'customs', status: 'hold', description: 'CBP hold' };
-
-function shipmentRow(event: string, seen: Date): ShipmentRow {
-  const stopped = event === 'tracking_request.tracking_stopped';
-  return {
-    id: SHIPMENT_ID,
-    account_id: ACCOUNT,
-    scac: 'COSU',
-    request_type: 'bill_of_lading',
-    request_number: BILL_OF_LADING,
-    bill_of_lading_number: BILL_OF_LADING,
-    booking_number: '6351234560',
-    ref_numbers: ['PO-48213'],
-    tags: ['example'],
-    customer_id: null,
-    state: {
-      port_of_lading_locode: 'CNSHA',
-      port_of_lading_name: 'Shanghai',
-      port_of_discharge_locode: 'USLAX',
-      port_of_discharge_name: 'Los Angeles',
-      destination_locode: null,
-      destination_name: null,
-      transshipment_locodes: [],
-      pod_vessel_name: VESSEL.name,
-      pod_vessel_imo: VESSEL.imo,
-      pod_voyage_number: VOYAGE,
-      pol_etd_at: '2026-02-26T02:00:00Z',
-      pol_atd_at: '2026-02-26T02:30:00Z',
-      pol_original_etd_at: '2026-02-25T22:00:00Z',
-      pod_eta_at: '2026-03-12T14:00:00Z',
-      pod_original_eta_at: '2026-03-11T22:00:00Z',
-      pod_ata_at: '2026-03-12T14:00:00Z',
-      destination_eta_at: null,
-      destination_ata_at: null,
-      pol_timezone: 'Asia/Shanghai',
-      pod_timezone: 'America/Los_Angeles',
-      destination_timezone: null,
-      pod_terminal_id: TERMINAL.id,
-    },
-    line_tracking_last_attempted_at: seen,
-    line_tracking_last_succeeded_at: seen,
-    line_tracking_last_changed_at: seen,
-    line_tracking_stopped_at: stopped ? seen : null,
-    line_tracking_stopped_reason: stopped ? 'past_arrival_window' : null,
-    next_refresh_at: null,
-    created_at: date('2026-02-20T09:15:42Z'),
-    updated_at: seen,
-  };
-}
-
-// Both boxes are discharged; the first is ready to be picked up, the second is held by customs.
-const CONTAINER_STATES: Record<string, unknown>[] = [
-  {
-    number: 'CSNU7301428',
-    seal_number: 'CS8842173',
-    equipment_type: 'dry',
-    equipment_length: 40,
-    equipment_height: 'high_cube',
-    weight_in_lbs: 26455,
-    empty_out_at: '2026-02-21T03:12:00Z',
-    pol_full_in_at: '2026-02-23T07:48:00Z',
-    pol_vessel_loaded_at: '2026-02-25T16:05:00Z',
-    pol_vessel_departed_at: '2026-02-26T02:30:00Z',
-    pod_arrived_at: '2026-03-12T14:00:00Z',
-    pod_discharged_at: '2026-03-13T11:20:00Z',
-    pickup_lfd: LFD,
-    pickup_appointment_at: '2026-03-16T16:00:00Z',
-    availability_known: true,
-    available_for_pickup: true,
-    holds_at_pod_terminal: [],
-    fees_at_pod_terminal: [],
-    current_status: 'available',
-  },
-  {
-    number: 'CBHU9035170',
-    seal_number: 'CS8842174',
-    equipment_type: 'dry',
-    equipment_length: 20,
-    equipment_height: 'standard',
-    weight_in_lbs: 38140,
-    empty_out_at: '2026-02-21T05:40:00Z',
-    pol_full_in_at: '2026-02-23T09:02:00Z',
-    pol_vessel_loaded_at: '2026-02-25T17:30:00Z',
-    pol_vessel_departed_at: '2026-02-26T02:30:00Z',
-    pod_arrived_at: '2026-03-12T14:00:00Z',
-    pod_discharged_at: '2026-03-13T13:05:00Z',
-    pickup_lfd: LFD,
-    pickup_appointment_at: null,
-    availability_known: true,
-    available_for_pickup: false,
-    holds_at_pod_terminal: [CUSTOMS_HOLD],
-    fees_at_pod_terminal: [{ type: 'exam', amount: 350, currency_code: 'USD' }],
-    current_status: 'not_available',
-  },
-];
-
-function containerRow(index: number, seen: Date): ContainerRow {
-  const state = CONTAINER_STATES[index];
-  const common = { pod_timezone: 'America/Los_Angeles', pod_terminal: TERMINAL.firms_code, pod_terminal_id: TERMINAL.id, terminal_checked_at: '2026-03-14T15:00:00Z' };
-  return {
-    id: CONTAINER_IDS[index],
-    account_id: ACCOUNT,
-    shipment_id: SHIPMENT_ID,
-    number: state.number as string,
-    ref_numbers: ['PO-48213'],
-    state: { ...state, ...common },
-    created_at: date('2026-02-20T09:15:42Z'),
-    updated_at: seen,
-  };
+  const before = JOURNEY.slice(0, index).filter(([name]) => numbered(name)).length;
+  return { moment, seen, sequence: numbered(event) ? before + 1 : null };
 }
 
 // ---- the event records ------------------------------------------------------------------------
@@ -312,7 +174,7 @@ function trackingRequestRow(event: string, seen: Date): TrackingRequestRow {
 }
 
 /** Every record of the example of `event`, serialized, and the reference object's identifier. */
-function exampleRecords(event: string): { records: Resource[]; reference: { type: string; id: string }; seen: Date; sequence: number | null } {
+function exampleRecords(event: EventName): { records: Resource[]; reference: { type: string; id: string }; seen: Date; sequence: number | null } {
   const { moment, seen, sequence } = momentOf(event);
   const transportEvent = transportEventResource(transportEventRow(event, moment, seen));
   const estimatedEvent = estimatedEventResource({
@@ -347,7 +209,7 @@ function exampleRecords(event: string): { records: Resource[]; reference: { type
     data_source: 'terminal',
     created_at: seen,
   });
-  const containers = CONTAINER_IDS.map((_, i) => containerResource(containerRow(i, seen), i === 0 && exampleReferenceType(event) === 'transport_event' ? [transportEvent.id] : []));
+  const containers = CONTAINER_IDS.map((_, i) => containerResource(containerRow(i, seen), i === 0 && EVENTS[event].reference === 'transport_event' ? [transportEvent.id] : []));
   const records = [
     trackingRequestResource(trackingRequestRow(event, seen)),
     shipmentResource(shipmentRow(event, seen), CONTAINER_IDS, LINE),
@@ -359,7 +221,7 @@ function exampleRecords(event: string): { records: Resource[]; reference: { type
     terminalResource(TERMINAL),
     vesselResource(VESSEL),
   ];
-  const type = exampleReferenceType(event);
+  const type = EVENTS[event].reference;
   const reference = type === 'container' ? containers[0] : records.find((r) => r.type === type)!;
   return { records, reference: { type, id: reference.id }, seen, sequence };
 }
@@ -389,6 +251,7 @@ function inMemoryTypes(records: Resource[]): ResourceTypes {
 
 /** The notification document svc would deliver for `event` (a known webhook event name). */
 export async function exampleNotification(event: string): Promise<ExampleNotification> {
+  if (!isEventName(event) || !EVENTS[event].subscribable) throw new Error(`${JSON.stringify(event)} is not a webhook event`);
   const { records, reference, seen, sequence } = exampleRecords(event);
   const row: NotificationRow = {
     id: exampleId(`webhook_notification:${event}`),

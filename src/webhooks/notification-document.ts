@@ -1,6 +1,7 @@
 // The JSON:API document of a webhook notification: the notification, and the records a receiver
 // needs to act on it without calling back (the reference service's `included` for each event).
 // GET /v2/webhook_notifications/{id} answers it and the delivery worker POSTs the same document.
+import { EVENT_NAMES, EVENTS } from '../domain/events/vocabulary.ts';
 import type { Document, Resource } from '../jsonapi/document.ts';
 import { includedFrom, loadRelated } from '../jsonapi/include.ts';
 import { resourceTypes } from '../http/resource-types.ts';
@@ -8,21 +9,13 @@ import type { Queryable } from '../store/db.ts';
 import { webhookNotificationResource } from '../jsonapi/serializers/webhook-notification.ts';
 import type { NotificationRow } from '../store/webhook-notifications.ts';
 
-const ref = (...paths: string[]) => ['reference_object', ...paths.map((p) => `reference_object.${p}`)];
+const withReference = (includes: readonly string[]) => ['reference_object', ...includes.map((p) => `reference_object.${p}`)];
+const INCLUDES = new Map<string, readonly string[]>(EVENT_NAMES.map((name) => [name, withReference(EVENTS[name].includes)]));
+const REFERENCE_ONLY = withReference([]);
 
-/** Events whose reference object is a container_updated_event (its changeset says what changed). */
-export const CHANGESET_EVENTS: ReadonlySet<string> = new Set(['container.updated', 'container.pickup_lfd.changed', 'container.pod_terminal_changed']);
-
-/** The include paths a delivery of `event` carries. */
+/** The include paths a delivery of `event` carries: its reference object and what the vocabulary says it includes. */
 export function deliveryIncludes(event: string): string[] {
-  if (event === 'tracking_request.succeeded') return ref('tracked_object', 'tracked_object.containers');
-  if (event === 'tracking_request.tracking_stopped') return ref('tracked_object');
-  if (event.startsWith('tracking_request.')) return ref();
-  if (event === 'shipment.estimated.arrival') return ref('shipment', 'port', 'vessel');
-  if (event === 'container.created') return ref('shipment');
-  if (CHANGESET_EVENTS.has(event)) return ref('container', 'shipment', 'terminal');
-  // Transport events and the container-level changes reported as transport events.
-  return ref('container', 'shipment', 'location', 'vessel', 'terminal');
+  return [...(INCLUDES.get(event) ?? REFERENCE_ONLY)];
 }
 
 /** The document a notification's delivery carries (and GET /v2/webhook_notifications/{id} answers). */

@@ -2,9 +2,10 @@
 // account subscribed to tracking_request.failed, and `count` such events recorded through the
 // real outbox path (each becomes one notification), in batches.
 import { randomBytes } from 'node:crypto';
+import { domainEvent } from '../../src/domain/events/domain-event.ts';
 import { insertAccount } from '../../src/store/accounts.ts';
 import type { Db } from '../../src/store/db.ts';
-import { recordEvents, type DomainEvent } from '../../src/store/domain-events.ts';
+import { recordEvents } from '../../src/store/domain-events.ts';
 import { insertWebhook } from '../../src/store/webhooks.ts';
 
 export interface Burst {
@@ -28,7 +29,7 @@ export async function seedBurst(db: Db, url: string, count: number, at = new Dat
 
 /** `count` more tracking_request.failed events about one request. */
 export async function recordBurstEvents(db: Db, accountId: string, trackingRequestId: string, count: number, at = new Date()): Promise<void> {
-  const event: DomainEvent = { account_id: accountId, name: 'tracking_request.failed', reference_type: 'tracking_request', reference_id: trackingRequestId };
+  const event = domainEvent('tracking_request.failed', { account_id: accountId, reference_id: trackingRequestId });
   for (let done = 0; done < count; done += 1000) {
     await recordEvents(db, Array.from({ length: Math.min(1000, count - done) }, () => event), at);
   }

@@ -5,7 +5,8 @@ import type { CarrierEvent, CarrierSnapshot } from '../../carriers/types.ts';
 import { diffSnapshot } from '../../domain/tracking/diff.ts';
 import type { ContainerState, ShipmentState } from '../../domain/tracking/types.ts';
 import type { Tx } from '../../store/db.ts';
-import { recordEvents, type DomainEvent } from '../../store/domain-events.ts';
+import { domainEvent, type DomainEvent } from '../../domain/events/domain-event.ts';
+import { recordEvents } from '../../store/domain-events.ts';
 import { insertTrackingEvents, storedCarrierEvents } from '../../store/events.ts';
 import { containersOfShipments, upsertContainer, type ShipmentRow } from '../../store/shipments.ts';
 
@@ -87,7 +88,7 @@ export async function applySnapshot(tx: Tx, shipment: ShipmentRow, fetched: Carr
     const stored = { ...state, pod_terminal_id: state.pod_terminal ? (terminals.get(state.pod_terminal) ?? null) : null };
     const { row, inserted } = await upsertContainer(tx, { ...base, number: state.number, ref_numbers: shipment.ref_numbers, state: stored, at: now });
     containerIds.set(row.number, row.id);
-    if (isNew && inserted) events.push({ ...base, name: 'container.created', reference_type: 'container', reference_id: row.id, container_id: row.id });
+    if (isNew && inserted) events.push(domainEvent('container.created', { ...base, reference_id: row.id, container_id: row.id }));
   }
 
   const inserted = await insertTrackingEvents(tx, { ...base, containerIds, diff, rawEvents: fresh, now });

@@ -1,5 +1,6 @@
 // When tracking a shipment ends by itself (the reference service's stop reasons).
 import { withTransaction, type Db, type Tx } from '../../store/db.ts';
+import { domainEvent } from '../../domain/events/domain-event.ts';
 import { recordEvents } from '../../store/domain-events.ts';
 import { findShipments, type ShipmentRow } from '../../store/shipments.ts';
 import { ACTIVE_STATUSES } from '../../store/tracking-requests.ts';
@@ -30,7 +31,7 @@ export async function stopTracking(tx: Tx, shipment: ShipmentRow, reason: string
   );
   await recordEvents(
     tx,
-    rows.map((r) => ({ account_id: shipment.account_id, name: 'tracking_request.tracking_stopped', reference_type: 'tracking_request', reference_id: r.id, shipment_id: shipment.id })),
+    rows.map((r) => domainEvent('tracking_request.tracking_stopped', { account_id: shipment.account_id, reference_id: r.id, shipment_id: shipment.id })),
     now,
   );
 }

@@ -6,7 +6,9 @@ import type { Clock } from '../../clock.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import type { CarrierConnector, LookupOutcome, LookupRequest } from '../../carriers/types.ts';
 import { withTransaction, type Db, type Tx } from '../../store/db.ts';
-import { recordEvents, type DomainEvent } from '../../store/domain-events.ts';
+import { domainEvent } from '../../domain/events/domain-event.ts';
+import type { EventName } from '../../domain/events/vocabulary.ts';
+import { recordEvents } from '../../store/domain-events.ts';
 import { claimDueShipments, type ShipmentRow } from '../../store/shipments.ts';
 import { claimDueTrackingRequests, settleTrackingRequest, type TrackingRequestRow } from '../../store/tracking-requests.ts';
 import { applySnapshot, type ApplyResult } from './apply.ts';
@@ -113,7 +115,7 @@ export class TrackingWorker {
     const outcome = await this.#lookup({ scac: tr.scac, numberType: tr.request_type, number: tr.request_number });
     const now = this.deps.clock.now();
     let created: ShipmentRow | undefined;
-    const event = (name: string): DomainEvent => ({ account_id: tr.account_id, name, reference_type: 'tracking_request', reference_id: tr.id, shipment_id: tr.shipment_id });
+    const event = (name: EventName) => domainEvent(name, { account_id: tr.account_id, reference_id: tr.id, shipment_id: tr.shipment_id });
     const keep = { failed_reason: tr.failed_reason, is_retrying: tr.is_retrying, retry_count: tr.retry_count, awaiting_since: tr.awaiting_since, shipment_id: tr.shipment_id };
 
     await withTransaction(this.deps.db, async (tx) => {
