@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { resourceTypes } from '../src/http/resource-types.ts';
+import { resourceTypes } from '../src/read-model/resource-types.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
 
 const root = path.resolve(import.meta.dirname, '..');

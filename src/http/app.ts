@@ -11,6 +11,7 @@ import { instrumentHttp, type MetricsEndpoint } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { JSONAPI, registerRoute, type AnyRouteSpec, type Services } from './route.ts';
 import { carrierCallbackRoutes } from './routes/carrier-callbacks.ts';
+import { containerRoutes } from './routes/containers.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inferNumberRoutes } from './routes/infer-number.ts';
 import { partyRoutes } from './routes/parties.ts';
@@ -18,6 +19,7 @@ import { referenceRoutes } from './routes/reference.ts';
 import { searchRoutes } from './routes/search.ts';
 import { shipmentRoutes } from './routes/shipments.ts';
 import { trackingRequestRoutes } from './routes/tracking-requests.ts';
+import { transportEventRoutes } from './routes/transport-events.ts';
 import { webhookExampleRoutes } from './routes/webhook-examples.ts';
 import { webhookNotificationRoutes } from './routes/webhook-notifications.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -42,7 +44,7 @@ const BODY_LIMIT = 1024 * 1024;
 
 /** Every /v2 route; the OpenAPI document is generated from this list. */
 export function v2Routes(): AnyRouteSpec[] {
-  return [...trackingRequestRoutes, ...inferNumberRoutes, ...shipmentRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes, ...webhookRoutes, ...webhookExampleRoutes, ...webhookNotificationRoutes];
+  return [...trackingRequestRoutes, ...inferNumberRoutes, ...shipmentRoutes, ...containerRoutes, ...transportEventRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes, ...webhookRoutes, ...webhookExampleRoutes, ...webhookNotificationRoutes];
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {

@@ -6,6 +6,10 @@ const identifier = z.object({ type: z.string(), id: z.string() });
 const relationships = z.record(z.string(), z.object({ data: z.union([identifier, z.array(identifier), z.null()]) }));
 const selfLink = z.object({ self: z.string() });
 
+/** An instant (ISO 8601, UTC), null when unknown. */
+export const instant = z.string().nullable();
+export const timezone = z.string().nullable().describe('IANA time zone of the place, e.g. America/Los_Angeles');
+
 /** A to-one relationship to a record of `type`; data is null when there is none. */
 export function toOneSchema(type: string, description?: string) {
   const schema = z.object({ data: z.object({ type: z.literal(type), id: z.string() }).nullable() });
@@ -83,6 +87,14 @@ export function includeParam(relationships: string[]): QueryParamSpec {
     description: `Comma-separated relationship paths to include (dotted for nested): ${relationships.join(', ')}`,
     schema: { type: 'string' },
   };
+}
+
+/** A GET outside the /v2 route declarations (health, the OpenAPI document): plain JSON, no API key. */
+export interface PlainOperation {
+  path: string;
+  summary: string;
+  tag: string;
+  responses: Record<number, { description: string; schema: z.ZodType }>;
 }
 
 export const errorDocument = z.object({

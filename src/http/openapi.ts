@@ -1,17 +1,9 @@
 // The OpenAPI 3.1 document of /v2, generated from the same route declarations and zod schemas
 // that validate requests, so the description cannot drift from the behaviour.
 import { z } from 'zod';
-import { errorDocument } from './openapi-schemas.ts';
+import { errorDocument, type PlainOperation } from './openapi-schemas.ts';
 import { JSONAPI, type AnyRouteSpec } from './route.ts';
 import { healthOperations } from './routes/health.ts';
-
-/** A GET outside the /v2 route declarations (health, this document): plain JSON, no API key. */
-export interface PlainOperation {
-  path: string;
-  summary: string;
-  tag: string;
-  responses: Record<number, { description: string; schema: z.ZodType }>;
-}
 
 const requestSchema = (schema: z.ZodType) =>
   z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;

@@ -6,12 +6,11 @@ import type { Clock } from '../clock.ts';
 import type { Document, Resource } from '../jsonapi/document.ts';
 import { assertSameId } from '../jsonapi/body.ts';
 import { ApiError } from '../jsonapi/errors.ts';
-import { loadIncluded, validateInclude } from '../jsonapi/include.ts';
 import { parseInclude, type Query } from '../jsonapi/query.ts';
+import { includePaths, loadIncludedResources } from '../read-model/resources.ts';
 import type { Db } from '../store/db.ts';
 import { authenticate } from './auth.ts';
 import type { Bucket } from './rate-limit.ts';
-import { resourceTypes } from './resource-types.ts';
 
 export const JSONAPI = 'application/vnd.api+json';
 
@@ -152,9 +151,9 @@ export function registerRoute(app: FastifyInstance, services: Services, spec: An
         body,
         url: requestUrl(req, services.publicUrl),
         async include(rootType, primary) {
-          const paths = validateInclude(resourceTypes, rootType, parseInclude(query));
+          const paths = includePaths(rootType, parseInclude(query));
           if (paths.length === 0) return undefined;
-          return loadIncluded(resourceTypes, { db: services.db, accountId }, primary, paths);
+          return loadIncludedResources({ db: services.db, accountId }, primary, paths);
         },
       });
       reply.code(result.status ?? 200);

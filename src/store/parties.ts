@@ -29,6 +29,13 @@ export async function findParties(db: Queryable, accountId: string, ids: string[
   return rows;
 }
 
+/** Company names by party id, whatever the account (the ids come from records already scoped to one). */
+export async function companyNamesOf(db: Queryable, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; company_name: string }>('SELECT id, company_name FROM parties WHERE id = ANY($1::uuid[])', [ids]);
+  return new Map(rows.map((r) => [r.id, r.company_name]));
+}
+
 /** Inserts, or returns undefined when the account already has a party of that name. */
 export async function insertParty(db: Queryable, accountId: string, companyName: string, at: Date): Promise<PartyRow | undefined> {
   const { rows } = await db.query<PartyRow>(

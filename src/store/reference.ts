@@ -39,6 +39,13 @@ export async function listShippingLines(db: Queryable, search?: string): Promise
 }
 
 /** By id, SCAC or alternative SCAC (as a tracking request may name a carrier); a primary SCAC wins. */
+/** Names of the shipping lines with these SCACs, by SCAC. */
+export async function shippingLineNamesOf(db: Queryable, scacs: string[]): Promise<Map<string, { name: string; short_name: string }>> {
+  if (scacs.length === 0) return new Map();
+  const { rows } = await db.query<{ scac: string; name: string; short_name: string }>('SELECT scac, name, short_name FROM shipping_lines WHERE scac = ANY($1)', [scacs]);
+  return new Map(rows.map((l) => [l.scac, l]));
+}
+
 export async function findShippingLine(db: Queryable, idOrScac: string): Promise<ShippingLineRow | null> {
   const { rows } = isUuid(idOrScac)
     ? await db.query<ShippingLineRow>(`SELECT ${SHIPPING_LINE_COLUMNS} FROM shipping_lines WHERE id = $1`, [idOrScac])

@@ -142,6 +142,11 @@ export async function updateContainerRefNumbers(db: Queryable, accountId: string
   return rows[0];
 }
 
+/** Brings a tracked shipment's next refresh forward to `now` (a stopped one stays stopped). */
+export async function makeDueNow(db: Queryable, shipmentId: string, now: Date): Promise<void> {
+  await db.query('UPDATE shipments SET next_refresh_at = LEAST(coalesce(next_refresh_at, $2), $2) WHERE id = $1 AND line_tracking_stopped_at IS NULL', [shipmentId, now]);
+}
+
 /** Claims up to `limit` shipments due for a refresh, leasing them until `leaseUntil`. */
 export async function claimDueShipments(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ShipmentRow[]> {
   const { rows } = await db.query<ShipmentRow>(

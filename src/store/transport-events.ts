@@ -1,7 +1,25 @@
 // Reads of recorded events.
-import type { TransportEventRow } from '../jsonapi/serializers/tracking.ts';
 import type { Queryable } from './db.ts';
 import { isUuid } from './uuid.ts';
+
+export interface TransportEventRow {
+  id: string;
+  shipment_id: string;
+  container_id: string;
+  event: string;
+  timestamp: Date | null;
+  timezone: string | null;
+  location_locode: string | null;
+  terminal_code: string | null;
+  /** The terminal `terminal_code` names, when svc knows it (resolved when the event is recorded). */
+  terminal_id?: string | null;
+  vessel_imo: string | null;
+  vessel_name: string | null;
+  voyage_number: string | null;
+  data_source: string;
+  published_at: Date | null;
+  created_at: Date;
+}
 
 export async function transportEventsOfContainers(db: Queryable, containerIds: string[]): Promise<TransportEventRow[]> {
   if (containerIds.length === 0) return [];
@@ -40,6 +58,15 @@ export async function rawEventsOfContainer(db: Queryable, shipmentId: string, nu
     [shipmentId, number],
   );
   return rows;
+}
+
+/** The transport event each of a container's raw events became, by the raw event's source id. */
+export async function eventNamesBySourceEvent(db: Queryable, containerId: string): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ source_event_id: string; event: string }>(
+    'SELECT source_event_id, event FROM transport_events WHERE container_id = $1 AND source_event_id IS NOT NULL',
+    [containerId],
+  );
+  return new Map(rows.map((r) => [r.source_event_id, r.event]));
 }
 
 export interface EstimatedEventRow {

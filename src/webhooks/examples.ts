@@ -8,11 +8,12 @@ import type { Resource } from '../jsonapi/document.ts';
 import { loadIncluded, type LoadContext, type ResourceTypes } from '../jsonapi/include.ts';
 import { containerUpdatedEventResource, estimatedEventResource } from '../jsonapi/serializers/events.ts';
 import { portResource, terminalResource, vesselResource } from '../jsonapi/serializers/reference.ts';
-import { containerResource, shipmentResource, transportEventResource, type TransportEventRow } from '../jsonapi/serializers/tracking.ts';
+import { containerResource, shipmentResource, transportEventResource } from '../jsonapi/serializers/tracking.ts';
 import { trackingRequestResource } from '../jsonapi/serializers/tracking-request.ts';
 import { webhookNotificationResource } from '../jsonapi/serializers/webhook-notification.ts';
 import type { Queryable } from '../store/db.ts';
 import type { TrackingRequestRow, TrackingRequestStatus } from '../store/tracking-requests.ts';
+import type { TransportEventRow } from '../store/transport-events.ts';
 import type { NotificationRow } from '../store/webhook-notifications.ts';
 import {
   ACCOUNT,

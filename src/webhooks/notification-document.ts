@@ -4,7 +4,7 @@
 import { EVENT_NAMES, EVENTS } from '../domain/events/vocabulary.ts';
 import type { Document, Resource } from '../jsonapi/document.ts';
 import { includedFrom, loadRelated } from '../jsonapi/include.ts';
-import { resourceTypes } from '../http/resource-types.ts';
+import { resourceTypes } from '../read-model/resource-types.ts';
 import type { Queryable } from '../store/db.ts';
 import { webhookNotificationResource } from '../jsonapi/serializers/webhook-notification.ts';
 import type { NotificationRow } from '../store/webhook-notifications.ts';

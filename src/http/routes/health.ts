@@ -1,7 +1,7 @@
 // Liveness and readiness for load balancers and orchestrators; no authentication.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { PlainOperation } from '../openapi.ts';
+import type { PlainOperation } from '../openapi-schemas.ts';
 import type { Services } from '../route.ts';
 
 const alive = z.object({ status: z.literal('ok') });

@@ -1,10 +1,10 @@
 // POST /v2/tracking_requests/infer_number: the likely shipping line and number type of a bare
 // number. Plain JSON in and out, as the reference service has it; its own rate-limit bucket.
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { inferNumber, isUnusable } from '../../domain/inference/infer.ts';
 import { validateBody } from '../../jsonapi/body.ts';
 import { unprocessable } from '../../jsonapi/errors.ts';
+import { inferNumberResultResource } from '../../jsonapi/serializers/infer-number-result.ts';
 import { inferenceCatalogue } from '../../refdata/inference.ts';
 import type { AnyRouteSpec } from '../route.ts';
 
@@ -50,7 +50,7 @@ export const inferNumberRoutes: AnyRouteSpec[] = [
     async handler({ body }) {
       const result = inferNumber(inferenceCatalogue(), body.number);
       if (isUnusable(result)) throw unprocessable('/number', `This reference number is not valid: ${result.reason}.`, 'invalid');
-      return { body: { data: { id: `req_${randomUUID()}`, type: 'infer_number_results', attributes: result } } };
+      return { body: { data: inferNumberResultResource(result) } };
     },
   },
 ];

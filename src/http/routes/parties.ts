@@ -2,12 +2,11 @@
 import { z } from 'zod';
 import { resourceDocument, validateBody } from '../../jsonapi/body.ts';
 import { notFound, unprocessable } from '../../jsonapi/errors.ts';
-import { paginate } from '../../jsonapi/pagination.ts';
-import { parsePage } from '../../jsonapi/query.ts';
 import { partyResource } from '../../jsonapi/serializers/party.ts';
-import { findParties, insertParty, listParties, updateParty } from '../../store/parties.ts';
+import { insertParty, listParties, updateParty } from '../../store/parties.ts';
 import type { AnyRouteSpec } from '../route.ts';
-import { listDocument, pageParams, recordDocument, resourceSchema } from '../openapi-schemas.ts';
+import { recordDocument, resourceSchema } from '../openapi-schemas.ts';
+import { listRoute, showRecordRoute } from '../read-routes.ts';
 
 const partyAttributes = z.object({
   company_name: z.string().trim().min(1).max(200),
@@ -19,20 +18,17 @@ const taken = (name: string) =>
   unprocessable('/data/attributes/company_name', `A party named "${name}" already exists in this account.`, 'taken');
 
 export const partyRoutes: AnyRouteSpec[] = [
-  {
-    method: 'GET',
+  listRoute({
     url: '/v2/parties',
     summary: 'List parties',
     tag: 'Parties',
-    query: pageParams(25),
-    response: { status: 200, description: 'A page of parties, newest first', schema: listDocument(partyResponse, { paginated: true }) },
-    async handler({ services, accountId, query, url, include }) {
-      const page = parsePage(query, 25);
-      const { rows, total } = await listParties(services.db, accountId, page.size, (page.number - 1) * page.size);
-      const data = rows.map(partyResource);
-      return { body: { data, included: await include('party', data), ...paginate(url, page, total, rows.length) } };
-    },
-  },
+    type: 'party',
+    schema: partyResponse,
+    description: 'A page of parties, newest first',
+    pageSize: 25,
+    list: ({ services, accountId }, limit, offset) => listParties(services.db, accountId, limit, offset),
+    serialize: (rows) => rows.map(partyResource),
+  }),
   {
     method: 'POST',
     url: '/v2/parties',
@@ -49,19 +45,7 @@ export const partyRoutes: AnyRouteSpec[] = [
       return { status: 201, body: { data: resource, links: { self: new URL(resource.links!.self, url).href } } };
     },
   },
-  {
-    method: 'GET',
-    url: '/v2/parties/:id',
-    summary: 'Get a party',
-    tag: 'Parties',
-    response: { status: 200, description: 'The party', schema: recordDocument(partyResponse) },
-    async handler({ services, accountId, params, include }) {
-      const [row] = await findParties(services.db, accountId, [params.id]);
-      if (!row) throw notFound();
-      const data = partyResource(row);
-      return { body: { data, included: await include('party', [data]) } };
-    },
-  },
+  showRecordRoute({ url: '/v2/parties/:id', summary: 'Get a party', tag: 'Parties', type: 'party', schema: partyResponse, description: 'The party' }),
   {
     method: 'PATCH',
     url: '/v2/parties/:id',

@@ -1,6 +1,5 @@
 // Read-only reference data: shipping lines, ports, metro areas, terminals, rail terminals, vessels.
 import { z } from 'zod';
-import { notFound } from '../../jsonapi/errors.ts';
 import { optionalParam } from '../../jsonapi/query.ts';
 import {
   metroAreaResource,
@@ -20,9 +19,10 @@ import {
   findVessel,
   listShippingLines,
 } from '../../store/reference.ts';
-import { includeParam, listDocument, recordDocument, resourceSchema } from '../openapi-schemas.ts';
+import { listDocument, resourceSchema } from '../openapi-schemas.ts';
+import { showRoute } from '../read-routes.ts';
 import type { ShippingLineRow } from '../../refdata/types.ts';
-import type { AnyRouteSpec, Ctx, Services } from '../route.ts';
+import type { AnyRouteSpec, Services } from '../route.ts';
 
 const nullableString = z.string().nullable();
 const nullableNumber = z.number().nullable();
@@ -96,32 +96,6 @@ function shippingLineHere(row: ShippingLineRow, services: Services): Resource {
   });
 }
 
-/** A GET of one record found by `find`, with `include` resolved against its relationships. */
-function showRoute<Row>(spec: {
-  url: string;
-  summary: string;
-  type: string;
-  schema: z.ZodType;
-  relationships?: string[];
-  find: (ctx: Ctx<undefined>) => Promise<Row | null>;
-  serialize: (row: Row, ctx: Ctx<undefined>) => Resource;
-}): AnyRouteSpec {
-  return {
-    method: 'GET',
-    url: spec.url,
-    summary: spec.summary,
-    tag: 'Reference data',
-    query: spec.relationships ? [includeParam(spec.relationships)] : undefined,
-    response: { status: 200, description: `The ${spec.type}`, schema: recordDocument(spec.schema) },
-    async handler(ctx) {
-      const row = await spec.find(ctx);
-      if (!row) throw notFound();
-      const data = spec.serialize(row, ctx);
-      return { body: { data, included: await ctx.include(spec.type, [data]) } };
-    },
-  };
-}
-
 export const referenceRoutes: AnyRouteSpec[] = [
   {
     method: 'GET',
@@ -136,6 +110,7 @@ export const referenceRoutes: AnyRouteSpec[] = [
     },
   },
   showRoute({
+    tag: 'Reference data',
     url: '/v2/shipping_lines/:id',
     summary: 'Get a shipping line by id or SCAC',
     type: 'shipping_line',
@@ -144,6 +119,7 @@ export const referenceRoutes: AnyRouteSpec[] = [
     serialize: (row, { services }) => shippingLineHere(row, services),
   }),
   showRoute({
+    tag: 'Reference data',
     url: '/v2/ports/:id',
     summary: 'Get a port by id or UN/LOCODE',
     type: 'port',
@@ -152,6 +128,7 @@ export const referenceRoutes: AnyRouteSpec[] = [
     serialize: portResource,
   }),
   showRoute({
+    tag: 'Reference data',
     url: '/v2/metro_areas/:id',
     summary: 'Get a metro area (inland rail or depot location) by id or UN/LOCODE',
     type: 'metro_area',
@@ -160,24 +137,27 @@ export const referenceRoutes: AnyRouteSpec[] = [
     serialize: metroAreaResource,
   }),
   showRoute({
+    tag: 'Reference data',
     url: '/v2/terminals/:id',
     summary: 'Get a terminal by id, FIRMS code or SMDG code',
     type: 'terminal',
     schema: terminal,
-    relationships: ['port'],
+    includes: ['port'],
     find: ({ services, params }) => findTerminal(services.db, params.id),
     serialize: terminalResource,
   }),
   showRoute({
+    tag: 'Reference data',
     url: '/v2/rail_terminals/:id',
     summary: 'Get a rail terminal',
     type: 'rail_terminal',
     schema: railTerminal,
-    relationships: ['port', 'metro_area'],
+    includes: ['port', 'metro_area'],
     find: ({ services, params }) => findRailTerminal(services.db, params.id),
     serialize: railTerminalResource,
   }),
   showRoute({
+    tag: 'Reference data',
     url: '/v2/vessels/:id',
     summary: 'Get a vessel by id or IMO number',
     type: 'vessel',

@@ -1,8 +1,8 @@
 // GET /v2/search: one box to find anything tracked by number or reference.
 import { z } from 'zod';
 import { badParameter } from '../../jsonapi/errors.ts';
-import { iso } from '../../jsonapi/document.ts';
 import { optionalParam } from '../../jsonapi/query.ts';
+import { searchResultResource } from '../../jsonapi/serializers/search-result.ts';
 import { search } from '../../store/search.ts';
 import { resourceSchema } from '../openapi-schemas.ts';
 import type { AnyRouteSpec } from '../route.ts';
@@ -39,12 +39,7 @@ export const searchRoutes: AnyRouteSpec[] = [
       const text = optionalParam(query, 'query');
       if (!text) throw badParameter('query', 'Query parameter is required', 'blank');
       const hits = await search(services.db, accountId, text);
-      const data = hits.map(({ id, created_at, updated_at, ...attributes }) => ({
-        id,
-        type: 'search_result',
-        attributes: { ...attributes, created_at: iso(created_at), updated_at: iso(updated_at) },
-      }));
-      return { body: { data, links: { self: url.href } } };
+      return { body: { data: hits.map(searchResultResource), links: { self: url.href } } };
     },
   },
 ];

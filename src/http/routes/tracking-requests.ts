@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { requestNumberCharacterProblem } from '../../domain/tracking/request-number.ts';
 import { validateBody } from '../../jsonapi/body.ts';
 import { notFound } from '../../jsonapi/errors.ts';
-import { paginate } from '../../jsonapi/pagination.ts';
-import { optionalParam, parsePage, timeParam } from '../../jsonapi/query.ts';
+import { optionalParam, timeParam } from '../../jsonapi/query.ts';
 import { trackingRequestResource } from '../../jsonapi/serializers/tracking-request.ts';
 import { createTrackingRequest } from '../../services/tracking-requests.ts';
-import { findTrackingRequests, listTrackingRequests, updateTrackingRequestLabels } from '../../store/tracking-requests.ts';
-import { includeParam, listDocument, pageParams, recordDocument, resourceSchema, toOneSchema } from '../openapi-schemas.ts';
+import { listTrackingRequests, updateTrackingRequestLabels } from '../../store/tracking-requests.ts';
+import { recordDocument, resourceSchema, toOneSchema } from '../openapi-schemas.ts';
+import { listRoute, showRecordRoute } from '../read-routes.ts';
 import type { AnyRouteSpec } from '../route.ts';
 
 const REQUEST_TYPES = ['bill_of_lading', 'booking_number', 'container'] as const;
@@ -111,14 +111,16 @@ export const trackingRequestRoutes: AnyRouteSpec[] = [
       return { status: 201, body: { data, links: { self: new URL(data.links!.self, url).href } } };
     },
   },
-  {
-    method: 'GET',
+  listRoute({
     url: '/v2/tracking_requests',
     summary: 'List tracking requests, newest first',
     tag: 'Tracking requests',
-    query: [
-      ...pageParams(30),
-      includeParam(INCLUDES),
+    type: 'tracking_request',
+    schema: trackingRequest,
+    description: 'A page of tracking requests',
+    pageSize: 30,
+    includes: INCLUDES,
+    filters: [
       { name: 'q', description: 'Part of the request number or of a reference number' },
       { name: 'filter[request_number]', description: 'Exact request number' },
       { name: 'filter[status]', description: STATUSES.join(', ') },
@@ -129,10 +131,8 @@ export const trackingRequestRoutes: AnyRouteSpec[] = [
       { name: 'filter[updated_at][start]', description: 'Updated at or after (ISO 8601)' },
       { name: 'filter[updated_at][end]', description: 'Updated at or before (ISO 8601)' },
     ],
-    response: { status: 200, description: 'A page of tracking requests', schema: listDocument(trackingRequest, { paginated: true }) },
-    async handler({ services, accountId, query, url, include }) {
-      const page = parsePage(query);
-      const { rows, total } = await listTrackingRequests(
+    list: ({ services, accountId, query }, limit, offset) =>
+      listTrackingRequests(
         services.db,
         accountId,
         {
@@ -146,27 +146,20 @@ export const trackingRequestRoutes: AnyRouteSpec[] = [
           updated_start: timeParam(query, 'filter[updated_at][start]'),
           updated_end: timeParam(query, 'filter[updated_at][end]'),
         },
-        page.size,
-        (page.number - 1) * page.size,
-      );
-      const data = rows.map(trackingRequestResource);
-      return { body: { data, included: await include('tracking_request', data), ...paginate(url, page, total, rows.length) } };
-    },
-  },
-  {
-    method: 'GET',
+        limit,
+        offset,
+      ),
+    serialize: (rows) => rows.map(trackingRequestResource),
+  }),
+  showRecordRoute({
     url: '/v2/tracking_requests/:id',
     summary: 'Get a tracking request (poll it for its status)',
     tag: 'Tracking requests',
-    query: [includeParam(INCLUDES)],
-    response: { status: 200, description: 'The tracking request', schema: recordDocument(trackingRequest) },
-    async handler({ services, accountId, params, include }) {
-      const [row] = await findTrackingRequests(services.db, accountId, [params.id]);
-      if (!row) throw notFound();
-      const data = trackingRequestResource(row);
-      return { body: { data, included: await include('tracking_request', [data]) } };
-    },
-  },
+    type: 'tracking_request',
+    schema: trackingRequest,
+    description: 'The tracking request',
+    includes: INCLUDES,
+  }),
   {
     method: 'PATCH',
     url: '/v2/tracking_requests/:id',

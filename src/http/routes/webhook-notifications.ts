@@ -2,13 +2,13 @@
 // a way to send one again.
 import { z } from 'zod';
 import { notFound } from '../../jsonapi/errors.ts';
-import { paginate } from '../../jsonapi/pagination.ts';
-import { parseInclude, parsePage } from '../../jsonapi/query.ts';
+import { parseInclude } from '../../jsonapi/query.ts';
 import { webhookNotificationResource } from '../../jsonapi/serializers/webhook-notification.ts';
 import { findNotifications, listNotifications, requeueNotification } from '../../store/webhook-notifications.ts';
+import { resourceTypes } from '../../read-model/resource-types.ts';
 import { notificationDocument } from '../../webhooks/notification-document.ts';
-import { includeParam, listDocument, pageParams, recordDocument, resourceSchema } from '../openapi-schemas.ts';
-import { resourceTypes } from '../resource-types.ts';
+import { includeParam, recordDocument, resourceSchema } from '../openapi-schemas.ts';
+import { listRoute } from '../read-routes.ts';
 import type { AnyRouteSpec } from '../route.ts';
 
 const RELATIONSHIPS = Object.keys(resourceTypes.webhook_notification.relationships);
@@ -25,20 +25,18 @@ export const notificationSchema = resourceSchema(
 );
 
 export const webhookNotificationRoutes: AnyRouteSpec[] = [
-  {
-    method: 'GET',
+  listRoute({
     url: '/v2/webhook_notifications',
     summary: 'List webhook notifications, newest first',
     tag: 'Webhook notifications',
-    query: [...pageParams(30), includeParam(RELATIONSHIPS)],
-    response: { status: 200, description: 'A page of notifications', schema: listDocument(notificationSchema, { paginated: true }) },
-    async handler({ services, accountId, query, url, include }) {
-      const page = parsePage(query, 30);
-      const { rows, total } = await listNotifications(services.db, accountId, page.size, (page.number - 1) * page.size);
-      const data = rows.map(webhookNotificationResource);
-      return { body: { data, included: await include('webhook_notification', data), ...paginate(url, page, total, rows.length) } };
-    },
-  },
+    type: 'webhook_notification',
+    schema: notificationSchema,
+    description: 'A page of notifications',
+    pageSize: 30,
+    includes: RELATIONSHIPS,
+    list: ({ services, accountId }, limit, offset) => listNotifications(services.db, accountId, limit, offset),
+    serialize: (rows) => rows.map(webhookNotificationResource),
+  }),
   {
     method: 'GET',
     url: '/v2/webhook_notifications/:id',

@@ -3,6 +3,7 @@
 // the reference service documents is present, null when unknown.
 import { stableId } from '../../refdata/ids.ts';
 import type { ContainerRow, ShipmentRow } from '../../store/shipments.ts';
+import type { TransportEventRow } from '../../store/transport-events.ts';
 import { iso, toMany, toOne, type Resource } from '../document.ts';
 
 const SHIPMENT_STATE_ATTRIBUTES = [
@@ -148,25 +149,6 @@ export function containerResource(row: ContainerRow, transportEventIds?: string[
     },
     links: { self: `/v2/containers/${row.id}` },
   };
-}
-
-export interface TransportEventRow {
-  id: string;
-  shipment_id: string;
-  container_id: string;
-  event: string;
-  timestamp: Date | null;
-  timezone: string | null;
-  location_locode: string | null;
-  terminal_code: string | null;
-  /** The terminal `terminal_code` names, when svc knows it (resolved when the event is recorded). */
-  terminal_id?: string | null;
-  vessel_imo: string | null;
-  vessel_name: string | null;
-  voyage_number: string | null;
-  data_source: string;
-  published_at: Date | null;
-  created_at: Date;
 }
 
 export function transportEventResource(row: TransportEventRow): Resource {

@@ -1,4 +1,5 @@
-// Every resource type a response can include, with its relationships and how to load it.
+// Every resource type a document can include, with its relationships and how to load it: the
+// table every face (HTTP, webhook deliveries, and those to come) resolves `include` paths against.
 import type { ResourceTypes } from '../jsonapi/include.ts';
 import { partyResource } from '../jsonapi/serializers/party.ts';
 import { metroAreaResource, portResource, terminalResource, vesselResource } from '../jsonapi/serializers/reference.ts';
@@ -14,7 +15,7 @@ import { findTrackingRequests } from '../store/tracking-requests.ts';
 import { findContainerUpdatedEvents, findEstimatedEvents, findTransportEvents } from '../store/transport-events.ts';
 import { findNotificationLogs, findNotifications } from '../store/webhook-notifications.ts';
 import { findWebhooks } from '../store/webhooks.ts';
-import { containerResources, shipmentResources } from './routes/shipments.ts';
+import { containerResources, shipmentResources } from './tracking.ts';
 
 export const resourceTypes: ResourceTypes = {
   tracking_request: {

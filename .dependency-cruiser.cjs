@@ -1,0 +1,52 @@
+// Architecture rules for src/, checked by `npm test` (test/architecture.test.ts runs depcruise).
+// Type-only imports count: a cycle or a forbidden dependency through types is one all the same.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Modules import each other in one direction only.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'domain-is-pure',
+      severity: 'error',
+      comment: 'src/domain/ imports only src/domain/ (and npm packages): no store, HTTP, carriers or services.',
+      from: { path: '^src/domain/' },
+      // TEMPORARY (issue 10): the carrier event type the diff engine consumes still lives in
+      // src/carriers/types.ts; it moves into src/domain/ on a parallel branch, and this
+      // exception (that one file, nothing else) goes with it.
+      to: { path: '^src/', pathNot: ['^src/domain/', '^src/carriers/types[.]ts$'] },
+    },
+    {
+      name: 'store-below-presentation',
+      severity: 'error',
+      comment: 'src/store/ knows rows, not JSON:API documents or HTTP.',
+      from: { path: '^src/store/' },
+      to: { path: '^src/(http|jsonapi)/' },
+    },
+    {
+      name: 'http-on-top',
+      severity: 'error',
+      comment: 'Nothing below the HTTP face imports it: services, store, domain, the read model and the webhook worker serve every face.',
+      from: { path: '^src/(services|store|domain|read-model|webhooks)/' },
+      to: { path: '^src/http/' },
+    },
+    {
+      name: 'resolvable',
+      severity: 'error',
+      comment: 'Every import resolves: one that does not would hide its module from the rules above.',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    // Resolve packages as Node does for an ES module (package.json "exports", import condition).
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'node', 'default'], mainFields: ['module', 'main'] },
+  },
+};

@@ -1,0 +1,77 @@
+// The two shapes of a read route: show one record (404 when the account has none by that id) and
+// list a page of records, each with `include` resolved against the record type's relationships.
+import type { z } from 'zod';
+import type { Resource } from '../jsonapi/document.ts';
+import { notFound } from '../jsonapi/errors.ts';
+import { paginate } from '../jsonapi/pagination.ts';
+import { parsePage } from '../jsonapi/query.ts';
+import { loadResources } from '../read-model/resources.ts';
+import { includeParam, listDocument, pageParams, recordDocument } from './openapi-schemas.ts';
+import type { AnyRouteSpec, Ctx, QueryParamSpec } from './route.ts';
+
+interface ReadRouteSpec {
+  url: string;
+  summary: string;
+  tag: string;
+  /** The resource type of the records, the root of `include` paths. */
+  type: string;
+  schema: z.ZodType;
+  /** The response's description in OpenAPI; "The <type>" unless given. */
+  description?: string;
+  /** The include paths OpenAPI lists; without them the parameter is left undocumented. */
+  includes?: string[];
+}
+
+const get = ({ url, summary, tag }: ReadRouteSpec) => ({ method: 'GET' as const, url, summary, tag });
+
+/** A GET of one record found by `find`. */
+export function showRoute<Row>(
+  spec: ReadRouteSpec & {
+    find: (ctx: Ctx<undefined>) => Promise<Row | null | undefined>;
+    serialize: (row: Row, ctx: Ctx<undefined>) => Resource;
+  },
+): AnyRouteSpec {
+  return {
+    ...get(spec),
+    query: spec.includes ? [includeParam(spec.includes)] : undefined,
+    response: { status: 200, description: spec.description ?? `The ${spec.type}`, schema: recordDocument(spec.schema) },
+    async handler(ctx) {
+      const row = await spec.find(ctx);
+      if (!row) throw notFound();
+      const data = spec.serialize(row, ctx);
+      return { body: { data, included: await ctx.include(spec.type, [data]) } };
+    },
+  };
+}
+
+/** A GET of one of the account's records by its id (`:id`), loaded as the read model loads `type`. */
+export function showRecordRoute(spec: ReadRouteSpec): AnyRouteSpec {
+  return showRoute<Resource>({
+    ...spec,
+    find: async ({ services, accountId, params }) => (await loadResources({ db: services.db, accountId }, spec.type, [params.id]))[0],
+    serialize: (resource) => resource,
+  });
+}
+
+/** A GET of a page of records: `list` takes the page's bounds, `serialize` turns its rows into resources. */
+export function listRoute<Row>(
+  spec: ReadRouteSpec & {
+    pageSize: number;
+    /** Filter parameters, for OpenAPI (the handler reads them from ctx.query). */
+    filters?: QueryParamSpec[];
+    list: (ctx: Ctx<undefined>, limit: number, offset: number) => Promise<{ rows: Row[]; total: number }>;
+    serialize: (rows: Row[], ctx: Ctx<undefined>) => Resource[] | Promise<Resource[]>;
+  },
+): AnyRouteSpec {
+  return {
+    ...get(spec),
+    query: [...pageParams(spec.pageSize), ...(spec.includes ? [includeParam(spec.includes)] : []), ...(spec.filters ?? [])],
+    response: { status: 200, description: spec.description ?? `The ${spec.type}`, schema: listDocument(spec.schema, { paginated: true }) },
+    async handler(ctx) {
+      const page = parsePage(ctx.query, spec.pageSize);
+      const { rows, total } = await spec.list(ctx, page.size, (page.number - 1) * page.size);
+      const data = await spec.serialize(rows, ctx);
+      return { body: { data, included: await ctx.include(spec.type, data), ...paginate(ctx.url, page, total, rows.length) } };
+    },
+  };
+}

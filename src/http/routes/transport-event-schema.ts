@@ -1,0 +1,30 @@
+// The OpenAPI schema of a transport event resource (a milestone of a container).
+import { z } from 'zod';
+import { instant, resourceSchema, timezone, toOneSchema } from '../openapi-schemas.ts';
+
+/** The relationships a transport event's include paths may start with. */
+export const TRANSPORT_EVENT_INCLUDES = ['shipment', 'container', 'location', 'vessel', 'terminal'];
+
+export const transportEventSchema = resourceSchema(
+  'transport_event',
+  z.object({
+    event: z.string().describe('container.transport.<milestone>, e.g. container.transport.vessel_departed'),
+    voyage_number: z.string().nullable(),
+    timestamp: instant.describe('When it happened'),
+    timezone: timezone,
+    location_locode: z.string().nullable(),
+    data_source: z.enum(['shipping_line', 'terminal']),
+    published_at: instant.describe('When the source published it'),
+    created_at: z.string().describe('When svc recorded it'),
+  }),
+  {
+    relationships: {
+      shipment: toOneSchema('shipment'),
+      container: toOneSchema('container'),
+      location: toOneSchema('port'),
+      vessel: toOneSchema('vessel'),
+      terminal: toOneSchema('terminal'),
+    },
+    selfLink: true,
+  },
+);
