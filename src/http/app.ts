@@ -47,7 +47,7 @@ export function v2Routes(): AnyRouteSpec[] {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const services: Services = { db: options.db, clock: options.clock, trackingClock: options.trackingClock, isTrackable: options.isTrackable, publicUrl: options.publicUrl };
+  const services: Services = { db: options.db, clock: options.clock, trackingClock: options.trackingClock, isTrackable: options.isTrackable, publicUrl: options.publicUrl, webhooks: options.webhooks };
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     trustProxy: options.trustProxy ?? false,

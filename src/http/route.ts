@@ -9,6 +9,7 @@ import { ApiError } from '../jsonapi/errors.ts';
 import { loadIncluded, validateInclude } from '../jsonapi/include.ts';
 import { parseInclude, type Query } from '../jsonapi/query.ts';
 import type { Db } from '../store/db.ts';
+import { defaultWebhookSettings, type WebhookSettings } from '../webhooks/settings.ts';
 import { authenticate } from './auth.ts';
 import type { Bucket } from './rate-limit.ts';
 import { resourceTypes } from './resource-types.ts';
@@ -31,9 +32,12 @@ export interface Services {
   isTrackable?: (scac: string) => boolean;
   /** Public origin for absolute links; when unset it comes from the request. */
   publicUrl?: string;
+  /** What the webhook routes accept and publish; unset, the secure defaults. */
+  webhooks?: WebhookSettings;
 }
 
 export const trackingClockOf = (services: Services): Clock => services.trackingClock ?? services.clock;
+export const webhookSettingsOf = (services: Services): WebhookSettings => services.webhooks ?? defaultWebhookSettings;
 
 export interface Ctx<B> {
   req: FastifyRequest;

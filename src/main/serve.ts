@@ -14,6 +14,7 @@ import { TrackingWorker } from '../services/tracking/worker.ts';
 import { outageAwareLog } from '../store/database-unavailable.ts';
 import type { Db } from '../store/db.ts';
 import { DeliveryWorker } from '../webhooks/delivery-worker.ts';
+import { webhookSettingsFrom } from '../webhooks/settings.ts';
 import { lockDataDir } from './data-lock.ts';
 import { openDatabase } from './database.ts';
 import { DemoClock } from './demo-clock.ts';
@@ -150,6 +151,7 @@ export async function serve(config: Config): Promise<void> {
       // A known line without a connector is refused at POST rather than retried for a day.
       isTrackable: (scac) => connectors.has(scac),
       publicUrl: config.SVC_PUBLIC_URL,
+      webhooks: webhookSettingsFrom(config),
       trustProxy: config.SVC_TRUST_PROXY,
       loggerInstance: logger,
       timeouts: { headersMs: config.SVC_HTTP_HEADERS_TIMEOUT_MS, requestMs: config.SVC_HTTP_REQUEST_TIMEOUT_MS },
