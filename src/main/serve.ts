@@ -18,7 +18,7 @@ import { webhookSettingsFrom } from '../webhooks/settings.ts';
 import { lockDataDir } from './data-lock.ts';
 import { openDatabase } from './database.ts';
 import { DemoClock } from './demo-clock.ts';
-import { createLogger, warnAboutSettings, workerLog } from './logger.ts';
+import { createLogger, databaseLog, warnAboutSettings, workerLog } from './logger.ts';
 
 /** A start-up failure the user can fix, in one line: the command line prints it without a stack. */
 export class StartError extends Error {}
@@ -104,7 +104,7 @@ export async function serve(config: Config): Promise<void> {
   if ('heldBy' in lock) throw new StartError(`another svc serve (pid ${lock.heldBy}) already uses ${path.resolve(config.SVC_DATA_DIR)}; stop it, or set SVC_DATA_DIR to another folder`);
   process.on('exit', () => lock.release());
   const logger = createLogger(config.SVC_LOG_LEVEL);
-  const database = await openDatabase(config, say);
+  const database = await openDatabase(config, say, databaseLog(logger));
   let sandbox: SandboxCarriers | undefined;
   let app: FastifyInstance | undefined;
   let worker: TrackingWorker | undefined;
@@ -218,8 +218,8 @@ export async function runSandbox(config: Config): Promise<void> {
 /** `svc deliver`: only the webhook delivery worker, for more delivery capacity beside `svc serve`. */
 export async function runDeliveryWorker(config: Config): Promise<void> {
   const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
-  const database = await openDatabase(config, say);
   const logger = createLogger(config.SVC_LOG_LEVEL);
+  const database = await openDatabase(config, say, databaseLog(logger));
   const metrics = createMetrics({ db: database.db, processMetrics: true });
   const metricsServer = await listenForMetrics(config, metrics, say).catch(async (err: unknown) => {
     await database.close().catch(() => {});
