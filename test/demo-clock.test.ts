@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../src/clock.ts';
 import { DemoClock, readReservation } from '../src/main/demo-clock.ts';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
-import { crashSvc, startSvc, stopSvc, type RunningSvc } from './support/svc-process.ts';
+import { crashServe, startServe, stopServe, type SvcProcess } from './support/svc-process.ts';
 
 const HOUR = 3_600_000;
 
@@ -87,7 +87,7 @@ describe('svc serve with the sandbox: demo time across restarts', () => {
 
   // 100 demo hours a real second: without persistence, a restart would start demo time weeks earlier.
   const env = () => ({ DATABASE_URL: database.url, SVC_DATA_DIR: dataDir, SVC_SANDBOX_SPEED: '360000' });
-  const demoNow = async (r: RunningSvc) => {
+  const demoNow = async (r: SvcProcess) => {
     const res = await fetch(`${r.sandboxUrl}/sandbox/clock`);
     return Date.parse(((await res.json()) as { now: string }).now);
   };
@@ -98,7 +98,7 @@ describe('svc serve with the sandbox: demo time across restarts', () => {
    */
   const run = async () => {
     const started = Date.now();
-    const r = await startSvc(env());
+    const r = await startServe(env());
     assert.ok(r.sandboxUrl, r.stdout());
     const first = await demoNow(r);
     const until = Date.now() + Math.max(2000, 2 * (Date.now() - started));
@@ -114,11 +114,11 @@ describe('svc serve with the sandbox: demo time across restarts', () => {
 
   test('the second run continues after a clean stop, the third after kill -9', async () => {
     const first = await run();
-    assert.equal(await stopSvc(first.r), 0);
+    assert.equal(await stopServe(first.r), 0);
     const second = await run();
-    await crashSvc(second.r);
+    await crashServe(second.r);
     const third = await run();
-    await stopSvc(third.r);
+    await stopServe(third.r);
     const iso = (ms: number) => new Date(ms).toISOString();
     assert.ok(second.first >= first.last, `after a clean stop, demo time went back from ${iso(first.last)} to ${iso(second.first)}`);
     assert.ok(third.first >= second.last, `after kill -9, demo time went back from ${iso(second.last)} to ${iso(third.first)}`);

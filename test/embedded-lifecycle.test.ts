@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { dataDirPassword, LEGACY_PASSWORD } from '../src/store/embedded-password.ts';
 import { isAlive } from '../src/store/process-identity.ts';
-import { freePort, runSvc, spawnSvc, startServe, stopServe, type SvcProcess } from './support/serve-process.ts';
+import { freePort, runSvc, spawnSvc, startServe, stopServe, type SvcProcess } from './support/svc-process.ts';
 
 const KEY = 'lifecycle_test_key_0123456789abcdef';
 // A folder only its owner may enter, as root's home is: as root, svc must still get its server running.
@@ -33,7 +33,7 @@ const connects = async (password: string) => {
     await client.end().catch(() => {});
   }
 };
-const api = (svc: SvcProcess, p: string) => fetch(`${svc.base}${p}`, { headers: { authorization: `Token ${KEY}` } });
+const api = (svc: SvcProcess, p: string) => fetch(`${svc.origin}${p}`, { headers: { authorization: `Token ${KEY}` } });
 const postmasterPid = () => Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
 
 test('one serve: random password, a second serve refused, and the server killed under it comes back', async () => {
@@ -79,13 +79,13 @@ test('one serve: random password, a second serve refused, and the server killed 
       assert.equal(res.headers.get('retry-after'), '5');
       assert.equal((await res.json()).errors[0].code, 'database_unavailable');
       for (const p of ['/v2/shipments', '/v2/tracking_requests', '/v2/webhooks']) assert.equal((await api(svc, p)).status, 503, p);
-      assert.equal((await fetch(`${svc.base}/healthz`)).status, 503);
+      assert.equal((await fetch(`${svc.origin}/healthz`)).status, 503);
       await delay(600); // worker polls and at least one refused restart during the outage
     } finally {
       blocker.kill();
     }
     // The supervisor's next attempt starts it.
-    for (let i = 0; i < 400 && (await fetch(`${svc.base}/healthz`)).status !== 200; i++) await delay(50);
+    for (let i = 0; i < 400 && (await fetch(`${svc.origin}/healthz`)).status !== 200; i++) await delay(50);
     assert.equal((await api(svc, '/v2/parties')).status, 200);
     assert.notEqual(postmasterPid(), pid);
     const err = svc.stderr();

@@ -8,7 +8,6 @@ import type { PromData, PromHistogramData } from 'prom2javascript';
 import { loadConfig } from '../src/config/index.ts';
 import { buildApp } from '../src/http/app.ts';
 import { metricsOnApiPort, startMetricsServer } from '../src/http/metrics.ts';
-import { setWebhookSettings } from '../src/http/routes/webhooks.ts';
 import { DeliveryWorker } from '../src/webhooks/delivery-worker.ts';
 import { answerWith, startReceiver, type Receiver } from './support/receiver.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
@@ -52,8 +51,7 @@ async function scrape(base = t.baseUrl, token: string | null = TOKEN): Promise<E
 }
 
 before(async () => {
-  t = await startTrackingHarness([], { metricsEndpoint: { token: TOKEN }, logger: { level: 'trace', stream: logStream } });
-  setWebhookSettings(t.app, { allowInsecure: true });
+  t = await startTrackingHarness([], { metricsEndpoint: { token: TOKEN }, logger: { level: 'trace', stream: logStream }, webhooks: { allowInsecure: true } });
   receiver = await startReceiver();
 });
 after(async () => {

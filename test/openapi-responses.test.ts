@@ -2,7 +2,6 @@
 // the response schema the document gives for their route and status (ajv, JSON Schema 2020-12).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { setWebhookSettings } from '../src/http/routes/webhooks.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
 import { openApiChecker, type CallOptions, type OpenApiChecker } from './support/openapi.ts';
 import { recordBurstEvents } from './support/webhook-burst.ts';
@@ -50,7 +49,7 @@ test('party responses match the document', async () => {
 });
 
 test('webhook and webhook notification responses match the document', async () => {
-  setWebhookSettings(t.app, { allowInsecure: true });
+  t.webhooks.allowInsecure = true;
   const attributes = { url: 'http://127.0.0.1:9/hooks', events: ['tracking_request.failed'], headers: [{ name: 'X-Tenant', value: 'a' }] };
   const created = await call('POST', '/v2/webhooks', '/v2/webhooks', { body: { data: { type: 'webhook', attributes } } });
   const id = created.body.data.id;

@@ -1,23 +1,22 @@
 // `svc serve` when it cannot listen (port taken, no such host): one line that names the variable,
 // a non-zero exit, and nothing it started left running; it used to print a stack and hang.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
+import { spawnSvc } from './support/svc-process.ts';
 
-const bin = path.resolve(import.meta.dirname, '../bin/svc.js');
 // One svc serve per data folder: this file's servers get their own, apart from other files' and `npm start`'s.
 process.env.SVC_DATA_DIR = mkdtempSync(path.join(tmpdir(), 'svc-serve-'));
 
 /** Runs `svc serve` to its exit; fails (and kills it) if it is still running after `limitMs`. */
 function serveUntilExit(env: Record<string, string>, limitMs: number): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [bin, 'serve'], { env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_LOG_LEVEL: 'warn', ...env } });
+  const child = spawnSvc(['serve'], env);
   let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
+  child.stderr!.on('data', (d) => (stderr += d));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

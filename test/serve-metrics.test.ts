@@ -1,13 +1,11 @@
 // `svc serve` with SVC_METRICS_PORT: a real process serves its metrics, process metrics included,
 // on a loopback listener of its own, behind the token, and never prints the token.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
 import { parseExposition, type Exposition } from './support/prometheus.ts';
+import { spawnSvc } from './support/svc-process.ts';
 
-const bin = path.resolve(import.meta.dirname, '../bin/svc.js');
 const TOKEN = 'serve-metrics-token-9f8e7d6c5b4a';
 
 let database: TestDatabase;
@@ -20,16 +18,14 @@ after(async () => {
 
 /** Runs `svc <command>` with a metrics listener, scrapes it with the token, stops it with Ctrl-C. */
 async function scrapeProcess(command: string): Promise<{ metrics: Exposition; output: string }> {
-  const child = spawn(process.execPath, [bin, command], {
-    env: { ...process.env, DATABASE_URL: database.url, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_LOG_LEVEL: 'info', SVC_METRICS_PORT: '0', SVC_METRICS_TOKEN: TOKEN },
-  });
+  const child = spawnSvc([command], { DATABASE_URL: database.url, SVC_LOG_LEVEL: 'info', SVC_METRICS_PORT: '0', SVC_METRICS_TOKEN: TOKEN });
   let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      child.stderr.on('data', () => {
+      child.stderr!.on('data', () => {
         const m = /metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(output);
         if (m) resolve(m[1]);
       });

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { ManualClock } from '../src/clock.ts';
-import { setWebhookSettings } from '../src/http/routes/webhooks.ts';
 import { DeliveryWorker } from '../src/webhooks/delivery-worker.ts';
 import { answerWith, opensslHmac, startReceiver, type Receiver } from './support/receiver.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
@@ -33,8 +32,7 @@ const notificationsOf = async (webhookId: string) =>
   (await t.db.query('SELECT * FROM webhook_notifications WHERE webhook_id = $1 ORDER BY created_at, id', [webhookId])).rows;
 
 before(async () => {
-  t = await startTrackingHarness();
-  setWebhookSettings(t.app, { allowInsecure: true });
+  t = await startTrackingHarness([], { webhooks: { allowInsecure: true } });
   receiver = await startReceiver();
 });
 after(async () => {

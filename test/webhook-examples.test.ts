@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, mock, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_EVENT_NAMES } from '../src/domain/webhooks/events.ts';
-import { setWebhookSettings } from '../src/http/routes/webhooks.ts';
 import { insertShipment, upsertContainer } from '../src/store/shipments.ts';
 import { USER_AGENT } from '../src/webhooks/delivery-request.ts';
 import { deliveryIncludes } from '../src/webhooks/notification-document.ts';
+import { defaultWebhookSettings } from '../src/webhooks/settings.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
 import { answerWith, opensslHmac, startReceiver, type Received, type Receiver } from './support/receiver.ts';
 
@@ -184,7 +184,7 @@ describe('POST /v2/webhooks/trigger', () => {
     receiver = await startReceiver();
     receiver.received = received;
     receiverUrl = receiver.url;
-    setWebhookSettings(t.app, { allowInsecure: true });
+    t.webhooks.allowInsecure = true;
   });
   after(async () => {
     await receiver.close();
@@ -266,6 +266,22 @@ describe('POST /v2/webhooks/trigger', () => {
     assert.match(res.body.error, /500/);
   });
 
+  test('a receiver gets the configured delivery timeout (SVC_WEBHOOK_TIMEOUT_MS) to answer', async () => {
+    receiver.answer = () => {};
+    t.webhooks.timeoutMs = 150;
+    try {
+      const res = await trigger({ url: receiverUrl, event: 'container.created' });
+      assert.equal(res.status, 200, res.text);
+      lastDelivery();
+      assert.equal(res.body.succeeded, false);
+      assert.equal(res.body.status_code, null);
+      assert.match(res.body.error, /timed out after 150 ms/);
+    } finally {
+      t.webhooks.timeoutMs = defaultWebhookSettings.timeoutMs;
+      receiver.answer = answerWith(200, 'ok', TEXT);
+    }
+  });
+
   test('a receiver that is not there: no status, an error', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
@@ -302,7 +318,7 @@ describe('POST /v2/webhooks/trigger', () => {
   });
 
   test('without insecure targets allowed, an http or loopback URL is refused at /url', async () => {
-    setWebhookSettings(t.app, { allowInsecure: false });
+    t.webhooks.allowInsecure = false;
     try {
       for (const url of [receiverUrl, 'https://127.0.0.1/hooks']) {
         const res = await trigger({ url, event: 'container.created' });
@@ -311,7 +327,7 @@ describe('POST /v2/webhooks/trigger', () => {
         assert.equal(res.body.errors[0].code, 'invalid');
       }
     } finally {
-      setWebhookSettings(t.app, { allowInsecure: true });
+      t.webhooks.allowInsecure = true;
     }
     assert.equal(received.length, 0);
   });

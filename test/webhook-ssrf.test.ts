@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { HostLookup, ResolvedAddress } from '../src/domain/webhooks/url-policy.ts';
-import { setWebhookSettings } from '../src/http/routes/webhooks.ts';
 import { WebhookSender } from '../src/webhooks/http-sender.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
 
@@ -50,8 +49,7 @@ const REFUSED = [
 
 let t: TestApp;
 before(async () => {
-  t = await startTestApp();
-  setWebhookSettings(t.app, { lookup, allowInsecure: false });
+  t = await startTestApp({ webhooks: { lookup, allowInsecure: false } });
 });
 after(async () => {
   await t.close();

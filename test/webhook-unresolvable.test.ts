@@ -6,14 +6,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../src/clock.ts';
 import { checkWebhookUrl, systemLookup } from '../src/domain/webhooks/url-policy.ts';
-import { setWebhookSettings } from '../src/http/routes/webhooks.ts';
 import { DeliveryWorker } from '../src/webhooks/delivery-worker.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
 
 let t: TrackingHarness;
 before(async () => {
-  t = await startTrackingHarness();
-  setWebhookSettings(t.app, { allowInsecure: false, lookup: undefined });
+  t = await startTrackingHarness([], { webhooks: { allowInsecure: false, lookup: undefined } });
 });
 after(async () => {
   await t.close();

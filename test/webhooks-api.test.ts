@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { HostLookup } from '../src/domain/webhooks/url-policy.ts';
-import { setWebhookSettings } from '../src/http/routes/webhooks.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
 
 // Host names the tests resolve, without asking any DNS server.
@@ -29,8 +28,7 @@ const fakeLookup: HostLookup = async (hostname) => {
 
 let t: TestApp;
 before(async () => {
-  t = await startTestApp();
-  setWebhookSettings(t.app, { lookup: fakeLookup, allowInsecure: false });
+  t = await startTestApp({ webhooks: { lookup: fakeLookup, allowInsecure: false } });
 });
 after(async () => {
   await t.close();
@@ -365,7 +363,7 @@ describe('URL policy', () => {
   });
 
   test('with insecure targets allowed, http and loopback or private receivers are accepted', async () => {
-    setWebhookSettings(t.app, { allowInsecure: true });
+    t.webhooks.allowInsecure = true;
     try {
       for (const url of ['http://127.0.0.1:9/hook', 'http://localhost:8080/hook', 'https://[::1]:8443/', 'https://10.1.2.3/', 'http://internal.example.com/', 'https://[::ffff:127.0.0.1]/']) {
         const res = await create({ url, events: [SUCCEEDED] });
@@ -380,18 +378,18 @@ describe('URL policy', () => {
         assert.deepEqual(problems(await create({ url, events: [SUCCEEDED] })), ['/data/attributes/url invalid'], url);
       }
     } finally {
-      setWebhookSettings(t.app, { allowInsecure: false });
+      t.webhooks.allowInsecure = false;
     }
     assert.equal((await create({ url: 'http://127.0.0.1:9/hook', events: [SUCCEEDED] })).status, 422, 'refused again');
   });
 
   test('a stored insecure URL does not block patches of other attributes', async () => {
-    setWebhookSettings(t.app, { allowInsecure: true });
+    t.webhooks.allowInsecure = true;
     let id: string;
     try {
       id = (await created({ url: 'http://127.0.0.1:9/hook' })).id;
     } finally {
-      setWebhookSettings(t.app, { allowInsecure: false });
+      t.webhooks.allowInsecure = false;
     }
     const res = await patch(id, { active: false });
     assert.equal(res.status, 200, res.text);
@@ -445,7 +443,7 @@ describe('event catalogue and source addresses', () => {
     assert.deepEqual(res.body.webhook_notification_ips, []);
     assert.ok(!Number.isNaN(Date.parse(res.body.last_updated)) && res.body.last_updated.endsWith('Z'));
 
-    setWebhookSettings(t.app, { sourceIps: ['203.0.113.5', '2001:db8::5'], sourceIpsUpdatedAt: new Date('2026-11-01T00:00:00Z') });
+    Object.assign(t.webhooks, { sourceIps: ['203.0.113.5', '2001:db8::5'], sourceIpsUpdatedAt: new Date('2026-11-01T00:00:00Z') });
     const configured = await call('GET', '/v2/webhooks/ips');
     assert.deepEqual(configured.body, { webhook_notification_ips: ['203.0.113.5', '2001:db8::5'], last_updated: '2026-11-01T00:00:00.000Z' });
   });

@@ -6,6 +6,7 @@ import { ApiError, errorObject } from '../jsonapi/errors.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { replyDatabaseUnavailable } from './database-unavailable.ts';
 import { refuseWhileClosing } from './draining.ts';
+import { apiErrorOf } from './domain-errors.ts';
 import { clientErrorHandler, stampRequestId, withRequestId } from './error-documents.ts';
 import { instrumentHttp, type MetricsEndpoint } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -48,7 +49,7 @@ export function v2Routes(): AnyRouteSpec[] {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const services: Services = { db: options.db, clock: options.clock, trackingClock: options.trackingClock, isTrackable: options.isTrackable, publicUrl: options.publicUrl };
+  const services: Services = { db: options.db, clock: options.clock, trackingClock: options.trackingClock, isTrackable: options.isTrackable, publicUrl: options.publicUrl, webhooks: options.webhooks };
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     trustProxy: options.trustProxy ?? false,
@@ -99,8 +100,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
 
-  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
+  app.setErrorHandler((thrown: FastifyError | ApiError, req, reply) => {
     reply.type(JSONAPI);
+    const err = apiErrorOf(thrown) ?? thrown;
     if (err instanceof ApiError) {
       reply.headers(err.headers);
       return reply.code(err.status).send({ errors: err.errors });

@@ -9,6 +9,7 @@ import { ApiError } from '../jsonapi/errors.ts';
 import { parseInclude, type Query } from '../jsonapi/query.ts';
 import { includePaths, loadIncludedResources } from '../read-model/resources.ts';
 import type { Db } from '../store/db.ts';
+import { defaultWebhookSettings, type WebhookSettings } from '../webhooks/settings.ts';
 import { authenticate } from './auth.ts';
 import type { Bucket } from './rate-limit.ts';
 
@@ -30,9 +31,12 @@ export interface Services {
   isTrackable?: (scac: string) => boolean;
   /** Public origin for absolute links; when unset it comes from the request. */
   publicUrl?: string;
+  /** What the webhook routes accept and publish; unset, the secure defaults. */
+  webhooks?: WebhookSettings;
 }
 
 export const trackingClockOf = (services: Services): Clock => services.trackingClock ?? services.clock;
+export const webhookSettingsOf = (services: Services): WebhookSettings => services.webhooks ?? defaultWebhookSettings;
 
 export interface Ctx<B> {
   req: FastifyRequest;

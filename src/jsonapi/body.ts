@@ -18,7 +18,7 @@ export function resourceDocument<A extends z.ZodType>(type: string, attributes: 
   });
 }
 
-const pointerOf = (path: PropertyKey[]) => '/' + path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+export const pointerOf = (path: readonly PropertyKey[]) => '/' + path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 function toError(issue: z.core.$ZodIssue): ErrorObject {
   const pointer = issue.path.length > 0 ? pointerOf(issue.path) : '/data';

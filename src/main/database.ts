@@ -2,7 +2,7 @@
 // data folder. Either way the schema is migrated and the reference data loaded before use.
 import type { Config } from '../config/index.ts';
 import { seedReferenceData } from '../refdata/seed.ts';
-import { createPool, type Db } from '../store/db.ts';
+import { createPool, type Db, type PoolLog } from '../store/db.ts';
 import { startEmbeddedPostgres } from '../store/embedded.ts';
 import { superviseEmbedded } from '../store/embedded-supervisor.ts';
 import { migrate } from '../store/migrate.ts';
@@ -13,9 +13,10 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function openDatabase(config: Config, log: (msg: string) => void): Promise<Database> {
+/** `log` says what the user should see at start; `poolLog` hears of connections lost later. */
+export async function openDatabase(config: Config, log: (msg: string) => void, poolLog?: PoolLog): Promise<Database> {
   const embedded = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.SVC_DATA_DIR, config.SVC_EMBEDDED_PG_PORT, log);
-  const db = createPool(config.DATABASE_URL ?? embedded!.url);
+  const db = createPool(config.DATABASE_URL ?? embedded!.url, undefined, poolLog);
   if (embedded?.server) superviseEmbedded(embedded.server, { log, giveUp: (msg) => (log(msg), process.exit(1)) });
   try {
     const applied = await migrate(db);

@@ -12,8 +12,13 @@ export function createLogger(level: Config['SVC_LOG_LEVEL'], stream?: Destinatio
 }
 
 /** A worker's `log` option: its messages (failures and the like) as warn lines, named after it. */
-export function workerLog(logger: Logger, worker: string): (msg: string, fields?: Record<string, unknown>) => void {
-  const child = logger.child({ worker });
+export const workerLog = (logger: Logger, worker: string) => warnLog(logger, { worker });
+
+/** The database pool's `log`: connections lost while idle, as warn lines. */
+export const databaseLog = (logger: Logger) => warnLog(logger, { component: 'database' });
+
+function warnLog(logger: Logger, bindings: Record<string, unknown>): (msg: string, fields?: Record<string, unknown>) => void {
+  const child = logger.child(bindings);
   return (msg, fields) => child.warn(fields ?? {}, msg);
 }
 

@@ -14,10 +14,11 @@ import { TrackingWorker } from '../services/tracking/worker.ts';
 import { outageAwareLog } from '../store/database-unavailable.ts';
 import type { Db } from '../store/db.ts';
 import { DeliveryWorker } from '../webhooks/delivery-worker.ts';
+import { webhookSettingsFrom } from '../webhooks/settings.ts';
 import { lockDataDir } from './data-lock.ts';
 import { openDatabase } from './database.ts';
 import { DemoClock } from './demo-clock.ts';
-import { createLogger, warnAboutSettings, workerLog } from './logger.ts';
+import { createLogger, databaseLog, warnAboutSettings, workerLog } from './logger.ts';
 
 /** A start-up failure the user can fix, in one line: the command line prints it without a stack. */
 export class StartError extends Error {}
@@ -103,7 +104,7 @@ export async function serve(config: Config): Promise<void> {
   if ('heldBy' in lock) throw new StartError(`another svc serve (pid ${lock.heldBy}) already uses ${path.resolve(config.SVC_DATA_DIR)}; stop it, or set SVC_DATA_DIR to another folder`);
   process.on('exit', () => lock.release());
   const logger = createLogger(config.SVC_LOG_LEVEL);
-  const database = await openDatabase(config, say);
+  const database = await openDatabase(config, say, databaseLog(logger));
   let sandbox: SandboxCarriers | undefined;
   let app: FastifyInstance | undefined;
   let worker: TrackingWorker | undefined;
@@ -150,6 +151,7 @@ export async function serve(config: Config): Promise<void> {
       // A known line without a connector is refused at POST rather than retried for a day.
       isTrackable: (scac) => connectors.has(scac),
       publicUrl: config.SVC_PUBLIC_URL,
+      webhooks: webhookSettingsFrom(config),
       trustProxy: config.SVC_TRUST_PROXY,
       loggerInstance: logger,
       timeouts: { headersMs: config.SVC_HTTP_HEADERS_TIMEOUT_MS, requestMs: config.SVC_HTTP_REQUEST_TIMEOUT_MS },
@@ -216,8 +218,8 @@ export async function runSandbox(config: Config): Promise<void> {
 /** `svc deliver`: only the webhook delivery worker, for more delivery capacity beside `svc serve`. */
 export async function runDeliveryWorker(config: Config): Promise<void> {
   const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
-  const database = await openDatabase(config, say);
   const logger = createLogger(config.SVC_LOG_LEVEL);
+  const database = await openDatabase(config, say, databaseLog(logger));
   const metrics = createMetrics({ db: database.db, processMetrics: true });
   const metricsServer = await listenForMetrics(config, metrics, say).catch(async (err: unknown) => {
     await database.close().catch(() => {});

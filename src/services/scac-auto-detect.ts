@@ -4,12 +4,12 @@
 import type { Catalogue } from '../domain/inference/catalogue.ts';
 import { inferNumber, isUnusable } from '../domain/inference/infer.ts';
 import type { Candidate } from '../domain/inference/types.ts';
-import { ApiError } from '../jsonapi/errors.ts';
+import { Invalid } from '../domain/errors.ts';
 import { inferenceCatalogue } from '../refdata/inference.ts';
 
 export const AUTO_DETECT_FAILED = 'scac_auto_detect_failed';
 /** The member a client fixes by sending the SCAC itself. */
-export const AUTO_DETECT_POINTER = '/data/attributes/scac';
+export const AUTO_DETECT_FIELD = ['data', 'attributes', 'scac'];
 
 export interface DetectedScac {
   scac: string;
@@ -17,8 +17,7 @@ export interface DetectedScac {
   confidence: number;
 }
 
-export const autoDetectFailed = (detail: string, meta?: Record<string, unknown>): ApiError =>
-  ApiError.of(422, { detail, code: AUTO_DETECT_FAILED, source: { pointer: AUTO_DETECT_POINTER }, ...(meta ? { meta } : {}) });
+export const autoDetectFailed = (detail: string, meta?: Record<string, unknown>): Invalid => new Invalid(AUTO_DETECT_FIELD, detail, AUTO_DETECT_FAILED, meta);
 
 const describe = (c: Candidate) => `${c.name} (${c.scac}, confidence ${c.confidence})`;
 

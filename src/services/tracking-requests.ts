@@ -1,6 +1,6 @@
 // Creating tracking requests: the rules a request must pass before svc accepts it.
 import type { Clock } from '../clock.ts';
-import { ApiError, unprocessable } from '../jsonapi/errors.ts';
+import { Conflict, Invalid } from '../domain/errors.ts';
 import type { Db } from '../store/db.ts';
 import { findParties } from '../store/parties.ts';
 import { findShippingLine } from '../store/reference.ts';
@@ -17,6 +17,10 @@ export interface CreateTrackingRequest {
   ref_numbers?: string[];
   customer_id?: string;
 }
+
+// Where in the request document a client finds the value a refusal is about.
+const REQUEST_NUMBER = ['data', 'attributes', 'request_number'];
+const SCAC = ['data', 'attributes', 'scac'];
 
 const SUPPORT = {
   bill_of_lading: 'bill_of_lading_tracking_support',
@@ -43,10 +47,10 @@ export async function createTrackingRequest(
   options: CreateOptions = {},
 ): Promise<TrackingRequestRow> {
   const number = normaliseNumber(input.request_type, input.request_number);
-  if (!number) throw unprocessable('/data/attributes/request_number', "Request number can't be blank", 'blank');
+  if (!number) throw new Invalid(REQUEST_NUMBER, "Request number can't be blank", 'blank');
   let detected: DetectedScac | undefined;
   if (!input.scac) {
-    if (!input.auto_detect_vocc_scac) throw unprocessable('/data/attributes/scac', "Scac can't be blank", 'blank');
+    if (!input.auto_detect_vocc_scac) throw new Invalid(SCAC, "Scac can't be blank", 'blank');
     detected = detectScac(input.request_number);
   }
   const scac = detected?.scac ?? input.scac!;
@@ -54,7 +58,7 @@ export async function createTrackingRequest(
   const refuse = (detail: string, code: string, whyNotDetected: string) =>
     detected
       ? autoDetectFailed(`The request number points to ${detected.name} (${detected.scac}), but ${whyNotDetected}. Send scac to name the line.`)
-      : unprocessable('/data/attributes/scac', detail, code);
+      : new Invalid(SCAC, detail, code);
   const line = await findShippingLine(db, scac.toUpperCase());
   if (!line) throw refuse(`Scac '${scac}' is not recognized`, 'not_recognized', 'svc does not know that line');
   // A known line without a carrier connector here would only retry for a day and fail.
@@ -74,7 +78,7 @@ export async function createTrackingRequest(
   }
   if (input.customer_id) {
     const [party] = await findParties(db, accountId, [input.customer_id]);
-    if (!party) throw unprocessable('/data/relationships/customer/data/id', 'No such party in this account', 'not_found');
+    if (!party) throw new Invalid(['data', 'relationships', 'customer', 'data', 'id'], 'No such party in this account', 'not_found');
   }
   // An alternative SCAC (MEDU for MSC…) is accepted and recorded as the line's own.
   const row = await insertTrackingRequest(db, {
@@ -87,11 +91,11 @@ export async function createTrackingRequest(
     at: clock.now(),
   });
   if (!row) {
-    throw ApiError.of(422, {
-      detail: `Request number '${number}' with scac '${line.scac}' already exists in a tracking_request with a pending, awaiting_manifest or created status`,
-      code: 'duplicate',
-      source: { pointer: '/data/attributes/request_number' },
-    });
+    throw new Conflict(
+      'duplicate',
+      `Request number '${number}' with scac '${line.scac}' already exists in a tracking_request with a pending, awaiting_manifest or created status`,
+      REQUEST_NUMBER,
+    );
   }
   return row;
 }

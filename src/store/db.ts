@@ -1,6 +1,7 @@
 // One pg.Pool per process; every query in svc goes through it.
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { outageAwareLog } from './database-unavailable.ts';
 
 export type Db = pg.Pool;
 export type Tx = pg.PoolClient;
@@ -10,10 +11,16 @@ export type Queryable = Pick<pg.Pool, 'query'>;
 // Return timestamps as Date and bigint counts as numbers (they stay far below 2^53 here).
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-export function createPool(connectionString: string, max = 10): Db {
+/** Where a pool reports what happens to it outside any query: a process's logger, as warn lines. */
+export type PoolLog = (msg: string, fields?: Record<string, unknown>) => void;
+
+/** `log` hears of idle connections lost (once per outage when the database went away). */
+export function createPool(connectionString: string, max = 10, log?: PoolLog): Db {
   const pool = new pg.Pool({ connectionString, max, application_name: 'svc' });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
+  // An idle client losing its connection must not crash the process (a pool 'error' without a
+  // listener would); the pool replaces the client when it is next needed.
+  const report = log && outageAwareLog(log, pool);
+  pool.on('error', (err) => report?.('an idle database connection was lost', { err }));
   prepareQueries(pool);
   // Clients checked out for transactions prepare their statements too.
   pool.on('connect', (client) => prepareQueries(client));

@@ -6,6 +6,7 @@ import { createMetrics, type Metrics } from '../../src/metrics/metrics.ts';
 import { createApiKey } from '../../src/services/api-keys.ts';
 import { insertAccount } from '../../src/store/accounts.ts';
 import type { Db } from '../../src/store/db.ts';
+import { defaultWebhookSettings, type WebhookSettings } from '../../src/webhooks/settings.ts';
 import { freshDatabase, type TestDatabase } from './database.ts';
 
 export interface Response {
@@ -35,6 +36,8 @@ export interface TestApp {
   accountId: string;
   /** The app's metrics registry, on the test's clocks; workers started for the app report into it too. */
   metrics: Metrics;
+  /** The webhook settings the app's routes read on every request: a test may change them. */
+  webhooks: WebhookSettings;
   newAccount(name?: string): Promise<{ accountId: string; key: string }>;
   request(method: string, path: string, options?: RequestOptions): Promise<Response>;
   close(): Promise<void>;
@@ -47,15 +50,18 @@ export interface TestAppOptions extends Pick<AppOptions, 'logger' | 'loggerInsta
    * the sandbox's accelerated time.
    */
   apiClock?: Clock;
+  /** Webhook settings over the secure defaults, e.g. `{ allowInsecure: true }` for a receiver on loopback. */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 /** `options` reach buildApp: a logger, extra routes, a separate API clock. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const { apiClock, ...appOptions } = options;
+  const { apiClock, webhooks: webhookOptions, ...appOptions } = options;
+  const webhooks: WebhookSettings = { ...defaultWebhookSettings, ...webhookOptions };
   const database = await freshDatabase();
   const clock = new ManualClock('2026-11-22T12:00:00Z');
   const metrics = createMetrics({ db: database.db, trackingClock: clock, clock: apiClock ?? clock });
-  const app = await buildApp({ db: database.db, clock: apiClock ?? clock, trackingClock: clock, metrics, ...appOptions });
+  const app = await buildApp({ db: database.db, clock: apiClock ?? clock, trackingClock: clock, metrics, webhooks, ...appOptions });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -94,6 +100,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     key: first.key,
     accountId: first.accountId,
     metrics,
+    webhooks,
     newAccount,
     request,
     async close() {

@@ -1,50 +1,77 @@
-// `svc serve` as a real child process, for tests that need the whole program: start it, wait for
-// its banner, stop it with Ctrl-C or kill it as a crash would.
-import { spawn, type ChildProcess } from 'node:child_process';
+// svc as real child processes, for tests that need the whole program: `svc serve` started and found
+// ready by its banner, stopped with Ctrl-C or killed as a crash would; other commands spawned or run
+// to their end.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 
 const bin = path.resolve(import.meta.dirname, '../../bin/svc.js');
+/** Quiet logs and free ports unless a test says otherwise. */
+const DEFAULTS = { PORT: '0', SVC_SANDBOX_PORT: '0', SVC_LOG_LEVEL: 'warn' };
 
-export interface RunningSvc {
+export interface SvcProcess {
   child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  /** The REST base URL the banner printed. */
+  stdout(): string;
+  stderr(): string;
+  /** The REST base URL the banner printed (…/v2). */
   base: string;
+  /** Its origin, for paths outside /v2 (/healthz). */
+  origin: string;
   /** The sandbox carrier network's URL, when the banner names one. */
   sandboxUrl: string | undefined;
+  exited: Promise<number | null>;
 }
 
-/** Starts `svc serve` on free ports and resolves once it prints its banner (on stdout or stderr). */
-export function startSvc(env: Record<string, string>): Promise<RunningSvc> {
-  const child = spawn(process.execPath, [bin, 'serve'], { env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_LOG_LEVEL: 'warn', ...env } });
+/** Starts `svc serve` and resolves once it prints its banner (stderr; stdout carries log lines). */
+export function startServe(env: Record<string, string>): Promise<SvcProcess> {
+  const child = spawnSvc(['serve'], env);
   const output = { out: '', err: '' };
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const read = (stream: 'out' | 'err') => (d: Buffer) => {
       output[stream] += d;
-      const banner = /REST API: (\S+)[^]*?\n\n/.exec(output.out) ?? /REST API: (\S+)[^]*?\n\n/.exec(output.err);
+      const banner = /REST API: (\S+)[^]*?\n\n/.exec(output.err);
       if (!banner) return;
       const sandboxUrl = /sandbox at ([^;\s]+)/.exec(banner[0])?.[1];
-      resolve({ child, stdout: () => output.out, stderr: () => output.err, base: banner[1], sandboxUrl });
+      resolve({ child, stdout: () => output.out, stderr: () => output.err, base: banner[1], origin: new URL(banner[1]).origin, sandboxUrl, exited });
     };
     child.stdout!.on('data', read('out'));
     child.stderr!.on('data', read('err'));
-    child.on('exit', (code) => reject(new Error(`svc exited with ${code} before it was ready:\n${output.err}`)));
+    void exited.then((code) => reject(new Error(`svc exited with ${code} before it was ready:\n${output.err}`)));
   });
 }
 
-/** Ctrl-C; resolves with the exit code. */
-export function stopSvc(r: RunningSvc): Promise<number | null> {
-  return new Promise((resolve) => {
-    r.child.on('exit', (code) => resolve(code));
-    r.child.kill('SIGINT');
-  });
+/** Ctrl-C; resolves with the exit code, after echoing svc's stderr when it is not 0. */
+export async function stopServe(svc: SvcProcess): Promise<number | null> {
+  svc.child.kill('SIGINT');
+  const code = await svc.exited;
+  if (code !== 0) process.stderr.write(`svc exited with ${code}; its stderr:\n${svc.stderr()}\n`);
+  return code;
 }
 
 /** kill -9: no shutdown code runs. */
-export function crashSvc(r: RunningSvc): Promise<void> {
+export async function crashServe(svc: SvcProcess): Promise<void> {
+  svc.child.kill('SIGKILL');
+  await svc.exited;
+}
+
+/** A port nothing listens on right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve) => {
-    r.child.on('exit', () => resolve());
-    r.child.kill('SIGKILL');
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
+}
+
+/** Starts an svc command and leaves it running. */
+export function spawnSvc(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...DEFAULTS, ...env } });
+}
+
+/** Runs an svc command to its end. */
+export function runSvc(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [bin, ...args], { env: { ...process.env, ...DEFAULTS, ...env }, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -3,22 +3,18 @@
 // the delivery worker sends real ones, so a receiver can be tested before a webhook exists.
 import { z } from 'zod';
 import { WEBHOOK_EVENT_NAMES, isWebhookEvent } from '../../domain/webhooks/events.ts';
-import { checkWebhookUrl, urlFormProblem } from '../../domain/webhooks/url-policy.ts';
 import { validateBody } from '../../jsonapi/body.ts';
-import { badParameter, unprocessable } from '../../jsonapi/errors.ts';
+import { badParameter } from '../../jsonapi/errors.ts';
 import { param, type Query } from '../../jsonapi/query.ts';
 import { answerProblem, deliveryHeaders } from '../../webhooks/delivery-request.ts';
 import { exampleNotification } from '../../webhooks/examples.ts';
 import { WebhookSender } from '../../webhooks/http-sender.ts';
-import { defaultDeliveryPolicy } from '../../webhooks/policy.ts';
-import type { AnyRouteSpec } from '../route.ts';
+import { webhookSettingsOf, type AnyRouteSpec } from '../route.ts';
 import { notificationSchema } from './webhook-notifications.ts';
-import { webhookSettings } from './webhooks.ts';
+import { assertDeliverable, customIssue, webhookUrlSchema } from './webhook-url.ts';
 
 const EVENT_HINT = 'GET /v2/webhooks/events lists the event names.';
-const MAX_URL_LENGTH = 2048;
 const MAX_SECRET_LENGTH = 1024;
-const issue = (message: string, code: string) => ({ code: 'custom' as const, message, path: [], params: { code } });
 
 /** The `event` query parameter, or a 400 naming it. */
 function eventParameter(query: Query): string {
@@ -30,23 +26,13 @@ function eventParameter(query: Query): string {
 
 // Plain JSON, so validateBody's pointers are /url, /event and /secret.
 const triggerBody = z.object({
-  url: z
-    .string()
-    .trim()
-    .min(1)
-    .max(MAX_URL_LENGTH)
-    .superRefine((url, ctx) => {
-      // Blank and overlong URLs already have their own error; reachability is checked after parsing.
-      const problem = url === '' || url.length > MAX_URL_LENGTH ? undefined : urlFormProblem(url);
-      if (problem) ctx.addIssue(issue(problem, 'invalid'));
-    })
-    .describe('Where to send the example; the same rules as a webhook URL (https, a public address).'),
+  url: webhookUrlSchema.describe('Where to send the example; the same rules as a webhook URL (https, a public address).'),
   event: z
     .string()
     .trim()
     .min(1)
     .superRefine((event, ctx) => {
-      if (event !== '' && !isWebhookEvent(event)) ctx.addIssue(issue(`${JSON.stringify(event.slice(0, 80))} is not a webhook event. ${EVENT_HINT}`, 'invalid'));
+      if (event !== '' && !isWebhookEvent(event)) ctx.addIssue(customIssue(`${JSON.stringify(event.slice(0, 80))} is not a webhook event. ${EVENT_HINT}`, 'invalid'));
     })
     .meta({ enum: [...WEBHOOK_EVENT_NAMES] })
     .describe('The event whose example notification is sent.'),
@@ -108,16 +94,16 @@ export const webhookExampleRoutes: AnyRouteSpec[] = [
     body: triggerBody,
     parseBody: validateBody,
     response: { status: 200, description: 'What was sent and what the receiver answered (a failed delivery is still a 200)', schema: triggerResultSchema },
-    async handler({ services, body, req }) {
-      const settings = webhookSettings(req.server);
-      const check = await checkWebhookUrl(body.url, { allowInsecure: settings.allowInsecure, lookup: settings.lookup });
-      if (!check.ok) throw unprocessable('/url', check.reason, 'invalid');
+    async handler({ services, body }) {
+      const settings = webhookSettingsOf(services);
+      // Sent now, so a name that does not resolve is refused rather than reported as a failed send.
+      await assertDeliverable(body.url, settings, '/url', false);
 
       // The body and headers of a real delivery: no links, the notification id as message id.
       const document = await exampleNotification(body.event);
       const requestBody = JSON.stringify(document);
       const headers = deliveryHeaders({ secret: body.secret ?? null, messageId: document.data.id, at: services.clock.now(), body: requestBody });
-      const sender = new WebhookSender({ allowInsecure: settings.allowInsecure, timeoutMs: defaultDeliveryPolicy.timeoutMs, lookup: settings.lookup });
+      const sender = new WebhookSender({ allowInsecure: settings.allowInsecure, timeoutMs: settings.timeoutMs, lookup: settings.lookup });
       const result = await sender.send(body.url, headers, requestBody).finally(() => sender.close());
 
       const error = answerProblem(result.statusCode, result.error);

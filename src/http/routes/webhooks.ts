@@ -2,92 +2,36 @@
 // extra headers. svc generates the signing secret. The event catalogue and the addresses
 // deliveries come from are served beside them.
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { loadConfig } from '../../config/index.ts';
 import { WEBHOOK_EVENT_CATEGORIES, WEBHOOK_EVENT_NAMES, isWebhookEvent } from '../../domain/webhooks/events.ts';
 import { MAX_WEBHOOK_HEADERS, headerNameProblem, headerValueProblem, type WebhookHeader } from '../../domain/webhooks/headers.ts';
-import { checkWebhookUrl, urlFormProblem, type HostLookup } from '../../domain/webhooks/url-policy.ts';
 import { resourceDocument, validateBody } from '../../jsonapi/body.ts';
-import { notFound, unprocessable } from '../../jsonapi/errors.ts';
+import { notFound } from '../../jsonapi/errors.ts';
 import { paginate } from '../../jsonapi/pagination.ts';
 import { parsePage } from '../../jsonapi/query.ts';
 import { webhookResource } from '../../jsonapi/serializers/webhook.ts';
 import { deleteWebhook, findWebhooks, insertWebhook, listWebhooks, updateWebhook, type WebhookChanges } from '../../store/webhooks.ts';
 import { listDocument, pageParams, recordDocument, resourceSchema } from '../openapi-schemas.ts';
-import type { AnyRouteSpec } from '../route.ts';
-
-// ---- settings ---------------------------------------------------------------------------------
-
-export interface WebhookSettings {
-  /** Accept http: URLs and loopback or private targets (SVC_WEBHOOK_ALLOW_INSECURE). */
-  allowInsecure: boolean;
-  /** Where deliveries come from (SVC_WEBHOOK_SOURCE_IPS), for GET /v2/webhooks/ips. */
-  sourceIps: readonly string[];
-  /** When that list was read: the `last_updated` of GET /v2/webhooks/ips. */
-  sourceIpsUpdatedAt: Date;
-  /** Resolves webhook host names; the system resolver when unset. */
-  lookup?: HostLookup;
-}
-
-let configured: WebhookSettings | undefined;
-
-/** The settings from the environment, read (and validated) once. */
-function settingsFromConfig(): WebhookSettings {
-  if (!configured) {
-    const { SVC_WEBHOOK_ALLOW_INSECURE, SVC_WEBHOOK_SOURCE_IPS } = process.env;
-    const config = loadConfig({ SVC_WEBHOOK_ALLOW_INSECURE, SVC_WEBHOOK_SOURCE_IPS });
-    configured = { allowInsecure: config.SVC_WEBHOOK_ALLOW_INSECURE, sourceIps: config.SVC_WEBHOOK_SOURCE_IPS, sourceIpsUpdatedAt: new Date() };
-  }
-  return configured;
-}
-
-const overrides = new WeakMap<FastifyInstance, Partial<WebhookSettings>>();
-
-/**
- * Overrides the configured webhook settings for one app, e.g. `{ allowInsecure: true }` so a
- * test can subscribe a receiver on http://127.0.0.1. Later calls add to earlier ones.
- */
-export function setWebhookSettings(app: FastifyInstance, settings: Partial<WebhookSettings>): void {
-  const defined = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
-  overrides.set(app, { ...overrides.get(app), ...defined });
-}
-
-/** The settings the webhook routes of `app` use: the configuration, then any override. */
-export function webhookSettings(app: FastifyInstance): WebhookSettings {
-  return { ...settingsFromConfig(), ...overrides.get(app) };
-}
+import { webhookSettingsOf, type AnyRouteSpec, type Services } from '../route.ts';
+import { assertDeliverable, customIssue, webhookUrlSchema } from './webhook-url.ts';
 
 // ---- request bodies ---------------------------------------------------------------------------
 
-const MAX_URL_LENGTH = 2048;
 const MAX_EVENTS = 100;
 const quoted = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…` : s);
-const issue = (message: string, code: string, path: (string | number)[] = []) => ({ code: 'custom' as const, message, path, params: { code } });
 
-const urlAttribute = z
-  .string()
-  .trim()
-  .min(1)
-  .max(MAX_URL_LENGTH)
-  .superRefine((url, ctx) => {
-    // Blank and overlong URLs already have their own error.
-    if (url === '' || url.length > MAX_URL_LENGTH) return;
-    const problem = urlFormProblem(url);
-    if (problem) ctx.addIssue(issue(problem, 'invalid'));
-  })
-  .describe('The https endpoint deliveries are POSTed to; it must reach a public address.');
+const urlAttribute = webhookUrlSchema.describe('The https endpoint deliveries are POSTed to; it must reach a public address.');
 
 const eventsAttribute = z
   .array(z.string().meta({ enum: [...WEBHOOK_EVENT_NAMES] }))
   .max(MAX_EVENTS)
   .superRefine((events, ctx) => {
-    if (events.length === 0) ctx.addIssue(issue("events can't be blank: subscribe to at least one event.", 'blank'));
+    if (events.length === 0) ctx.addIssue(customIssue("events can't be blank: subscribe to at least one event.", 'blank'));
     events.forEach((name, i) => {
-      if (!isWebhookEvent(name)) ctx.addIssue(issue(`${quoted(name)} is not a webhook event; GET /v2/webhooks/events lists them.`, 'invalid', [i]));
+      if (!isWebhookEvent(name)) ctx.addIssue(customIssue(`${quoted(name)} is not a webhook event; GET /v2/webhooks/events lists them.`, 'invalid', [i]));
     });
     const repeated = [...new Set(events.filter((name, i) => events.indexOf(name) !== i))];
-    if (repeated.length > 0) ctx.addIssue(issue(`events lists ${repeated.map(quoted).join(', ')} more than once; each event may appear once.`, 'duplicate_event'));
+    if (repeated.length > 0) ctx.addIssue(customIssue(`events lists ${repeated.map(quoted).join(', ')} more than once; each event may appear once.`, 'duplicate_event'));
   })
   .describe('The events to deliver: at least one, each once.');
 
@@ -104,12 +48,12 @@ const headersAttribute = z
       // Blank and overlong members already have their own error.
       if (name !== '' && name.length <= MAX_HEADER_NAME) {
         const nameProblem = headerNameProblem(name);
-        if (nameProblem) ctx.addIssue(issue(nameProblem, 'invalid', [i, 'name']));
-        else if (seen.has(name.toLowerCase())) ctx.addIssue(issue(`The header ${name} is listed more than once.`, 'duplicate_header', [i, 'name']));
+        if (nameProblem) ctx.addIssue(customIssue(nameProblem, 'invalid', [i, 'name']));
+        else if (seen.has(name.toLowerCase())) ctx.addIssue(customIssue(`The header ${name} is listed more than once.`, 'duplicate_header', [i, 'name']));
         seen.add(name.toLowerCase());
       }
       const valueProblem = value.length <= MAX_HEADER_VALUE ? headerValueProblem(value) : undefined;
-      if (valueProblem) ctx.addIssue(issue(valueProblem, 'invalid', [i, 'value']));
+      if (valueProblem) ctx.addIssue(customIssue(valueProblem, 'invalid', [i, 'value']));
     });
   })
   .describe(`Extra headers sent with every delivery (at most ${MAX_WEBHOOK_HEADERS}), or null.`);
@@ -162,15 +106,8 @@ const sourceIpsSchema = z.object({ webhook_notification_ips: z.array(z.string())
 
 // ---- handlers ---------------------------------------------------------------------------------
 
-/**
- * 422 at /data/attributes/url unless the URL policy lets svc deliver there. A name that does not
- * resolve right now (an offline receiver, a DNS hiccup) is accepted: each delivery checks the
- * addresses it connects to, and its log says when the name did not resolve.
- */
-async function assertDeliverable(url: string, settings: WebhookSettings): Promise<void> {
-  const check = await checkWebhookUrl(url, { allowInsecure: settings.allowInsecure, lookup: settings.lookup });
-  if (!check.ok && check.problem !== 'unresolvable') throw unprocessable('/data/attributes/url', check.reason, 'invalid');
-}
+/** 422 at /data/attributes/url unless svc may deliver there; a name that does not resolve right now is accepted. */
+const assertWebhookUrl = (url: string, services: Services) => assertDeliverable(url, webhookSettingsOf(services), '/data/attributes/url', true);
 
 /** Trimmed by the schema already; no headers at all is stored as null. */
 const storedHeaders = (headers: WebhookHeader[] | null | undefined) => (headers && headers.length > 0 ? headers : null);
@@ -200,9 +137,9 @@ export const webhookRoutes: AnyRouteSpec[] = [
     body: createBody,
     parseBody: validateBody,
     response: { status: 201, description: 'The created webhook, with the secret svc generated for it', schema: recordDocument(webhookSchema) },
-    async handler({ services, accountId, body, url, req }) {
+    async handler({ services, accountId, body, url }) {
       const attributes = body.data.attributes;
-      await assertDeliverable(attributes.url, webhookSettings(req.server));
+      await assertWebhookUrl(attributes.url, services);
       const row = await insertWebhook(
         services.db,
         accountId,
@@ -235,8 +172,8 @@ export const webhookRoutes: AnyRouteSpec[] = [
     tag: 'Webhooks',
     plainJson: true,
     response: { status: 200, description: 'The addresses to allow-list (SVC_WEBHOOK_SOURCE_IPS)', schema: sourceIpsSchema },
-    async handler({ req }) {
-      const settings = webhookSettings(req.server);
+    async handler({ services }) {
+      const settings = webhookSettingsOf(services);
       return { body: { webhook_notification_ips: [...settings.sourceIps], last_updated: settings.sourceIpsUpdatedAt.toISOString() } };
     },
   },
@@ -261,11 +198,11 @@ export const webhookRoutes: AnyRouteSpec[] = [
     body: patchBody,
     parseBody: validateBody,
     response: { status: 200, description: 'The updated webhook', schema: recordDocument(webhookSchema) },
-    async handler({ services, accountId, params, body, req }) {
+    async handler({ services, accountId, params, body }) {
       const [existing] = await findWebhooks(services.db, accountId, [params.id]);
       if (!existing) throw notFound();
       const { url, events, active, headers } = body.data.attributes;
-      if (url !== undefined) await assertDeliverable(url, webhookSettings(req.server));
+      if (url !== undefined) await assertWebhookUrl(url, services);
       const changes: WebhookChanges = { url, events, active, ...(headers !== undefined ? { headers: storedHeaders(headers) } : {}) };
       if (Object.values(changes).every((v) => v === undefined)) return { body: { data: webhookResource(existing) } };
       const row = await updateWebhook(services.db, accountId, existing.id, changes, services.clock.now());
