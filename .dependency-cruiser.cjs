@@ -35,6 +35,13 @@ module.exports = {
       to: { path: '^src/http/' },
     },
     {
+      name: 'services-raise-domain-errors',
+      severity: 'error',
+      comment: 'Services decide and raise domain errors; only src/http/ turns them into JSON:API.',
+      from: { path: '^src/services/' },
+      to: { path: '^src/(http|jsonapi)/' },
+    },
+    {
       name: 'resolvable',
       severity: 'error',
       comment: 'Every import resolves: one that does not would hide its module from the rules above.',
