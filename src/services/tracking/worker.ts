@@ -7,15 +7,7 @@ import type { Metrics } from '../../metrics/metrics.ts';
 import type { CarrierConnector, LookupOutcome, LookupRequest } from '../../carriers/types.ts';
 import { withTransaction, type Db, type Tx } from '../../store/db.ts';
 import { recordEvents, type DomainEvent } from '../../store/domain-events.ts';
-import {
-  claimDueShipments,
-  containerNumbersStillOut,
-  markLookupFailed,
-  markLookupSucceeded,
-  saveCarrierSubscription,
-  scheduleRefresh,
-  type ShipmentRow,
-} from '../../store/shipments.ts';
+import { claimDueShipments, containerNumbersStillOut, markLookupFailed, markLookupSucceeded, saveCarrierSubscription, scheduleRefresh, type ShipmentRow } from '../../store/shipments.ts';
 import { claimDueTrackingRequests, settleTrackingRequest, type TrackingRequestRow } from '../../store/tracking-requests.ts';
 import { applySnapshot, type ApplyResult } from './apply.ts';
 import { shipmentForFoundRequest } from './same-journey.ts';
