@@ -3,26 +3,17 @@
 // few hash lookups; a load replaces the whole dataset in one transaction.
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { withTransaction, type Tx } from '../store/db.ts';
+import { withTransaction } from '../store/db.ts';
+import { loadedContentHash, lockReferenceData, replaceReferenceRows, type ReferenceTable } from '../store/reference-load.ts';
 import { parseReferenceData, readSources, type ReferenceData, type SourceFile, type Sources } from './parse.ts';
-
-// Serialises seeding across processes sharing a database (distinct from the migrator's key).
-const LOCK_KEY = 7_344_202;
 
 // Part of every content hash: bump it when the parsers change what they make of
 // unchanged files, so existing installs reload.
 const FORMAT_VERSION = 1;
 
-// Rows per INSERT: large enough to keep round trips few, small enough to keep each
-// JSON parameter to about a megabyte.
-const CHUNK_SIZE = 4000;
-
-interface Dataset {
-  /** Also the table name. */
-  name: string;
+/** `name` is also the table's. */
+interface Dataset extends ReferenceTable {
   files: SourceFile[];
-  /** Column name and SQL type, `id uuid` first. */
-  columns: [string, string][];
   rows: (data: ReferenceData) => object[];
 }
 
@@ -86,25 +77,6 @@ function contentHash(dataset: Dataset, sources: Sources): string {
   return hash.digest('hex');
 }
 
-/** Upserts the rows (rewriting only those that changed) and deletes the rows that are gone. */
-async function replaceRows(tx: Tx, dataset: Dataset, rows: object[]): Promise<void> {
-  const table = dataset.name;
-  const names = dataset.columns.map(([name]) => name);
-  const others = names.filter((name) => name !== 'id');
-  const upsert = `
-    INSERT INTO ${table} (${names.join(', ')})
-    SELECT ${names.join(', ')} FROM jsonb_to_recordset($1::jsonb)
-      AS r(${dataset.columns.map(([name, type]) => `${name} ${type}`).join(', ')})
-    ON CONFLICT (id) DO UPDATE SET ${others.map((name) => `${name} = EXCLUDED.${name}`).join(', ')}
-    WHERE (${others.map((name) => `${table}.${name}`).join(', ')})
-      IS DISTINCT FROM (${others.map((name) => `EXCLUDED.${name}`).join(', ')})`;
-  for (let start = 0; start < rows.length; start += CHUNK_SIZE) {
-    await tx.query(upsert, [JSON.stringify(rows.slice(start, start + CHUNK_SIZE))]);
-  }
-  const ids = rows.map((row) => (row as { id: string }).id);
-  await tx.query(`DELETE FROM ${table} WHERE id NOT IN (SELECT unnest($1::uuid[]))`, [ids]);
-}
-
 /**
  * Brings the reference tables in line with refdata/. Safe to call on every start and
  * from several processes at once: the advisory lock makes a second process wait, then
@@ -118,19 +90,10 @@ export async function seedReferenceData(db: pg.Pool): Promise<{ loaded: string[]
   for (const dataset of DATASETS) {
     const hash = contentHash(dataset, sources);
     const didLoad = await withTransaction(db, async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
-      const { rows } = await tx.query<{ content_hash: string }>(
-        'SELECT content_hash FROM refdata_versions WHERE dataset = $1',
-        [dataset.name],
-      );
-      if (rows[0]?.content_hash === hash) return false;
+      await lockReferenceData(tx);
+      if ((await loadedContentHash(tx, dataset.name)) === hash) return false;
       data ??= parseReferenceData(sources);
-      await replaceRows(tx, dataset, dataset.rows(data));
-      await tx.query(
-        `INSERT INTO refdata_versions (dataset, content_hash, loaded_at) VALUES ($1, $2, now())
-         ON CONFLICT (dataset) DO UPDATE SET content_hash = EXCLUDED.content_hash, loaded_at = EXCLUDED.loaded_at`,
-        [dataset.name, hash],
-      );
+      await replaceReferenceRows(tx, dataset, dataset.rows(data), hash);
       return true;
     });
     (didLoad ? loaded : skipped).push(dataset.name);

@@ -137,3 +137,16 @@ export async function findVesselsByIds(db: Queryable, ids: string[]): Promise<Ve
   const { rows } = await db.query<VesselRow>(`SELECT ${VESSEL_COLUMNS} FROM vessels WHERE id = ANY ($1::uuid[])`, [valid]);
   return rows;
 }
+
+/** Name and time zone of each known location among the UN/LOCODEs, keyed by UN/LOCODE. */
+export async function placesByLocode(db: Queryable, locodes: string[]): Promise<Map<string, { name: string; time_zone: string | null }>> {
+  const { rows } = await db.query<{ locode: string; name: string; time_zone: string | null }>('SELECT locode, name, time_zone FROM locations WHERE locode = ANY($1)', [locodes]);
+  return new Map(rows.map((r) => [r.locode, r]));
+}
+
+/** Terminal ids for the codes containers report (a FIRMS code, or an SMDG code at the port of discharge: terminal_id_of, migration 007). */
+export async function terminalIdsOfCodes(db: Queryable, codes: string[], podLocode: string | null): Promise<Map<string, string>> {
+  if (codes.length === 0) return new Map();
+  const { rows } = await db.query<{ code: string; id: string | null }>('SELECT c.code, terminal_id_of(c.code, $2) AS id FROM unnest($1::text[]) AS c(code)', [codes, podLocode]);
+  return new Map(rows.flatMap((r) => (r.id ? [[r.code, r.id] as const] : [])));
+}

@@ -1,4 +1,4 @@
-// SQL for shipments and their containers.
+// SQL for shipments and their containers. This is the only module that writes the shipments row.
 import type { Queryable } from './db.ts';
 import { likeLiteral } from './like.ts';
 import { isUuid } from './uuid.ts';
@@ -142,11 +142,6 @@ export async function updateContainerRefNumbers(db: Queryable, accountId: string
   return rows[0];
 }
 
-/** Brings a tracked shipment's next refresh forward to `now` (a stopped one stays stopped). */
-export async function makeDueNow(db: Queryable, shipmentId: string, now: Date): Promise<void> {
-  await db.query('UPDATE shipments SET next_refresh_at = LEAST(coalesce(next_refresh_at, $2), $2) WHERE id = $1 AND line_tracking_stopped_at IS NULL', [shipmentId, now]);
-}
-
 /** Claims up to `limit` shipments due for a refresh, leasing them until `leaseUntil`. */
 export async function claimDueShipments(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ShipmentRow[]> {
   const { rows } = await db.query<ShipmentRow>(
@@ -158,6 +153,95 @@ export async function claimDueShipments(db: Queryable, now: Date, leaseUntil: Da
     [now, leaseUntil, limit],
   );
   return rows;
+}
+
+/** Stores the carrier's push subscription for a shipment, so its callbacks can be verified. */
+export async function saveCarrierSubscription(db: Queryable, shipmentId: string, subscriptionId: string, secret: Buffer): Promise<void> {
+  await db.query('UPDATE shipments SET carrier_subscription_id = $2, carrier_subscription_secret = $3 WHERE id = $1', [shipmentId, subscriptionId, secret]);
+}
+
+/** The secret a carrier signs its callbacks for a shipment with; null when there is none (or no such shipment). */
+export async function carrierSubscriptionSecret(db: Queryable, shipmentId: string): Promise<Buffer | null> {
+  if (!isUuid(shipmentId)) return null;
+  const { rows } = await db.query<{ secret: Buffer | null }>('SELECT carrier_subscription_secret AS secret FROM shipments WHERE id = $1', [shipmentId]);
+  return rows[0]?.secret ?? null;
+}
+
+/** Brings a tracked shipment's next refresh forward to `now` (never later than it already was); a stopped one stays stopped. */
+export async function makeDueNow(db: Queryable, shipmentId: string, now: Date): Promise<void> {
+  await db.query(
+    'UPDATE shipments SET next_refresh_at = LEAST(coalesce(next_refresh_at, $2), $2) WHERE id = $1 AND line_tracking_stopped_at IS NULL',
+    [shipmentId, now],
+  );
+}
+
+/**
+ * The numbers of a shipment's containers that are still out on their journey: not yet picked up
+ * at the port of discharge or the final destination, nor returned empty.
+ */
+export async function containerNumbersStillOut(db: Queryable, shipmentId: string): Promise<string[]> {
+  const { rows } = await db.query<{ number: string }>(
+    `SELECT number FROM containers WHERE shipment_id = $1
+        AND state->>'pod_full_out_at' IS NULL AND state->>'final_destination_full_out_at' IS NULL AND state->>'empty_terminated_at' IS NULL
+      ORDER BY number`,
+    [shipmentId],
+  );
+  return rows.map((c) => c.number);
+}
+
+/** Writes what a snapshot made of the shipment; numbers the carrier left out are kept. */
+export async function saveShipmentState(
+  db: Queryable,
+  shipmentId: string,
+  s: { state: object; billOfLadingNumber: string | null; bookingNumber: string | null; at: Date },
+): Promise<void> {
+  await db.query(
+    `UPDATE shipments SET state = $2, bill_of_lading_number = coalesce($3, bill_of_lading_number),
+            booking_number = coalesce($4, booking_number), updated_at = $5 WHERE id = $1`,
+    [shipmentId, JSON.stringify(s.state), s.billOfLadingNumber, s.bookingNumber, s.at],
+  );
+}
+
+/** A lookup that answered: records when it was asked and when the shipment last changed, and releases the lease. */
+export async function markLookupSucceeded(db: Queryable, shipmentId: string, askedAt: Date, lastChangedAt: Date): Promise<void> {
+  await db.query(
+    `UPDATE shipments SET line_tracking_last_attempted_at = $2, line_tracking_last_succeeded_at = $2,
+            line_tracking_last_changed_at = $3, locked_until = NULL WHERE id = $1`,
+    [shipmentId, askedAt, lastChangedAt],
+  );
+}
+
+/** A lookup that failed: records the attempt, releases the lease and schedules the retry. */
+export async function markLookupFailed(db: Queryable, shipmentId: string, now: Date, nextRefreshAt: Date): Promise<void> {
+  await db.query(
+    'UPDATE shipments SET line_tracking_last_attempted_at = $2, next_refresh_at = $3, locked_until = NULL WHERE id = $1',
+    [shipmentId, now, nextRefreshAt],
+  );
+}
+
+export async function scheduleRefresh(db: Queryable, shipmentId: string, at: Date): Promise<void> {
+  await db.query('UPDATE shipments SET next_refresh_at = $2 WHERE id = $1', [shipmentId, at]);
+}
+
+/** Stops tracking the shipment: no more refreshes, and its lease is released. */
+export async function stopShipment(db: Queryable, shipmentId: string, reason: string, now: Date): Promise<void> {
+  await db.query(
+    `UPDATE shipments SET line_tracking_stopped_at = $2, line_tracking_stopped_reason = $3, next_refresh_at = NULL,
+            locked_until = NULL, updated_at = $2 WHERE id = $1`,
+    [shipmentId, now, reason],
+  );
+}
+
+/**
+ * The user's resume_tracking: due at once, and the silence rule counts from now (unlike
+ * resumeShipment, which a new tracking request for the same journey brings about).
+ */
+export async function resumeStoppedShipment(db: Queryable, shipmentId: string, now: Date): Promise<void> {
+  await db.query(
+    `UPDATE shipments SET line_tracking_stopped_at = NULL, line_tracking_stopped_reason = NULL, next_refresh_at = $2,
+            line_tracking_last_changed_at = $2, updated_at = $2 WHERE id = $1`,
+    [shipmentId, now],
+  );
 }
 
 export async function listShipments(

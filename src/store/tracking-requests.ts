@@ -154,3 +154,23 @@ export async function settleTrackingRequest(
   );
   return rows[0];
 }
+
+/** Marks the shipment's created requests tracking_stopped; returns the ids of those it changed. */
+export async function stopTrackingRequestsOfShipment(db: Queryable, shipmentId: string, at: Date): Promise<{ id: string }[]> {
+  const { rows } = await db.query<{ id: string }>(
+    "UPDATE tracking_requests SET status = 'tracking_stopped', updated_at = $2 WHERE shipment_id = $1 AND status = 'created' RETURNING id",
+    [shipmentId, at],
+  );
+  return rows;
+}
+
+/** The shipment's stopped requests count as active again, unless the account has since made another active request for the same number. */
+export async function resumeTrackingRequestsOfShipment(db: Queryable, shipmentId: string, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE tracking_requests t SET status = 'created', updated_at = $2
+      WHERE t.shipment_id = $1 AND t.status = 'tracking_stopped'
+        AND NOT EXISTS (SELECT 1 FROM tracking_requests o WHERE o.account_id = t.account_id AND o.id <> t.id
+                         AND upper(o.request_number) = upper(t.request_number) AND o.scac = t.scac AND o.status = ANY($3))`,
+    [shipmentId, at, ACTIVE_STATUSES],
+  );
+}

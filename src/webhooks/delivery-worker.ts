@@ -6,7 +6,7 @@ import type { Clock } from '../clock.ts';
 import type { HostLookup } from '../domain/webhooks/url-policy.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Db, Tx } from '../store/db.ts';
-import { NEW_NOTIFICATIONS_CHANNEL } from '../store/domain-events.ts';
+import { listenForNewNotifications, unlistenNewNotifications } from '../store/notification-channel.ts';
 import { claimDueNotifications, recordAttempts, type Attempt, type AttemptOutcome, type ClaimedNotification } from '../store/webhook-notifications.ts';
 import { deactivateWebhook, markWebhookFailed, markWebhookSucceeded } from '../store/webhooks.ts';
 import { answerProblem, deliveryHeaders } from './delivery-request.ts';
@@ -129,7 +129,7 @@ export class DeliveryWorker {
         this.#listener = undefined;
         own.release(err);
       });
-      await own.query(`LISTEN ${NEW_NOTIFICATIONS_CHANNEL}`);
+      await listenForNewNotifications(own);
       this.#listener = own;
     } catch (err) {
       // A connection that could not LISTEN is closed rather than handed back half set up.
@@ -152,7 +152,7 @@ export class DeliveryWorker {
     const listener = this.#listener;
     if (listener) {
       this.#listener = undefined;
-      await listener.query(`UNLISTEN ${NEW_NOTIFICATIONS_CHANNEL}`).catch(() => {});
+      await unlistenNewNotifications(listener).catch(() => {});
       listener.removeAllListeners('notification');
       listener.release();
     }

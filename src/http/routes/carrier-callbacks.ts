@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseCallback, verifyNotificationSignature } from '../../carriers/dcsa/index.ts';
 import { ApiError } from '../../jsonapi/errors.ts';
-import { isUuid } from '../../store/uuid.ts';
+import { carrierSubscriptionSecret, makeDueNow } from '../../store/shipments.ts';
 import { JSONAPI, trackingClockOf, type Services } from '../route.ts';
 
 export function carrierCallbackRoutes(app: FastifyInstance, services: Services): void {
@@ -15,10 +15,7 @@ export function carrierCallbackRoutes(app: FastifyInstance, services: Services):
     scope.post<{ Params: { shipmentId: string } }>('/carrier-callbacks/:shipmentId', async (req, reply) => {
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const { shipmentId } = req.params;
-      const { rows } = isUuid(shipmentId)
-        ? await services.db.query<{ secret: Buffer | null }>('SELECT carrier_subscription_secret AS secret FROM shipments WHERE id = $1', [shipmentId])
-        : { rows: [] };
-      const secret = rows[0]?.secret;
+      const secret = await carrierSubscriptionSecret(services.db, shipmentId);
       const signature = req.headers['notification-signature'];
       if (!secret || !verifyNotificationSignature(body, typeof signature === 'string' ? signature : undefined, secret)) {
         reply.type(JSONAPI);
@@ -29,10 +26,7 @@ export function carrierCallbackRoutes(app: FastifyInstance, services: Services):
       } catch (err) {
         throw ApiError.of(400, { detail: `The callback body is not an array of DCSA events: ${(err as Error).message}`, code: 'unrecognized_callback' });
       }
-      await services.db.query(
-        'UPDATE shipments SET next_refresh_at = LEAST(coalesce(next_refresh_at, $2), $2) WHERE id = $1 AND line_tracking_stopped_at IS NULL',
-        [shipmentId, trackingClockOf(services).now()],
-      );
+      await makeDueNow(services.db, shipmentId, trackingClockOf(services).now());
       return reply.code(204).send();
     });
   });

@@ -1,6 +1,7 @@
 // Liveness and readiness for load balancers and orchestrators; no authentication.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { pingDatabase } from '../../store/ping.ts';
 import type { PlainOperation } from '../openapi-schemas.ts';
 import type { Services } from '../route.ts';
 
@@ -28,7 +29,7 @@ export const healthOperations: PlainOperation[] = [
 export function healthRoutes(app: FastifyInstance, services: Services): void {
   // Without its database svc cannot do anything useful, so liveness says so too.
   app.get('/healthz', async (_req, reply) => {
-    const reachable = await services.db.query('SELECT 1').then(
+    const reachable = await pingDatabase(services.db).then(
       () => true,
       () => false,
     );
@@ -37,7 +38,7 @@ export function healthRoutes(app: FastifyInstance, services: Services): void {
   });
   app.get('/readyz', async (req, reply) => {
     try {
-      await services.db.query('SELECT 1');
+      await pingDatabase(services.db);
       return { status: 'ready', database: 'ok' } satisfies z.infer<typeof ready>;
     } catch (err) {
       req.log.warn({ err }, 'readiness check failed');

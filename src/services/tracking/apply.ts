@@ -8,7 +8,9 @@ import type { Tx } from '../../store/db.ts';
 import { domainEvent, type DomainEvent } from '../../domain/events/domain-event.ts';
 import { recordEvents } from '../../store/domain-events.ts';
 import { insertTrackingEvents, storedCarrierEvents } from '../../store/events.ts';
-import { containersOfShipments, upsertContainer, type ShipmentRow } from '../../store/shipments.ts';
+import { placesByLocode, terminalIdsOfCodes } from '../../store/reference.ts';
+import { containersOfShipments, saveShipmentState, upsertContainer, type ShipmentRow } from '../../store/shipments.ts';
+import { emittedEventKeys } from '../../store/transport-events.ts';
 
 export interface ApplyResult {
   /** Anything new from the carrier: a milestone, an estimate, a terminal change. */
@@ -17,23 +19,7 @@ export interface ApplyResult {
   containerStates: ContainerState[];
 }
 
-interface Place {
-  name: string;
-  time_zone: string | null;
-}
-
-async function places(tx: Tx, snapshot: CarrierSnapshot): Promise<Map<string, Place>> {
-  const locodes = [...new Set(snapshot.events.map((e) => e.locode).filter((l): l is string => !!l))];
-  const { rows } = await tx.query<Place & { locode: string }>('SELECT locode, name, time_zone FROM locations WHERE locode = ANY($1)', [locodes]);
-  return new Map(rows.map((r) => [r.locode, r]));
-}
-
-/** Terminal ids for the codes containers report (a FIRMS code, or an SMDG code at the port of discharge: terminal_id_of, migration 007). */
-async function terminalIds(tx: Tx, codes: string[], podLocode: string | null): Promise<Map<string, string>> {
-  if (codes.length === 0) return new Map();
-  const { rows } = await tx.query<{ code: string; id: string | null }>('SELECT c.code, terminal_id_of(c.code, $2) AS id FROM unnest($1::text[]) AS c(code)', [codes, podLocode]);
-  return new Map(rows.flatMap((r) => (r.id ? [[r.code, r.id] as const] : [])));
-}
+const places = (tx: Tx, snapshot: CarrierSnapshot) => placesByLocode(tx, [...new Set(snapshot.events.map((e) => e.locode).filter((l): l is string => !!l))]);
 
 /**
  * An incremental refresh brings only events published since the last one; the diff engine
@@ -55,7 +41,7 @@ async function withStoredEvents(tx: Tx, shipmentId: string, snapshot: CarrierSna
 export async function applySnapshot(tx: Tx, shipment: ShipmentRow, fetched: CarrierSnapshot, now: Date): Promise<ApplyResult> {
   const { merged: snapshot, fresh } = await withStoredEvents(tx, shipment.id, fetched);
   const stored = await containersOfShipments(tx, [shipment.id]);
-  const { rows: keys } = await tx.query<{ key: string; event: string }>('SELECT key, event FROM transport_events WHERE shipment_id = $1', [shipment.id]);
+  const keys = await emittedEventKeys(tx, shipment.id);
   const known = await places(tx, snapshot);
   const previousShipment = Object.keys(shipment.state).length > 0 ? (shipment.state as unknown as ShipmentState) : null;
   const diff = diffSnapshot(
@@ -71,7 +57,7 @@ export async function applySnapshot(tx: Tx, shipment: ShipmentRow, fetched: Carr
   );
   // Names and record ids beside the codes, for the API's *_name attributes and relationships.
   const nameOf = (locode: string | null) => (locode ? (known.get(locode)?.name ?? null) : null);
-  const terminals = await terminalIds(tx, [...new Set(diff.containers.map((c) => c.state.pod_terminal).filter((c): c is string => !!c))], diff.shipment.port_of_discharge_locode);
+  const terminals = await terminalIdsOfCodes(tx, [...new Set(diff.containers.map((c) => c.state.pod_terminal).filter((c): c is string => !!c))], diff.shipment.port_of_discharge_locode);
   const podTerminalId = diff.containers.map((c) => (c.state.pod_terminal ? terminals.get(c.state.pod_terminal) : undefined)).find(Boolean) ?? null;
   const shipmentState = {
     ...diff.shipment,
@@ -94,11 +80,7 @@ export async function applySnapshot(tx: Tx, shipment: ShipmentRow, fetched: Carr
   const inserted = await insertTrackingEvents(tx, { ...base, containerIds, diff, rawEvents: fresh, now });
   events.push(...inserted);
 
-  await tx.query(
-    `UPDATE shipments SET state = $2, bill_of_lading_number = coalesce($3, bill_of_lading_number),
-            booking_number = coalesce($4, booking_number), updated_at = $5 WHERE id = $1`,
-    [shipment.id, JSON.stringify(shipmentState), snapshot.billOfLadingNumber, snapshot.bookingNumber, now],
-  );
+  await saveShipmentState(tx, shipment.id, { state: shipmentState, billOfLadingNumber: snapshot.billOfLadingNumber, bookingNumber: snapshot.bookingNumber, at: now });
   await recordEvents(tx, events, now);
   return {
     changed: events.length > 0,

@@ -2,8 +2,8 @@
 import { withTransaction, type Db, type Tx } from '../../store/db.ts';
 import { domainEvent } from '../../domain/events/domain-event.ts';
 import { recordEvents } from '../../store/domain-events.ts';
-import { findShipments, type ShipmentRow } from '../../store/shipments.ts';
-import { ACTIVE_STATUSES } from '../../store/tracking-requests.ts';
+import { findShipments, resumeStoppedShipment, stopShipment, type ShipmentRow } from '../../store/shipments.ts';
+import { resumeTrackingRequestsOfShipment, stopTrackingRequestsOfShipment } from '../../store/tracking-requests.ts';
 import type { ApplyResult } from './apply.ts';
 import type { TrackingPolicy } from './policy.ts';
 
@@ -20,15 +20,8 @@ export function stopReason(policy: TrackingPolicy, applied: Pick<ApplyResult, 's
 
 /** Stops tracking a shipment and its tracking requests, announcing it. */
 export async function stopTracking(tx: Tx, shipment: ShipmentRow, reason: string, now: Date): Promise<void> {
-  await tx.query(
-    `UPDATE shipments SET line_tracking_stopped_at = $2, line_tracking_stopped_reason = $3, next_refresh_at = NULL,
-            locked_until = NULL, updated_at = $2 WHERE id = $1`,
-    [shipment.id, now, reason],
-  );
-  const { rows } = await tx.query<{ id: string }>(
-    "UPDATE tracking_requests SET status = 'tracking_stopped', updated_at = $2 WHERE shipment_id = $1 AND status = 'created' RETURNING id",
-    [shipment.id, now],
-  );
+  await stopShipment(tx, shipment.id, reason, now);
+  const rows = await stopTrackingRequestsOfShipment(tx, shipment.id, now);
   await recordEvents(
     tx,
     rows.map((r) => domainEvent('tracking_request.tracking_stopped', { account_id: shipment.account_id, reference_id: r.id, shipment_id: shipment.id })),
@@ -49,19 +42,9 @@ export async function setTracking(db: Db, accountId: string, id: string, track: 
     if (!track) {
       if (!shipment.line_tracking_stopped_at) await stopTracking(tx, shipment, 'cancelled_by_user', now);
     } else if (shipment.line_tracking_stopped_at) {
-      await tx.query(
-        `UPDATE shipments SET line_tracking_stopped_at = NULL, line_tracking_stopped_reason = NULL, next_refresh_at = $2,
-                line_tracking_last_changed_at = $2, updated_at = $2 WHERE id = $1`,
-        [shipment.id, now],
-      );
+      await resumeStoppedShipment(tx, shipment.id, now);
       // Its requests count as active again, unless the user has since made a new one for the number.
-      await tx.query(
-        `UPDATE tracking_requests t SET status = 'created', updated_at = $2
-          WHERE t.shipment_id = $1 AND t.status = 'tracking_stopped'
-            AND NOT EXISTS (SELECT 1 FROM tracking_requests o WHERE o.account_id = t.account_id AND o.id <> t.id
-                             AND upper(o.request_number) = upper(t.request_number) AND o.scac = t.scac AND o.status = ANY($3))`,
-        [shipment.id, now, ACTIVE_STATUSES],
-      );
+      await resumeTrackingRequestsOfShipment(tx, shipment.id, now);
     }
     return (await findShipments(tx, accountId, [id]))[0];
   });

@@ -9,7 +9,7 @@ import { withTransaction, type Db, type Tx } from '../../store/db.ts';
 import { domainEvent } from '../../domain/events/domain-event.ts';
 import type { EventName } from '../../domain/events/vocabulary.ts';
 import { recordEvents } from '../../store/domain-events.ts';
-import { claimDueShipments, type ShipmentRow } from '../../store/shipments.ts';
+import { claimDueShipments, containerNumbersStillOut, markLookupFailed, markLookupSucceeded, saveCarrierSubscription, scheduleRefresh, type ShipmentRow } from '../../store/shipments.ts';
 import { claimDueTrackingRequests, settleTrackingRequest, type TrackingRequestRow } from '../../store/tracking-requests.ts';
 import { applySnapshot, type ApplyResult } from './apply.ts';
 import { shipmentForFoundRequest } from './same-journey.ts';
@@ -174,7 +174,7 @@ export class TrackingWorker {
         callbackUrl: new URL(`/carrier-callbacks/${shipment.id}`, this.deps.callbackBaseUrl).href,
         secret,
       });
-      await this.deps.db.query('UPDATE shipments SET carrier_subscription_id = $2, carrier_subscription_secret = $3 WHERE id = $1', [shipment.id, id, secret]);
+      await saveCarrierSubscription(this.deps.db, shipment.id, id, secret);
     } catch (err) {
       this.deps.log?.('carrier subscription failed; polling continues', { shipment: shipment.id, err: String(err) });
     }
@@ -185,16 +185,7 @@ export class TrackingWorker {
     const since = shipment.line_tracking_last_succeeded_at ?? undefined;
     // Terminal data changes without carrier events, so it is asked for every box the terminal may
     // hold: from a few days before arrival at the port of discharge until the box is picked up.
-    const knownContainers = nearTerminal(shipment, this.deps.clock.now())
-      ? (
-          await this.deps.db.query<{ number: string }>(
-            `SELECT number FROM containers WHERE shipment_id = $1
-                AND state->>'pod_full_out_at' IS NULL AND state->>'final_destination_full_out_at' IS NULL AND state->>'empty_terminated_at' IS NULL
-              ORDER BY number`,
-            [shipment.id],
-          )
-        ).rows.map((c) => c.number)
-      : [];
+    const knownContainers = nearTerminal(shipment, this.deps.clock.now()) ? await containerNumbersStillOut(this.deps.db, shipment.id) : [];
     const askedAt = this.deps.clock.now();
     const outcome = await this.#lookup({ scac: shipment.scac, numberType: shipment.request_type as LookupRequest['numberType'], number: shipment.request_number, since, knownContainers });
     const now = this.deps.clock.now();
@@ -208,10 +199,7 @@ export class TrackingWorker {
         await stopTracking(tx, shipment, 'booking_cancelled', now);
         return;
       }
-      await tx.query(
-        'UPDATE shipments SET line_tracking_last_attempted_at = $2, next_refresh_at = $3, locked_until = NULL WHERE id = $1',
-        [shipment.id, now, at(now, this.policy.refresh.afterFailure)],
-      );
+      await markLookupFailed(tx, shipment.id, now, at(now, this.policy.refresh.afterFailure));
     });
   }
 
@@ -220,11 +208,7 @@ export class TrackingWorker {
     const lastChanged = applied.changed ? now : (shipment.line_tracking_last_changed_at ?? now);
     // The moment svc asked, not when the answer came: the next incremental lookup asks for what
     // the carrier published since then, so an event published while this lookup ran is not missed.
-    await tx.query(
-      `UPDATE shipments SET line_tracking_last_attempted_at = $2, line_tracking_last_succeeded_at = $2,
-              line_tracking_last_changed_at = $3, locked_until = NULL WHERE id = $1`,
-      [shipment.id, askedAt, lastChanged],
-    );
+    await markLookupSucceeded(tx, shipment.id, askedAt, lastChanged);
     const reason = stopReason(this.policy, applied, lastChanged, now);
     if (reason) {
       await stopTracking(tx, shipment, reason, now);
@@ -241,7 +225,7 @@ export class TrackingWorker {
       },
       now,
     );
-    await tx.query('UPDATE shipments SET next_refresh_at = $2 WHERE id = $1', [shipment.id, at(now, delay)]);
+    await scheduleRefresh(tx, shipment.id, at(now, delay));
   }
 }
 
