@@ -3,7 +3,7 @@
 // loopback to the sandbox, the diff engine, PostgreSQL. Prints lookups and events per second.
 import { ManualClock } from '../src/clock.ts';
 import { ConnectorRegistry } from '../src/carriers/registry.ts';
-import { buildSandboxServer } from '../src/carriers/sandbox/index.ts';
+import { buildSandboxServer } from '../src/sandbox/index.ts';
 import { TrackingWorker } from '../src/services/tracking/worker.ts';
 import { insertAccount } from '../src/store/accounts.ts';
 import { createPool } from '../src/store/db.ts';

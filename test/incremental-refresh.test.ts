@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ConnectorRegistry } from '../src/carriers/registry.ts';
-import { buildSandboxServer, type SandboxApp } from '../src/carriers/sandbox/index.ts';
+import { buildSandboxServer, type SandboxApp } from '../src/sandbox/index.ts';
 import { TrackingWorker } from '../src/services/tracking/worker.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { CarrierEvent, CarrierSnapshot } from '../../carriers/types.ts';
+import type { CarrierEvent, CarrierSnapshot } from './carrier-events.ts';
 import { diffSnapshot } from './diff.ts';
 import { apply, ctx, ev, feed, nothingStored, shuffled, snapshot, terminalReport, vesselLeg, type EventSpec } from './fixtures.ts';
 import type { ContainerState, Diff, PreviousState } from './types.ts';

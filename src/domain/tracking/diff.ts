@@ -2,7 +2,7 @@
 // changed. Pure. The result does not depend on the order of the snapshot's events, containers
 // or terminal reports, and once a result is applied (its state stored, its transport event keys
 // added to emittedKeys and their names to emittedEvents) the same snapshot yields no event at all.
-import type { CarrierEvent, CarrierSnapshot } from '../../carriers/types.ts';
+import type { CarrierEvent, CarrierSnapshot } from './carrier-events.ts';
 import { changesetOf } from './changeset.ts';
 import { nextContainer } from './container.ts';
 import { normalizeContainerNumber, withLocalTimes } from './facts.ts';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { CarrierEvent, CarrierSnapshot } from '../../carriers/types.ts';
+import type { CarrierEvent, CarrierSnapshot } from './carrier-events.ts';
 import { diffSnapshot } from './diff.ts';
 import { apply, ctx, ev, feed, feedFrom, nothingStored, recorded, shuffled, snapshot, vesselLeg } from './fixtures.ts';
 import type { Diff, VesselRef } from './types.ts';

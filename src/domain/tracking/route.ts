@@ -3,7 +3,7 @@
 // the last leg discharges), the transshipment ports between, which legs are feeders, and the
 // inland destination where the rail or truck move after discharge ends. DCSA T&T 2.2 does not
 // say which call is which, so this is derived; every tie is broken by value, never by input order.
-import type { CarrierEvent } from '../../carriers/types.ts';
+import type { CarrierEvent } from './carrier-events.ts';
 import { believedTime, byPreference, isOceanMove, leavesPort, vesselKeyer } from './facts.ts';
 
 const DAY_MS = 86_400_000;

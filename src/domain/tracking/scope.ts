@@ -2,7 +2,7 @@
 // vehicle's arrival or departure (TRANSPORT) concerns the containers that the carrier's own
 // equipment events put on that vehicle (the same vessel leg, or rail, or truck); when no
 // container's events say so, the vehicle carried them all.
-import type { CarrierEvent } from '../../carriers/types.ts';
+import type { CarrierEvent } from './carrier-events.ts';
 import { isOceanMove, normalizeContainerNumber } from './facts.ts';
 import type { Route } from './route.ts';
 

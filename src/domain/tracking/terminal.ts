@@ -2,7 +2,7 @@
 // appointment and which terminal it is. Terminal reports own these; until a terminal reports on
 // the container, the carrier's customs and release events (anchors §2.7 rows 16–17) keep the
 // holds and its SMDG code names the terminal.
-import type { CarrierEvent, TerminalStatus } from '../../carriers/types.ts';
+import type { CarrierEvent, TerminalStatus } from './carrier-events.ts';
 import { byPreference, isOceanMove, normalizeContainerNumber, preferred } from './facts.ts';
 import type { Route } from './route.ts';
 import { isoInstant, isoOrNull, localMidnight } from './time.ts';

@@ -2,8 +2,8 @@
 // journey is anchored: it started 2 to 10 days before that moment, so some milestones are already
 // past at the first lookup. Anchors are kept in the state file, and every number a journey
 // carries (B/L, booking, each container) leads back to it, whichever one is asked later.
-import type { Clock } from '../../clock.ts';
-import type { NumberType } from '../types.ts';
+import type { Clock } from '../clock.ts';
+import type { NumberType } from '../carriers/types.ts';
 import type { Journey } from './journey.ts';
 import { isWellFormed, normaliseNumber } from './numbers.ts';
 import { planJourney } from './planner.ts';

@@ -3,7 +3,7 @@
 // /terminal serves terminal data, /sandbox the ground truth and the test numbers.
 import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../clock.ts';
 import { toDcsaEvent } from './dcsa-serialise.ts';
 import { encodeCursor, matchesCreated, matchesFilter, parseEventsQuery, QueryError, sortEvents, REFERENCE_TYPES, type EventsQuery, type References } from './event-query.ts';
 import { behaviourTruth, groundTruth } from './ground-truth.ts';

@@ -5,9 +5,9 @@
 //
 // Times are decided first (origin, sea legs, rail, terminal stay), events are emitted from them
 // afterwards; every later step starts from an earlier one, which keeps each box's moves in order.
-import { haversineKm } from '../../domain/geo/distance.ts';
-import { stableId } from '../../refdata/ids.ts';
-import type { NumberType } from '../types.ts';
+import { haversineKm } from '../geo/distance.ts';
+import { stableId } from '../refdata/ids.ts';
+import type { NumberType } from '../carriers/types.ts';
 import { EventMaker } from './event-maker.ts';
 import { feederLegs } from './feeder-rule.ts';
 import type { Facility, Journey, JourneyContainer, Leg, TerminalPlan, Vessel } from './journey.ts';

@@ -1,6 +1,6 @@
 // Which numbers a sandbox carrier accepts, and the numbers it mints for the documents and boxes
 // of a journey. A malformed number is refused with a 400, as a carrier would.
-import type { NumberType } from '../types.ts';
+import type { NumberType } from '../carriers/types.ts';
 import { containerNumber, isValidContainerNumber } from './iso6346.ts';
 import type { Prng } from './prng.ts';
 import type { SandboxCarrier } from './world.ts';

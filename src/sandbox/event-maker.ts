@@ -1,7 +1,7 @@
 // Turns the planner's decisions into journey events: stable ids, and a publication time for each
 // — minutes to hours after the fact, now and then a day late, so events arrive out of order the
 // way they do from real carriers.
-import { stableId } from '../../refdata/ids.ts';
+import { stableId } from '../refdata/ids.ts';
 import type { Facility, Journey, JourneyEvent, Leg } from './journey.ts';
 import type { Prng } from './prng.ts';
 
