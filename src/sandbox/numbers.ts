@@ -5,11 +5,6 @@ import { containerNumber, isValidContainerNumber } from './iso6346.ts';
 import type { Prng } from './prng.ts';
 import type { SandboxCarrier } from './world.ts';
 
-/** Carriers compare numbers without case or surrounding blanks. */
-export function normaliseNumber(number: string): string {
-  return number.trim().toUpperCase();
-}
-
 /**
  * B/L: 6–20 letters and digits with at least four digits. A number that opens with four or more
  * letters must open with one of the carrier's B/L prefixes, so an MSC B/L sent to Maersk is refused.

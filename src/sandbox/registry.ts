@@ -4,8 +4,9 @@
 // carries (B/L, booking, each container) leads back to it, whichever one is asked later.
 import type { Clock } from '../clock.ts';
 import type { NumberType } from '../carriers/types.ts';
+import { normaliseNumber } from '../domain/carrier-numbers.ts';
 import type { Journey } from './journey.ts';
-import { isWellFormed, normaliseNumber } from './numbers.ts';
+import { isWellFormed } from './numbers.ts';
 import { planJourney } from './planner.ts';
 import { Prng } from './prng.ts';
 import { emptyState, readState, writeState, type Anchor, type SandboxState } from './state-file.ts';

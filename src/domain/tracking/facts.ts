@@ -3,10 +3,6 @@
 import type { CarrierEvent, ModeOfTransport } from './carrier-events.ts';
 import { wallTimeInZone } from './time.ts';
 
-export function normalizeContainerNumber(number: string): string {
-  return number.replace(/[\s-]/g, '').toUpperCase();
-}
-
 const CLASSIFIER_RANK = { ACT: 0, EST: 1, PLN: 2 } as const;
 
 /**
