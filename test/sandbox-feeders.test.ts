@@ -6,6 +6,7 @@
 // the DCSA events the sandbox publishes.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { DAY, HOUR } from '../src/domain/time-units.ts';
 import { toDcsaEvent } from '../src/sandbox/dcsa-serialise.ts';
 import { groundTruth } from '../src/sandbox/ground-truth.ts';
 import { containerNumber } from '../src/sandbox/iso6346.ts';
@@ -16,8 +17,6 @@ import { loadSandboxWorld, SANDBOX_SCACS, type SandboxWorld } from '../src/sandb
 import { toCarrierEvents } from '../src/carriers/dcsa/normalize.ts';
 import { deriveRoute } from '../src/domain/tracking/route.ts';
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 const START = new Date('2026-03-10T00:00:00Z');
 
 let world: SandboxWorld;

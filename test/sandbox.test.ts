@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../src/clock.ts';
+import { DAY, HOUR } from '../src/domain/time-units.ts';
 import { haversineNm } from '../src/geo/distance.ts';
 import { checkDigit, containerNumber, isValidContainerNumber } from '../src/sandbox/iso6346.ts';
 import type { Journey, JourneyEvent } from '../src/sandbox/journey.ts';
@@ -20,8 +21,6 @@ import { buildSandboxServer, type SandboxApp } from '../src/sandbox/server.ts';
 import { TEST_NUMBERS } from '../src/sandbox/test-numbers.ts';
 import { loadSandboxWorld, SANDBOX_SCACS, type SandboxWorld } from '../src/sandbox/world.ts';
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 const START = '2026-03-10T00:00:00Z';
 
 let world: SandboxWorld;

@@ -5,6 +5,7 @@
 //
 // Times are decided first (origin, sea legs, rail, terminal stay), events are emitted from them
 // afterwards; every later step starts from an earlier one, which keeps each box's moves in order.
+import { DAY, HOUR, MINUTE } from '../domain/time-units.ts';
 import { haversineKm } from '../geo/distance.ts';
 import { stableId } from '../refdata/ids.ts';
 import type { NumberType } from '../carriers/types.ts';
@@ -26,10 +27,6 @@ import {
 import { planShipmentHolds, planTerminalStay } from './terminal-plan.ts';
 import { findTestNumber } from './test-numbers.ts';
 import type { Place, SandboxCarrier, SandboxWorld } from './world.ts';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 
 /** Speeds schedules are planned at; actual speeds vary around them (vessels 14–20 knots). */
 const PLANNED_KNOTS = { mainline: 17, feeder: 15, barge: 10 } as const;

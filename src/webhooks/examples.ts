@@ -3,6 +3,7 @@
 // record goes through the serializers real deliveries use, and what is included follows
 // deliveryIncludes() through the same loader, so an example cannot disagree with a delivery.
 // Ids and times are fixed: one event always gives the same example.
+import { MINUTE } from '../domain/time-units.ts';
 import { stableId } from '../refdata/ids.ts';
 import type { LocationRow, TerminalRow, VesselRow } from '../refdata/types.ts';
 import type { Resource } from '../jsonapi/document.ts';
@@ -35,7 +36,6 @@ export function exampleReferenceType(event: string): string {
 
 const exampleId = (key: string) => stableId('webhook_example', key);
 const date = (iso: string) => new Date(iso);
-const MINUTE = 60_000;
 
 // ---- reference records: copies of the seeded rows, with the same ids, so that an example needs
 // no database and every id in it names a real port, terminal or vessel.
