@@ -5,42 +5,25 @@
 //
 // Times are decided first (origin, sea legs, rail, terminal stay), events are emitted from them
 // afterwards; every later step starts from an earlier one, which keeps each box's moves in order.
+// The sea legs (sea-legs.ts), the rail leg (rail-plan.ts) and the estimates (estimates.ts) are
+// planned in their own modules; this one puts the journey together.
+import type { NumberType } from '../carriers/types.ts';
 import { DAY, HOUR, MINUTE } from '../domain/time-units.ts';
 import { haversineKm } from '../geo/distance.ts';
-import { stableId } from '../refdata/ids.ts';
-import type { NumberType } from '../carriers/types.ts';
+import { planEstimates } from './estimates.ts';
 import { EventMaker } from './event-maker.ts';
-import { feederLegs } from './feeder-rule.ts';
-import type { Facility, Journey, JourneyContainer, Leg, TerminalPlan, Vessel } from './journey.ts';
+import type { Facility, Journey, JourneyContainer, TerminalPlan } from './journey.ts';
 import { mintBillOfLading, mintBookingNumber, mintContainerNumber, mintSealNumber } from './numbers.ts';
+import { at, latest, toMinute, type DelayMode } from './plan-time.ts';
 import { Prng } from './prng.ts';
-import {
-  chooseFeederVessel,
-  chooseMainlineVessels,
-  chooseRoute,
-  emptyDepot,
-  inlandTerminal,
-  portTerminal,
-  railRamp,
-  type RouteChoice,
-} from './route-choice.ts';
+import { LAND_DETOUR, planRail, type RailPlan } from './rail-plan.ts';
+import { chooseRoute, emptyDepot, inlandTerminal, portTerminal, railRamp } from './route-choice.ts';
+import { planSeaLegs } from './sea-legs.ts';
 import { planShipmentHolds, planTerminalStay } from './terminal-plan.ts';
 import { findTestNumber } from './test-numbers.ts';
-import type { Place, SandboxCarrier, SandboxWorld } from './world.ts';
-
-/** Speeds schedules are planned at; actual speeds vary around them (vessels 14–20 knots). */
-const PLANNED_KNOTS = { mainline: 17, feeder: 15, barge: 10 } as const;
-/** Roads and railways wind more than the great circle. */
-const LAND_DETOUR = 1.25;
-const PLANNED_RAIL_KMH = 45;
-
-type DelayMode = 'none' | 'large' | 'random';
+import type { SandboxCarrier, SandboxWorld } from './world.ts';
 
 const milestone = (name: string) => `container.transport.${name}`;
-const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
-const toMinute = (ms: number) => new Date(Math.round(ms / MINUTE) * MINUTE);
-const toHour = (ms: number) => new Date(Math.round(ms / HOUR) * HOUR);
-const latest = (dates: readonly Date[]) => new Date(Math.max(...dates.map((d) => d.getTime())));
 
 export function planJourney(world: SandboxWorld, scac: string, numberType: NumberType, number: string, startAt: Date): Journey {
   const carrier = world.carrier(scac);
@@ -103,7 +86,7 @@ export function planJourney(world: SandboxWorld, scac: string, numberType: Numbe
   // Sea legs: load, depart, arrive, discharge. Every move of a feeder leg (the first or the last,
   // by the feeder rule) is a feeder_* milestone, except the arrival and discharge at the port of
   // discharge, which are the vessel's whatever the vessel (anchors §2.7 rows 11, 12, 14).
-  const sea = planSeaLegs(world, carrier, journey, choice, terminals, readyAtPol, delay, () => seed.fork('sea'), () => seed.fork('vessels'));
+  const sea = planSeaLegs({ world, carrier, journey, choice, terminals, readyAtPol, delay }, () => seed.fork('sea'), () => seed.fork('vessels'));
   sea.forEach(({ leg, loads, discharges }, i) => {
     const last = i === sea.length - 1;
     const start = leg.kind === 'feeder' ? 'feeder' : i === 0 ? 'vessel' : 'transshipment';
@@ -186,244 +169,4 @@ function chooseContainers(
     seals: [mintSealNumber(carrier, rng)],
     weightKg: Math.round(rng.between(iso === '22G1' ? 6000 : 8000, iso === '22G1' ? 24000 : 26500) / 10) * 10,
   }));
-}
-
-interface SeaLeg {
-  leg: Leg;
-  loads: Date[];
-  discharges: Date[];
-}
-
-/** How each sea leg is sailed: by barge or ship, at a feeder's or a mainline ship's pace, and what it is. */
-interface LegPlan {
-  mode: 'VESSEL' | 'BARGE';
-  pace: 'mainline' | 'feeder';
-  kind: 'mainline' | 'feeder';
-}
-
-/**
- * Vessel and barge legs from port of loading to port of discharge, which of them are feeders, and
- * the ships that sail them. A leg's time at sea depends only on its mode and pace (the draws are the
- * same whatever the leg is called), so the legs are timed first with every ship at a mainline
- * ship's pace, the feeder rule names the feeders, the feeders are timed again at a feeder's pace
- * (kept at the mainline pace where the slower feeder would no longer be one), and the final labels
- * are the rule's on those times: a feeder leg gets a feeder ship or its barge, every other leg a
- * mainline ship. A barge the rule would not call a feeder (never on the lanes) becomes a ship.
- */
-function planSeaLegs(
-  world: SandboxWorld,
-  carrier: SandboxCarrier,
-  journey: Journey,
-  choice: RouteChoice,
-  terminals: Facility[],
-  readyAtPol: Date[],
-  delay: DelayMode,
-  rng: () => Prng,
-  vesselRng: () => Prng,
-): SeaLeg[] {
-  const legCount = choice.ports.length - 1;
-  const plans: LegPlan[] = Array.from({ length: legCount }, (_, i) =>
-    i === 0 && choice.barge && legCount > 1 ? { mode: 'BARGE', pace: 'feeder', kind: 'feeder' } : { mode: 'VESSEL', pace: 'mainline', kind: 'mainline' },
-  );
-  const time = () => timeSeaLegs(world, carrier, journey, choice, terminals, readyAtPol, delay, plans, rng(), vesselRng());
-  const rule = (legs: SeaLeg[]) => feederLegs(legs.map((s) => s.leg));
-
-  let feeders = rule(time());
-  plans.forEach((p, i) => {
-    if (p.mode === 'BARGE' && !feeders[i]) plans[i] = { mode: 'VESSEL', pace: 'mainline', kind: 'mainline' };
-  });
-  feeders = rule(time());
-  const slowed = plans.map((p, i) => p.mode === 'VESSEL' && feeders[i]);
-  slowed.forEach((slow, i) => slow && (plans[i].pace = 'feeder'));
-  if (slowed.some(Boolean)) {
-    const stillFeeders = rule(time());
-    slowed.forEach((slow, i) => slow && !stillFeeders[i] && (plans[i].pace = 'mainline'));
-  }
-  feeders = rule(time());
-  plans.forEach((p, i) => (p.kind = feeders[i] ? 'feeder' : 'mainline'));
-  return time();
-}
-
-/** One timing of the sea legs for the given modes, paces and labels; the same inputs always give the same legs. */
-function timeSeaLegs(
-  world: SandboxWorld,
-  carrier: SandboxCarrier,
-  journey: Journey,
-  choice: RouteChoice,
-  terminals: Facility[],
-  readyAtPol: Date[],
-  delay: DelayMode,
-  plans: readonly LegPlan[],
-  rng: Prng,
-  vesselRng: Prng,
-): SeaLeg[] {
-  const legCount = plans.length;
-  // Shuffled whatever the count, so a leg's ship does not depend on how many legs are feeders before it.
-  const mainVessels = chooseMainlineVessels(world, carrier, legCount, vesselRng);
-  const feederVessels: Vessel[] = [];
-  const slip = (max: number) => (delay === 'none' ? 0 : delay === 'large' ? max : rng.skewed(0, max));
-  let plannedDepart = toHour(Math.max(journey.startAt.getTime() + rng.between(5 * DAY, 8 * DAY), latest(readyAtPol).getTime() + rng.between(DAY, 2 * DAY)));
-  let departAt = toMinute(plannedDepart.getTime() + slip(16 * HOUR));
-  let readyAt = readyAtPol;
-  const out: SeaLeg[] = [];
-
-  for (let i = 0; i < legCount; i++) {
-    const last = i === legCount - 1;
-    const { kind, mode, pace } = plans[i];
-    const planned = mode === 'BARGE' ? PLANNED_KNOTS.barge : PLANNED_KNOTS[pace];
-    const knots = actualKnots(mode, pace, planned, delay, rng);
-    const distance = world.seaDistanceNm(choice.ports[i], choice.ports[i + 1]);
-    const plannedArrive = toMinute(plannedDepart.getTime() + (distance / planned) * HOUR);
-    const arriveAt = toMinute(departAt.getTime() + (distance / knots) * HOUR);
-    let vessel: Vessel | null = null;
-    if (mode === 'VESSEL' && kind === 'mainline') vessel = mainVessels.shift()!;
-    if (mode === 'VESSEL' && kind === 'feeder') feederVessels.push((vessel = chooseFeederVessel(world, vesselRng, feederVessels)));
-    const fromSeq = rng.int(1, 6);
-    const callId = (end: string) => stableId('sandbox-call', `${journey.scac}:${journey.number}:${i}:${end}`);
-    const leg: Leg = {
-      index: i,
-      kind,
-      mode,
-      vessel,
-      voyage: vessel ? voyageNumber(plannedDepart, terminals[i].place, terminals[i + 1].place) : `B${rng.int(100, 999)}`,
-      serviceCode: kind === 'feeder' ? `FD${rng.int(1, 9)}` : `${choice.servicePrefix}${rng.int(1, 9)}`,
-      from: terminals[i],
-      to: terminals[i + 1],
-      fromCallId: callId('from'),
-      toCallId: callId('to'),
-      fromCallSequence: fromSeq,
-      toCallSequence: fromSeq + rng.int(1, 4),
-      distance,
-      speedKnots: knots,
-      plannedDepartAt: plannedDepart,
-      plannedArriveAt: plannedArrive,
-      departAt,
-      arriveAt,
-    };
-    const loads = readyAt.map((ready) => {
-      const room = (departAt.getTime() - ready.getTime()) / HOUR;
-      return toMinute(departAt.getTime() - rng.between(1, Math.min(30, room - 1)) * HOUR);
-    });
-    const discharges = readyAt.map(() => toMinute(arriveAt.getTime() + rng.between(2, last ? 30 : 20) * HOUR));
-    out.push({ leg, loads, discharges });
-
-    if (!last) {
-      plannedDepart = toHour(plannedArrive.getTime() + rng.between(2 * DAY, 4.5 * DAY));
-      departAt = toMinute(Math.max(plannedDepart.getTime() + slip(10 * HOUR), latest(discharges).getTime() + rng.between(8, 20) * HOUR));
-      readyAt = discharges;
-    }
-  }
-  return out;
-}
-
-function actualKnots(mode: 'VESSEL' | 'BARGE', pace: 'mainline' | 'feeder', planned: number, delay: DelayMode, rng: Prng): number {
-  if (delay === 'none') return planned;
-  if (mode === 'BARGE') return delay === 'large' ? 9 : rng.between(9, 11);
-  if (delay === 'large') return 14.2;
-  return pace === 'feeder' ? rng.between(14, 17) : rng.between(14, 20);
-}
-
-/** Year, week and direction ("2611E"), the way many lines number voyages. */
-function voyageNumber(plannedDepart: Date, from: Place, to: Place): string {
-  const year = plannedDepart.getUTCFullYear();
-  const week = Math.floor((plannedDepart.getTime() - Date.UTC(year, 0, 1)) / (7 * DAY)) + 1;
-  const deltaLon = ((to.lon - from.lon + 540) % 360) - 180;
-  return `${String(year % 100).padStart(2, '0')}${String(week).padStart(2, '0')}${deltaLon > 0 ? 'E' : 'W'}`;
-}
-
-// Class I railroads by where the train leaves: the two that serve each coast (or country) of the port.
-const RAILROADS = { CA: ['CNRU', 'CPRS'], MX: ['CPRS'], USWest: ['BNSF', 'UPRR'], USEast: ['CSXT', 'NSRR'] } as const;
-
-/** Drawn from its own seed, so the journey's other draws (and times) stay as they were. */
-function railroadFor(pod: Place, journey: Journey): string {
-  const choices = pod.countryCode === 'CA' ? RAILROADS.CA : pod.countryCode === 'MX' ? RAILROADS.MX : pod.lon < -100 ? RAILROADS.USWest : RAILROADS.USEast;
-  return choices[new Prng('sandbox-railroad/1', journey.scac, journey.number).int(0, choices.length - 1)];
-}
-
-interface RailPlan {
-  leg: Leg;
-  loads: Date[];
-  unloads: Date[];
-}
-
-function planRail(journey: Journey, index: number, lastSea: Leg, discharges: Date[], destination: Place, delay: DelayMode, rng: Prng): RailPlan {
-  const pod = lastSea.to.place;
-  const km = haversineKm([pod.lon, pod.lat], [destination.lon, destination.lat]) * LAND_DETOUR;
-  const kmh = delay === 'none' ? PLANNED_RAIL_KMH : rng.between(38, 50);
-  const loads = discharges.map((d) => toMinute(d.getTime() + rng.between(10 * HOUR, 2.5 * DAY)));
-  const departAt = toMinute(latest(loads).getTime() + rng.between(2, 8) * HOUR);
-  const arriveAt = toMinute(departAt.getTime() + (km / kmh) * HOUR);
-  const plannedDepartAt = toHour(lastSea.plannedArriveAt.getTime() + 2.5 * DAY);
-  const callId = (end: string) => stableId('sandbox-call', `${journey.scac}:${journey.number}:rail:${end}`);
-  const leg: Leg = {
-    index,
-    kind: 'rail',
-    mode: 'RAIL',
-    vessel: null,
-    voyage: null,
-    serviceCode: null,
-    from: lastSea.to,
-    to: railRamp(destination),
-    railOperator: railroadFor(pod, journey),
-    fromCallId: callId('from'),
-    toCallId: callId('to'),
-    fromCallSequence: 1,
-    toCallSequence: 2,
-    distance: km,
-    speedKnots: null,
-    plannedDepartAt,
-    plannedArriveAt: toMinute(plannedDepartAt.getTime() + (km / PLANNED_RAIL_KMH) * HOUR),
-    departAt,
-    arriveAt,
-  };
-  const unloads = discharges.map(() => toMinute(arriveAt.getTime() + rng.between(2, 14) * HOUR));
-  return { leg, loads, unloads };
-}
-
-/**
- * Planned times go out with the booking; estimates follow as the voyage goes: a late departure is
- * announced before it happens, the ETA at the port of discharge is revised during the crossing
- * (converging on the actual arrival), and the inland ETA moves with it.
- */
-function planEstimates(events: EventMaker, first: Leg, lastSea: Leg, rail: Leg | null, startAt: Date, delay: DelayMode, rng: Prng): void {
-  const planAt = at(startAt, rng.between(HOUR, 6 * HOUR));
-  events.estimate('DEPA', 'PLN', first, 'from', first.plannedDepartAt, planAt, 'container.transport.estimated.vessel_departed');
-  events.estimate('ARRI', 'PLN', lastSea, 'to', lastSea.plannedArriveAt, planAt, 'shipment.estimated.arrival');
-  if (rail) events.estimate('ARRI', 'PLN', rail, 'to', rail.plannedArriveAt, planAt, 'container.transport.estimated.arrived_at_inland_destination');
-
-  const slip = first.departAt.getTime() - first.plannedDepartAt.getTime();
-  if (slip >= HOUR) {
-    const announced = new Date(Math.max(planAt.getTime() + HOUR, first.plannedDepartAt.getTime() - rng.between(12, 36) * HOUR));
-    events.estimate('DEPA', 'EST', first, 'from', first.departAt, announced, 'container.transport.estimated.vessel_departed');
-  }
-
-  const planned = lastSea.plannedArriveAt.getTime();
-  const actual = lastSea.arriveAt.getTime();
-  const inlandOffset = rail ? rail.plannedArriveAt.getTime() - planned : 0;
-  const crossing = actual - first.departAt.getTime();
-  // [share of the crossing when the revision is published, share of the final delay it knows about]
-  const revisions = delay === 'large' ? [[0.02, 0.35], [0.4, 0.75], [0.85, 1]] : [[0.02, 0.4], [0.5, 0.8], [0.9, 1]];
-  let lastEta = planned;
-  let lastInland = rail?.plannedArriveAt.getTime() ?? 0;
-  let remarked = false;
-  for (const [share, known] of revisions) {
-    const publishedAt = new Date(Math.min(first.departAt.getTime() + share * crossing + rng.between(0, 2 * HOUR), actual - HOUR));
-    const noise = known < 1 && delay === 'random' ? rng.between(-2, 2) * HOUR : 0;
-    const eta = toMinute(planned + (actual - planned) * known + noise).getTime();
-    if (Math.abs(eta - lastEta) < HOUR) continue;
-    const remark: { code: string; text: string } | null =
-      !remarked && eta - lastEta >= 12 * HOUR ? { code: 'WEA', text: 'Heavy weather on the crossing; reduced speed' } : null;
-    remarked ||= remark !== null;
-    events.estimate('ARRI', 'EST', lastSea, 'to', new Date(eta), publishedAt, 'shipment.estimated.arrival', remark);
-    if (rail) {
-      lastInland = eta + inlandOffset;
-      events.estimate('ARRI', 'EST', rail, 'to', new Date(lastInland), publishedAt, 'container.transport.estimated.arrived_at_inland_destination');
-    }
-    lastEta = eta;
-  }
-  if (rail && Math.abs(rail.arriveAt.getTime() - lastInland) >= HOUR) {
-    const noise = delay === 'random' ? rng.between(-2, 2) * HOUR : 0;
-    const publishedAt = at(rail.departAt, rng.between(0.5, 2) * HOUR);
-    events.estimate('ARRI', 'EST', rail, 'to', toMinute(rail.arriveAt.getTime() + noise), publishedAt, 'container.transport.estimated.arrived_at_inland_destination');
-  }
 }
