@@ -15,10 +15,21 @@ module.exports = {
       severity: 'error',
       comment: 'src/domain/ imports only src/domain/ (and npm packages): no store, HTTP, carriers or services.',
       from: { path: '^src/domain/' },
-      // TEMPORARY (issue 10): the carrier event type the diff engine consumes still lives in
-      // src/carriers/types.ts; it moves into src/domain/ on a parallel branch, and this
-      // exception (that one file, nothing else) goes with it.
-      to: { path: '^src/', pathNot: ['^src/domain/', '^src/carriers/types[.]ts$'] },
+      to: { path: '^src/', pathNot: '^src/domain/' },
+    },
+    {
+      name: 'geo-is-pure',
+      severity: 'error',
+      comment: 'Sea routing (src/geo/) serves svc, the sandbox and the route map: it imports only itself.',
+      from: { path: '^src/geo/' },
+      to: { path: '^src/', pathNot: '^src/geo/' },
+    },
+    {
+      name: 'sandbox-is-a-separate-program',
+      severity: 'error',
+      comment: 'The sandbox reaches svc over DCSA HTTP only: it shares pure code, never svc services, store, faces, roles or its DCSA client, even indirectly.',
+      from: { path: '^src/sandbox/' },
+      to: { path: '^src/(services|store|http|jsonapi|read-model|webhooks|main|metrics|config|carriers/dcsa)/|^src/refdata/seed[.]ts$', reachable: true },
     },
     {
       name: 'store-below-presentation',

@@ -2,7 +2,7 @@
 // over the labelled set and over random garbage, and the accuracy on the labelled set.
 // Bounded: BENCH_SECONDS (default 2) of timed work per scenario.
 import { readFileSync } from 'node:fs';
-import { Prng } from '../src/carriers/sandbox/prng.ts';
+import { Prng } from '../src/sandbox/prng.ts';
 import { buildCatalogue } from '../src/domain/inference/catalogue.ts';
 import { evaluate, formatFigures } from '../src/domain/inference/evaluation.ts';
 import { inferNumber, isUnusable } from '../src/domain/inference/infer.ts';

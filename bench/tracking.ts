@@ -3,7 +3,8 @@
 // loopback to the sandbox, the diff engine, PostgreSQL. Prints lookups and events per second.
 import { ManualClock } from '../src/clock.ts';
 import { ConnectorRegistry } from '../src/carriers/registry.ts';
-import { buildSandboxServer } from '../src/carriers/sandbox/index.ts';
+import { HOUR } from '../src/domain/time-units.ts';
+import { buildSandboxServer } from '../src/sandbox/index.ts';
 import { TrackingWorker } from '../src/services/tracking/worker.ts';
 import { insertAccount } from '../src/store/accounts.ts';
 import { createPool } from '../src/store/db.ts';
@@ -59,7 +60,7 @@ while (simulatedDays < MAX_DAYS) {
     console.log(`  day ${simulatedDays}: ${active} shipments tracked, ${pending} requests pending, ${lookups} lookups so far (${(lookups / secs).toFixed(0)}/s)`);
   }
   if (active === 0 && pending === 0 && simulatedDays > 0) break;
-  clock.advance(STEP_HOURS * 3_600_000);
+  clock.advance(STEP_HOURS * HOUR);
   simulatedDays += STEP_HOURS / 24;
 }
 const seconds = (performance.now() - started) / 1000;

@@ -12,7 +12,7 @@
 // numbering is not documented and with garbage, which is where a guess would go wrong.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { Prng } from '../src/carriers/sandbox/prng.ts';
+import { Prng } from '../src/sandbox/prng.ts';
 import type { LabelledNumber } from '../src/domain/inference/evaluation.ts';
 import { checkDigit } from '../src/domain/inference/iso6346.ts';
 import type { NumberType } from '../src/domain/inference/types.ts';

@@ -1,6 +1,7 @@
 // The architecture rules of .dependency-cruiser.cjs hold for src/: no import cycles, a pure
 // domain, a store below JSON:API and HTTP, services that speak in domain errors rather than
-// JSON:API, and nothing under the HTTP face importing it.
+// JSON:API, nothing under the HTTP face importing it, pure sea routing, and a sandbox that shares
+// only pure code with svc.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -38,7 +39,7 @@ describe('architecture', { concurrency: true }, () => {
     assert.deepEqual(violations.map(shown), []);
   });
 
-  test('the rules catch a cycle, an impure domain, a store on JSON:API, a service on JSON:API and an import of HTTP from below', async () => {
+  test('the rules catch a cycle, an impure domain or sea router, a store or service on JSON:API, an import of HTTP from below and a sandbox reaching svc indirectly', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'svc-architecture-'));
     try {
       const files: Record<string, string> = {
@@ -48,6 +49,9 @@ describe('architecture', { concurrency: true }, () => {
         'src/http/b.ts': "import { handler } from './a.ts';\nexport const b = () => handler;\n",
         'src/store/rows.ts': "import { serialize } from '../jsonapi/serialize.ts';\nexport const rows = serialize;\n",
         'src/jsonapi/serialize.ts': 'export const serialize = () => 1;\n',
+        'src/geo/route.ts': "import { rows } from '../store/rows.ts';\nexport const route = rows;\n",
+        'src/sandbox/carrier.ts': "import { useCase } from './helper.ts';\nexport const carrier = useCase;\n",
+        'src/sandbox/helper.ts': "import { useCase } from '../services/use-case.ts';\nexport { useCase };\n",
         'src/services/use-case.ts': "import { serialize } from '../jsonapi/serialize.ts';\nexport const useCase = serialize;\n",
       };
       for (const [name, text] of Object.entries(files)) {
@@ -56,7 +60,7 @@ describe('architecture', { concurrency: true }, () => {
       }
       const { violations } = await cruise(dir);
       const broken = new Set(violations.map((v) => `${v.rule.name} ${v.from}`));
-      for (const expected of ['no-circular src/http/a.ts', 'domain-is-pure src/domain/rule.ts', 'store-below-presentation src/store/rows.ts', 'http-on-top src/domain/rule.ts', 'services-raise-domain-errors src/services/use-case.ts']) {
+      for (const expected of ['no-circular src/http/a.ts', 'domain-is-pure src/domain/rule.ts', 'store-below-presentation src/store/rows.ts', 'http-on-top src/domain/rule.ts', 'services-raise-domain-errors src/services/use-case.ts', 'geo-is-pure src/geo/route.ts', 'sandbox-is-a-separate-program src/sandbox/carrier.ts']) {
         assert.ok(broken.has(expected), `${expected} not reported; got ${[...broken].join(', ')}`);
       }
     } finally {

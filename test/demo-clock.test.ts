@@ -6,11 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../src/clock.ts';
+import { HOUR } from '../src/domain/time-units.ts';
 import { DemoClock, readReservation } from '../src/main/demo-clock.ts';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
 import { crashServe, startServe, stopServe, type SvcProcess } from './support/svc-process.ts';
-
-const HOUR = 3_600_000;
 
 describe('DemoClock', () => {
   let dir: string;

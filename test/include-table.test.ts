@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { DAY } from '../src/domain/time-units.ts';
 import { resourceTypes } from '../src/read-model/resource-types.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
 
@@ -55,7 +56,7 @@ before(async () => {
   t = await startTrackingHarness();
   trackingRequestId = await t.track('bill_of_lading', 'TEST-TR-SUCCEEDED', 'TEST');
   await t.worker.drain();
-  await t.advance(10 * 24 * 3_600_000, 10);
+  await t.advance(10 * DAY, 10);
   const tr = (await t.request('GET', `/v2/tracking_requests/${trackingRequestId}`)).body.data;
   shipmentId = tr.relationships.tracked_object.data.id;
   const shipment = (await t.request('GET', `/v2/shipments/${shipmentId}`)).body.data;

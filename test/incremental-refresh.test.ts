@@ -3,11 +3,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ConnectorRegistry } from '../src/carriers/registry.ts';
-import { buildSandboxServer, type SandboxApp } from '../src/carriers/sandbox/index.ts';
+import { HOUR } from '../src/domain/time-units.ts';
+import { buildSandboxServer, type SandboxApp } from '../src/sandbox/index.ts';
 import { TrackingWorker } from '../src/services/tracking/worker.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
-
-const HOUR = 3_600_000;
 
 let t: TestApp;
 let sandbox: SandboxApp;

@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
+import { DAY } from '../src/domain/time-units.ts';
 import { openApiChecker, type CallOptions, type OpenApiChecker } from './support/openapi.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
 
-const DAY = 24 * 3_600_000;
 const TAGS = new Set(['Tracking requests', 'Shipments', 'Containers', 'Search']);
 
 let t: TrackingHarness;

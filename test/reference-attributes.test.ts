@@ -3,6 +3,7 @@
 // it), so clients written for it find each key they read.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { DAY } from '../src/domain/time-units.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
 
 // The attribute names of the reference OpenAPI's components (shared/reference/openapi.json).
@@ -28,7 +29,7 @@ test('shipments, containers, tracking requests and transport events carry every 
   const trId = await t.track('bill_of_lading', 'TEST-TR-SUCCEEDED', 'TEST');
   await t.db.query('UPDATE tracking_requests SET customer_id = $2 WHERE id = $1', [trId, party.id]);
   await t.worker.drain();
-  await t.advance(30 * 24 * 3_600_000, 30);
+  await t.advance(30 * DAY, 30);
 
   const tr = (await t.request('GET', `/v2/tracking_requests/${trId}?include=tracked_object`)).body;
   assert.deepEqual(missing(tr.data.attributes, REFERENCE.tracking_request), []);

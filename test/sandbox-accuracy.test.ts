@@ -4,10 +4,10 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
+import { HOUR } from '../src/domain/time-units.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const HOUR = 3_600_000;
 
 let t: TrackingHarness;
 before(async () => {

@@ -6,18 +6,17 @@
 // the DCSA events the sandbox publishes.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { toDcsaEvent } from '../src/carriers/sandbox/dcsa-serialise.ts';
-import { groundTruth } from '../src/carriers/sandbox/ground-truth.ts';
-import { containerNumber } from '../src/carriers/sandbox/iso6346.ts';
-import type { Journey } from '../src/carriers/sandbox/journey.ts';
-import { planJourney } from '../src/carriers/sandbox/planner.ts';
-import { findTestNumber, TEST_NUMBERS } from '../src/carriers/sandbox/test-numbers.ts';
-import { loadSandboxWorld, SANDBOX_SCACS, type SandboxWorld } from '../src/carriers/sandbox/world.ts';
+import { DAY, HOUR } from '../src/domain/time-units.ts';
+import { toDcsaEvent } from '../src/sandbox/dcsa-serialise.ts';
+import { groundTruth } from '../src/sandbox/ground-truth.ts';
+import { containerNumber } from '../src/sandbox/iso6346.ts';
+import type { Journey } from '../src/sandbox/journey.ts';
+import { planJourney } from '../src/sandbox/planner.ts';
+import { findTestNumber, TEST_NUMBERS } from '../src/sandbox/test-numbers.ts';
+import { loadSandboxWorld, SANDBOX_SCACS, type SandboxWorld } from '../src/sandbox/world.ts';
 import { toCarrierEvents } from '../src/carriers/dcsa/normalize.ts';
 import { deriveRoute } from '../src/domain/tracking/route.ts';
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 const START = new Date('2026-03-10T00:00:00Z');
 
 let world: SandboxWorld;

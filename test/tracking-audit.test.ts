@@ -3,11 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../src/clock.ts';
+import { DAY, HOUR, MINUTE } from '../src/domain/time-units.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 
 let t: TrackingHarness;
 before(async () => {

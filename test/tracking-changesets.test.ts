@@ -2,10 +2,8 @@
 // the terminal of discharge (availability, holds, fees, last free day, appointment).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { DAY, HOUR } from '../src/domain/time-units.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 let t: TrackingHarness;
 before(async () => {

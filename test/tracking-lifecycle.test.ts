@@ -3,11 +3,9 @@
 // failure rule, in virtual time.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { DAY, HOUR } from '../src/domain/time-units.ts';
 import { claimDueShipments } from '../src/store/shipments.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 let t: TrackingHarness;
 before(async () => {

@@ -2,9 +2,8 @@
 // container's pod_rail_carrier_scac and ind_rail_carrier_scac.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { DAY } from '../src/domain/time-units.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
-
-const DAY = 86_400_000;
 
 let t: TrackingHarness;
 before(async () => {

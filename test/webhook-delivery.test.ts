@@ -5,12 +5,10 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { ManualClock } from '../src/clock.ts';
+import { HOUR, MINUTE } from '../src/domain/time-units.ts';
 import { DeliveryWorker } from '../src/webhooks/delivery-worker.ts';
 import { answerWith, opensslHmac, startReceiver, type Receiver } from './support/receiver.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 
 let t: TrackingHarness;
 let receiver: Receiver;

@@ -6,7 +6,7 @@
 // records the exact time, and a run starts at max(reservation, now).
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ScaledClock } from '../carriers/sandbox/index.ts';
+import { ScaledClock } from '../sandbox/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { replaceFileSync } from '../durable-file.ts';
 

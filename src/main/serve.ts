@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ConnectorRegistry, type CarrierEndpoint } from '../carriers/registry.ts';
-import { SANDBOX_SCACS, startSandbox } from '../carriers/sandbox/index.ts';
+import { SANDBOX_SCACS, startSandbox } from '../sandbox/index.ts';
 import type { Config } from '../config/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { buildApp } from '../http/app.ts';

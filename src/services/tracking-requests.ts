@@ -1,5 +1,6 @@
 // Creating tracking requests: the rules a request must pass before svc accepts it.
 import type { Clock } from '../clock.ts';
+import { normaliseRequestNumber } from '../domain/carrier-numbers.ts';
 import { Conflict, Invalid } from '../domain/errors.ts';
 import type { Db } from '../store/db.ts';
 import { findParties } from '../store/parties.ts';
@@ -28,12 +29,6 @@ const SUPPORT = {
   container: 'container_number_tracking_support',
 } as const;
 
-/** Numbers arrive from emails and PDFs: case and stray spaces are not part of them. */
-export function normaliseNumber(type: CreateTrackingRequest['request_type'], number: string): string {
-  const upper = number.trim().toUpperCase();
-  return type === 'container' ? upper.replace(/[\s-]+/g, '') : upper.replace(/\s+/g, '');
-}
-
 export interface CreateOptions {
   /** Whether a carrier connector exists for a line's SCAC; unset, every known line is trackable. */
   isTrackable?: (scac: string) => boolean;
@@ -46,7 +41,7 @@ export async function createTrackingRequest(
   input: CreateTrackingRequest,
   options: CreateOptions = {},
 ): Promise<TrackingRequestRow> {
-  const number = normaliseNumber(input.request_type, input.request_number);
+  const number = normaliseRequestNumber(input.request_type, input.request_number);
   if (!number) throw new Invalid(REQUEST_NUMBER, "Request number can't be blank", 'blank');
   let detected: DetectedScac | undefined;
   if (!input.scac) {

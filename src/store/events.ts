@@ -1,6 +1,6 @@
 // SQL for the events recorded about a shipment: milestones, estimates, terminal changes and the
 // carrier's raw events. Each new row yields the outbox record that announces it.
-import type { CarrierEvent } from '../carriers/types.ts';
+import type { CarrierEvent } from '../domain/tracking/carrier-events.ts';
 import type { Diff, TransportEventName } from '../domain/tracking/types.ts';
 import { domainEvent, type DomainEvent } from '../domain/events/domain-event.ts';
 import { EVENT_NAMES, EVENTS, type EventName } from '../domain/events/vocabulary.ts';

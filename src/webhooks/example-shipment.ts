@@ -7,7 +7,6 @@ import type { ContainerRow, ShipmentRow } from '../store/shipments.ts';
 
 export const exampleId = (key: string) => stableId('webhook_example', key);
 export const date = (iso: string) => new Date(iso);
-export const MINUTE = 60_000;
 
 // ---- reference records: copies of the seeded rows, with the same ids, so that an example needs
 // no database and every id in it names a real port, terminal or vessel.

@@ -4,6 +4,7 @@
 // example cannot disagree with a delivery. The reference object's type comes from the event
 // vocabulary. Ids and times are fixed: one event always gives the same example.
 import { EVENTS, isEventName, isPerContainer, type EventName } from '../domain/events/vocabulary.ts';
+import { MINUTE } from '../domain/time-units.ts';
 import type { Resource } from '../jsonapi/document.ts';
 import { loadIncluded, type LoadContext, type ResourceTypes } from '../jsonapi/include.ts';
 import { containerUpdatedEventResource, estimatedEventResource } from '../jsonapi/serializers/events.ts';
@@ -22,7 +23,6 @@ import {
   CUSTOMS_HOLD,
   LFD,
   LINE,
-  MINUTE,
   PORTS,
   SHIPMENT_ID,
   TERMINAL,

@@ -1,4 +1,6 @@
 // When and how often svc tries a delivery again, and when it gives up on a webhook.
+import { HOUR } from '../domain/time-units.ts';
+
 export interface DeliveryPolicy {
   /** An attempt that has no complete answer by then has failed. */
   timeoutMs: number;
@@ -15,8 +17,6 @@ export interface DeliveryPolicy {
   /** Deliveries in flight at once, per worker. */
   concurrency: number;
 }
-
-const HOUR = 3_600_000;
 
 // 30 s, 1, 2, 4, 8, 16, 32 min, 1.1, 2.1, 4.3 h, then 6 h twice: 12 retries over about a day.
 export const defaultDeliveryPolicy: DeliveryPolicy = {

@@ -1,7 +1,7 @@
 // The tracking engine wired to the sandbox carrier network over real HTTP on loopback, all on the
 // test's manual clock: the API, the sandbox's notion of "now" and the worker move together.
 import { ConnectorRegistry, type CarrierEndpoint } from '../../src/carriers/registry.ts';
-import { buildSandboxServer, SANDBOX_SCACS, type SandboxApp } from '../../src/carriers/sandbox/index.ts';
+import { buildSandboxServer, SANDBOX_SCACS, type SandboxApp } from '../../src/sandbox/index.ts';
 import { TrackingWorker } from '../../src/services/tracking/worker.ts';
 import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 

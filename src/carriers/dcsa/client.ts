@@ -1,7 +1,7 @@
 // HTTP client for a carrier's DCSA Track & Trace API: paged event queries (2.2 or 3.0) and
 // 2.2 push subscriptions.
 import { z } from 'zod';
-import type { CarrierEvent } from '../types.ts';
+import type { CarrierEvent } from '../../domain/tracking/carrier-events.ts';
 import { UnrecognizedResponseError } from './errors.ts';
 import { exchange, jsonBody, type HttpSettings } from './http.ts';
 import { nextPageUrl } from './next-page.ts';

@@ -1,7 +1,8 @@
 // The CarrierConnector for carriers that speak DCSA Track & Trace (2.2 or 3.0), with optional
 // terminal data from the svc terminal-status contract (terminal.ts).
 import { systemClock, type Clock } from '../../clock.ts';
-import type { CarrierConnector, CarrierEvent, LookupOutcome, LookupRequest, NumberType, SubscribeRequest, TerminalStatus } from '../types.ts';
+import type { CarrierEvent, TerminalStatus } from '../../domain/tracking/carrier-events.ts';
+import type { CarrierConnector, LookupOutcome, LookupRequest, NumberType, SubscribeRequest } from '../types.ts';
 import { DcsaClient, type DcsaClientOptions, type DcsaEventFilters } from './client.ts';
 import { DcsaHttpError } from './errors.ts';
 import type { HttpSettings } from './http.ts';

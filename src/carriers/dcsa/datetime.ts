@@ -2,6 +2,7 @@
 // offset. We keep both the instant and the offset as written (CarrierEvent.utcOffset), and we
 // parse by hand because Date.parse reads offset-less strings as *local* time and rolls invalid
 // dates over (2021-02-30 becomes 2 March).
+import { MINUTE } from '../../domain/time-units.ts';
 
 export interface DcsaDateTime {
   at: Date;
@@ -44,7 +45,7 @@ export function parseDcsaDateTime(text: string): DcsaDateTime | null {
   const at = new Date(0);
   at.setUTCFullYear(year, month - 1, day);
   at.setUTCHours(hour, minute, second, Number(frac.padEnd(3, '0').slice(0, 3)));
-  at.setTime(at.getTime() - offsetMinutes * 60_000);
+  at.setTime(at.getTime() - offsetMinutes * MINUTE);
   return { at, utcOffset };
 }
 

@@ -1,5 +1,5 @@
 // Field rules shared by the 2.2 and 3.0 normalisers.
-import type { CarrierEvent, ModeOfTransport } from '../types.ts';
+import type { CarrierEvent, ModeOfTransport } from '../../domain/tracking/carrier-events.ts';
 
 const MODES: readonly string[] = ['VESSEL', 'RAIL', 'TRUCK', 'BARGE'] satisfies ModeOfTransport[];
 

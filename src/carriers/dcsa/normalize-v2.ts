@@ -1,5 +1,5 @@
 // One DCSA 2.2 event → CarrierEvent.
-import type { CarrierEvent } from '../types.ts';
+import type { CarrierEvent } from '../../domain/tracking/carrier-events.ts';
 import { equipmentFromReferences, modeOfTransport, railOperator, smdgCode, vessel, voyageNumber } from './fields.ts';
 import type { EventV2, LocationV2, TransportCallV2 } from './wire-v2.ts';
 

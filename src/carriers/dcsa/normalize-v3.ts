@@ -1,5 +1,5 @@
 // One DCSA 3.0 event → CarrierEvent.
-import type { CarrierEvent } from '../types.ts';
+import type { CarrierEvent } from '../../domain/tracking/carrier-events.ts';
 import { equipmentFromReferences, modeOfTransport, railOperator, smdgCode, vessel, voyageNumber } from './fields.ts';
 import type { EventV3 } from './wire-v3.ts';
 

@@ -1,5 +1,5 @@
 // DCSA Track & Trace payloads (2.2 or 3.0) → CarrierEvent[].
-import type { CarrierEvent } from '../types.ts';
+import type { CarrierEvent } from '../../domain/tracking/carrier-events.ts';
 import { UnrecognizedResponseError } from './errors.ts';
 import { fromEventV2 } from './normalize-v2.ts';
 import { fromEventV3 } from './normalize-v3.ts';

@@ -1,6 +1,7 @@
 // What one lookup's events say about the shipment as a whole: its containers, its booking and
 // B/L numbers, and whether the booking was cancelled.
-import type { CarrierEvent, CarrierSnapshot, LookupRequest, SnapshotContainer } from '../types.ts';
+import type { CarrierEvent, CarrierSnapshot, SnapshotContainer } from '../../domain/tracking/carrier-events.ts';
+import type { LookupRequest } from '../types.ts';
 
 /** The snapshot of a lookup, without terminal data (the connector adds it). */
 export function buildSnapshot(request: LookupRequest, events: CarrierEvent[], fetchedAt: Date): CarrierSnapshot {

@@ -1,5 +1,5 @@
 // Terminal data is not part of DCSA Track & Trace. svc reads it from a small JSON contract of
-// its own, which the sandbox carrier network (src/carriers/sandbox/) serves and any adapter in
+// its own, which the sandbox carrier network (src/sandbox/) serves and any adapter in
 // front of a real terminal system can serve too:
 //
 //   GET {terminalBaseUrl}/containers/{containerNumber}      (no API key: a separate service)
@@ -18,7 +18,7 @@
 // Instants are ISO 8601 with an offset. It is exactly TerminalStatus (types.ts) with instants
 // as strings.
 import { z } from 'zod';
-import type { TerminalStatus } from '../types.ts';
+import type { TerminalStatus } from '../../domain/tracking/carrier-events.ts';
 import { UnrecognizedResponseError } from './errors.ts';
 import { exchange, jsonBody, type HttpSettings } from './http.ts';
 import { dateTime } from './wire-common.ts';

@@ -3,7 +3,7 @@
 import { barePrediction, shapedPrediction, type Catalogue, type PrefixEntry } from './catalogue.ts';
 import { NO_PREDICTION } from './confidence.ts';
 import { checkContainerNumber, looksLikeContainerNumber, type ContainerCheck } from './iso6346.ts';
-import { normaliseNumber } from './normalise.ts';
+import { normalisePastedNumber } from './normalise.ts';
 import type { NumberShape } from './shapes.ts';
 import type { InferResult, NumberType, ShippingLinePrediction, UnusableNumber } from './types.ts';
 
@@ -11,7 +11,7 @@ export const isUnusable = (r: InferResult | UnusableNumber): r is UnusableNumber
 
 /** Infers from raw user input; input that cannot be a tracking number at all is `unusable`. */
 export function inferNumber(catalogue: Catalogue, raw: string): InferResult | UnusableNumber {
-  const normalised = normaliseNumber(raw);
+  const normalised = normalisePastedNumber(raw);
   if (!normalised.ok) return { unusable: true, reason: normalised.reason };
   return inferNormalised(catalogue, normalised.number);
 }

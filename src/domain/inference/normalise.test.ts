@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { normaliseNumber } from './normalise.ts';
+import { normalisePastedNumber } from './normalise.ts';
 
 test('case, blanks, dashes, dots, slashes and enclosing punctuation go', () => {
   const cases: [string, string][] = [
@@ -18,7 +18,7 @@ test('case, blanks, dashes, dots, slashes and enclosing punctuation go', () => {
     ['HLCU/HAM/2305/12345', 'HLCUHAM230512345'],
     ['ＭＳＫＵ１２３４５６５', 'MSKU1234565'],
   ];
-  for (const [raw, number] of cases) assert.deepEqual(normaliseNumber(raw), { ok: true, number }, raw);
+  for (const [raw, number] of cases) assert.deepEqual(normalisePastedNumber(raw), { ok: true, number }, raw);
 });
 
 test('a label in front goes when a separator ends it', () => {
@@ -33,10 +33,10 @@ test('a label in front goes when a separator ends it', () => {
     ['Master B/L: ONEYSH9AME650500', 'ONEYSH9AME650500'],
     ['Bill of lading ZIMUSNH1234567', 'ZIMUSNH1234567'],
   ];
-  for (const [raw, number] of cases) assert.deepEqual(normaliseNumber(raw), { ok: true, number }, raw);
+  for (const [raw, number] of cases) assert.deepEqual(normalisePastedNumber(raw), { ok: true, number }, raw);
   // Letters that merely start the number stay.
-  assert.deepEqual(normaliseNumber('BL123456789'), { ok: true, number: 'BL123456789' });
-  assert.deepEqual(normaliseNumber('BKG12345678'), { ok: true, number: 'BKG12345678' });
+  assert.deepEqual(normalisePastedNumber('BL123456789'), { ok: true, number: 'BL123456789' });
+  assert.deepEqual(normalisePastedNumber('BKG12345678'), { ok: true, number: 'BKG12345678' });
 });
 
 test('what cannot be a tracking number says why', () => {
@@ -51,7 +51,7 @@ test('what cannot be a tracking number says why', () => {
     ['1'.repeat(36), /longer than 35/],
   ];
   for (const [raw, reason] of cases) {
-    const n = normaliseNumber(raw);
+    const n = normalisePastedNumber(raw);
     assert.equal(n.ok, false, raw);
     if (!n.ok) assert.match(n.reason, reason, raw);
   }

@@ -1,6 +1,7 @@
 // Numbers arrive pasted from emails and PDFs: lower case, blanks, dashes, dots, a label in front
 // ("B/L No.: …"), quotes or brackets around. Normalising removes all of that and keeps the letters
-// and digits that make the number.
+// and digits that make the number, on top of the base rule every reader of a number shares.
+import { normaliseNumber } from '../carrier-numbers.ts';
 
 export type Normalised = { ok: true; number: string } | { ok: false; reason: string };
 
@@ -23,9 +24,9 @@ const SEPARATORS = /[\s\u200B-\u200D\u2060\uFEFF\-\u2010-\u2015\u2212._/\\]+/g;
 const LETTERS_AND_DIGITS = /^[A-Z0-9]+$/;
 const DIGIT = /\d/;
 
-export function normaliseNumber(raw: string): Normalised {
+export function normalisePastedNumber(raw: string): Normalised {
   // NFKC folds full-width letters and digits (common in PDFs from East Asia) to ASCII.
-  let text = raw.normalize('NFKC').toUpperCase().replace(ENCLOSING, '');
+  let text = normaliseNumber(raw.normalize('NFKC')).replace(ENCLOSING, '');
   text = text.replace(LABEL, '').replace(SEPARATORS, '');
   if (text.length === 0) return { ok: false, reason: 'it is blank once spaces and separators are removed' };
   if (!LETTERS_AND_DIGITS.test(text)) return { ok: false, reason: 'it contains characters other than letters and digits' };

@@ -1,7 +1,7 @@
 // One container's next state: equipment, weight and seal, the milestone times, the inland ETA,
 // terminal data and current_status. As for the shipment, a value the snapshot does not give
 // keeps the stored one.
-import type { CarrierEvent, SnapshotContainer, TerminalStatus } from '../../carriers/types.ts';
+import type { CarrierEvent, SnapshotContainer, TerminalStatus } from './carrier-events.ts';
 import { decodeSizeType, kgToLbs } from './equipment.ts';
 import { preferred } from './facts.ts';
 import type { Milestone } from './milestones.ts';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { CarrierEvent, CarrierSnapshot } from '../../carriers/types.ts';
+import { HOUR } from '../time-units.ts';
+import type { CarrierEvent, CarrierSnapshot } from './carrier-events.ts';
 import { diffSnapshot } from './diff.ts';
 import { apply, ctx, ev, feed, nothingStored, shuffled, snapshot, terminalReport, vesselLeg, type EventSpec } from './fixtures.ts';
 import type { ContainerState, Diff, PreviousState } from './types.ts';
@@ -437,7 +438,6 @@ describe('ETA changes', () => {
 // Properties over generated journeys: the order of events never matters, a replayed snapshot
 // announces nothing, and polling as the journey advances announces each milestone exactly once.
 
-const HOUR = 3_600_000;
 const T0 = Date.parse('2026-03-01T00:00:00Z');
 
 interface Journey {

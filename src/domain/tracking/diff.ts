@@ -2,10 +2,11 @@
 // changed. Pure. The result does not depend on the order of the snapshot's events, containers
 // or terminal reports, and once a result is applied (its state stored, its transport event keys
 // added to emittedKeys and their names to emittedEvents) the same snapshot yields no event at all.
-import type { CarrierEvent, CarrierSnapshot } from '../../carriers/types.ts';
+import { normaliseContainerNumber } from '../carrier-numbers.ts';
+import type { CarrierEvent, CarrierSnapshot } from './carrier-events.ts';
 import { changesetOf } from './changeset.ts';
 import { nextContainer } from './container.ts';
-import { normalizeContainerNumber, withLocalTimes } from './facts.ts';
+import { withLocalTimes } from './facts.ts';
 import { milestoneKey, milestonesOf, type Milestone } from './milestones.ts';
 import { deriveRoute } from './route.ts';
 import { eventsByContainer } from './scope.ts';
@@ -52,9 +53,9 @@ export function diffSnapshot(previous: PreviousState, snapshot: CarrierSnapshot,
   const events = withLocalTimes(snapshot.events, ctx.timezoneOf);
   const route = deriveRoute(events);
 
-  const stored = new Map(previous.containers.map((c) => [normalizeContainerNumber(c.number), c]));
-  const listed = new Map(snapshot.containers.map((c) => [normalizeContainerNumber(c.number), c]));
-  const named = events.flatMap((e) => (e.type === 'EQUIPMENT' && e.equipmentReference ? [normalizeContainerNumber(e.equipmentReference)] : []));
+  const stored = new Map(previous.containers.map((c) => [normaliseContainerNumber(c.number), c]));
+  const listed = new Map(snapshot.containers.map((c) => [normaliseContainerNumber(c.number), c]));
+  const named = events.flatMap((e) => (e.type === 'EQUIPMENT' && e.equipmentReference ? [normaliseContainerNumber(e.equipmentReference)] : []));
   const numbers = [...new Set([...stored.keys(), ...listed.keys(), ...named])].sort();
 
   const concerning = eventsByContainer(numbers, events, route);

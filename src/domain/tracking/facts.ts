@@ -1,11 +1,7 @@
 // Reading carrier events: which of several to believe, which vessel and kind of move they
 // concern, and their times re-read in the location's zone when the carrier wrote no offset.
-import type { CarrierEvent, ModeOfTransport } from '../../carriers/types.ts';
+import type { CarrierEvent, ModeOfTransport } from './carrier-events.ts';
 import { wallTimeInZone } from './time.ts';
-
-export function normalizeContainerNumber(number: string): string {
-  return number.replace(/[\s-]/g, '').toUpperCase();
-}
 
 const CLASSIFIER_RANK = { ACT: 0, EST: 1, PLN: 2 } as const;
 

@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { CarrierEvent, CarrierSnapshot } from '../../carriers/types.ts';
+import { HOUR } from '../time-units.ts';
+import type { CarrierEvent, CarrierSnapshot } from './carrier-events.ts';
 import { diffSnapshot } from './diff.ts';
 import { apply, ctx, ev, feed, feedFrom, nothingStored, recorded, shuffled, snapshot, vesselLeg } from './fixtures.ts';
 import type { Diff, VesselRef } from './types.ts';
 
 const BOX = 'MSKU1234565';
 const BOX2 = 'TGHU2000003';
-const HOUR = 3_600_000;
 const T0 = Date.parse('2026-03-01T00:00:00Z');
 
 const TONGALA = { imo: '9278105', name: 'TONGALA' };

@@ -1,6 +1,6 @@
 // Hand-made carrier events and snapshots for the tests of this folder, and a stand-in for the
 // store: state goes through JSON as it does in the database, and emitted keys accumulate.
-import type { CarrierEvent, CarrierSnapshot, ModeOfTransport, SnapshotContainer, TerminalStatus } from '../../carriers/types.ts';
+import type { CarrierEvent, CarrierSnapshot, ModeOfTransport, SnapshotContainer, TerminalStatus } from './carrier-events.ts';
 import { diffSnapshot } from './diff.ts';
 import type { Diff, DiffContext, PreviousState, VesselRef } from './types.ts';
 

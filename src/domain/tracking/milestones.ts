@@ -4,7 +4,7 @@
 // 3 (PICK/STUF, raw only), 13 (vessel_berthed: no T&T code), 16–17 (customs holds: terminal.ts),
 // 23 (DROP laden: † delivered, a user's mark), 28 (seals: container.ts), 29 (shipment documents)
 // and 30 (retractions, which CarrierEvent cannot express yet).
-import type { CarrierEvent } from '../../carriers/types.ts';
+import type { CarrierEvent } from './carrier-events.ts';
 import { believedTime, byPreference, isOceanMode, isOceanMove, leavesPort, preferred } from './facts.ts';
 import type { Route } from './route.ts';
 import type { MilestoneName } from './types.ts';

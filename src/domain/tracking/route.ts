@@ -3,16 +3,16 @@
 // the last leg discharges), the transshipment ports between, which legs are feeders, and the
 // inland destination where the rail or truck move after discharge ends. DCSA T&T 2.2 does not
 // say which call is which, so this is derived; every tie is broken by value, never by input order.
-import type { CarrierEvent } from '../../carriers/types.ts';
+import { DAY } from '../time-units.ts';
+import type { CarrierEvent } from './carrier-events.ts';
 import { believedTime, byPreference, isOceanMove, leavesPort, vesselKeyer } from './facts.ts';
 
-const DAY_MS = 86_400_000;
 /**
  * The longest a feeder leg takes: feeder services reach about 1,300 to 1,500 nm from their hub
  * (Ho Chi Minh City or Port Klang to Singapore, Yantian to Busan) at 14 to 17 knots. Longer first
  * or last legs (Xiamen to Singapore on a mainline ship, four days and more) stay transshipments.
  */
-const FEEDER_MAX_MS = 4 * DAY_MS;
+const FEEDER_MAX_MS = 4 * DAY;
 
 export interface Leg {
   /** The vessel's identity (see vesselKeyer). */

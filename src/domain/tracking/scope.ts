@@ -2,8 +2,9 @@
 // vehicle's arrival or departure (TRANSPORT) concerns the containers that the carrier's own
 // equipment events put on that vehicle (the same vessel leg, or rail, or truck); when no
 // container's events say so, the vehicle carried them all.
-import type { CarrierEvent } from '../../carriers/types.ts';
-import { isOceanMove, normalizeContainerNumber } from './facts.ts';
+import { normaliseContainerNumber } from '../carrier-numbers.ts';
+import type { CarrierEvent } from './carrier-events.ts';
+import { isOceanMove } from './facts.ts';
 import type { Route } from './route.ts';
 
 export function eventsByContainer(numbers: readonly string[], events: readonly CarrierEvent[], route: Route): Map<string, CarrierEvent[]> {
@@ -16,7 +17,7 @@ export function eventsByContainer(numbers: readonly string[], events: readonly C
   const vehiclesOf = new Map(numbers.map((n) => [n, new Set<string>()]));
   for (const e of events) {
     if (e.type !== 'EQUIPMENT' || e.equipmentReference === null) continue;
-    const number = normalizeContainerNumber(e.equipmentReference);
+    const number = normaliseContainerNumber(e.equipmentReference);
     result.get(number)?.push(e);
     const vehicle = vehicleOf(e);
     if (vehicle !== null) vehiclesOf.get(number)?.add(vehicle);

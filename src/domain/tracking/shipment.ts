@@ -3,7 +3,7 @@
 // shipment.estimated.arrival event when the port-of-discharge ETA moves. A value the snapshot
 // does not give keeps the stored one: carriers drop estimates once the actual is in, and drop
 // old events altogether.
-import type { CarrierEvent, CarrierSnapshot } from '../../carriers/types.ts';
+import type { CarrierEvent, CarrierSnapshot } from './carrier-events.ts';
 import { byPreference, isOceanMove, leavesPort, preferred } from './facts.ts';
 import type { Milestone } from './milestones.ts';
 import type { Leg, Route } from './route.ts';

@@ -2,8 +2,9 @@
 // appointment and which terminal it is. Terminal reports own these; until a terminal reports on
 // the container, the carrier's customs and release events (anchors §2.7 rows 16–17) keep the
 // holds and its SMDG code names the terminal.
-import type { CarrierEvent, TerminalStatus } from '../../carriers/types.ts';
-import { byPreference, isOceanMove, normalizeContainerNumber, preferred } from './facts.ts';
+import { normaliseContainerNumber } from '../carrier-numbers.ts';
+import type { CarrierEvent, TerminalStatus } from './carrier-events.ts';
+import { byPreference, isOceanMove, preferred } from './facts.ts';
 import type { Route } from './route.ts';
 import { isoInstant, isoOrNull, localMidnight } from './time.ts';
 import type { ContainerState, TerminalFee, TerminalHold } from './types.ts';
@@ -24,7 +25,7 @@ export type TerminalAttributes = Pick<
 export function latestReport(reports: readonly TerminalStatus[], number: string): TerminalStatus | null {
   let latest: TerminalStatus | null = null;
   for (const r of reports) {
-    if (normalizeContainerNumber(r.containerNumber) !== number) continue;
+    if (normaliseContainerNumber(r.containerNumber) !== number) continue;
     const newer = latest === null || r.observedAt > latest.observedAt || (+r.observedAt === +latest.observedAt && (r.terminalCode ?? '') < (latest.terminalCode ?? ''));
     if (newer) latest = r;
   }

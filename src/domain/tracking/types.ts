@@ -3,7 +3,7 @@
 //
 // State is JSON-safe on purpose: it is stored as JSON and handed back as-is on the next diff, so
 // instants are ISO 8601 text in UTC rather than Date objects that would not survive the round trip.
-import type { TerminalStatus } from '../../carriers/types.ts';
+import type { TerminalStatus } from './carrier-events.ts';
 
 /** An instant in UTC as ISO 8601 text, e.g. "2026-03-01T14:05:00Z". */
 export type IsoInstant = string;

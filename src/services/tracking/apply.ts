@@ -1,7 +1,7 @@
 // Applies a carrier snapshot to a stored shipment: runs the pure diff engine against what is
 // stored, then writes the new state, the new events and their outbox records in the caller's
 // transaction, so an event is recorded exactly when the change it describes is.
-import type { CarrierEvent, CarrierSnapshot } from '../../carriers/types.ts';
+import type { CarrierEvent, CarrierSnapshot } from '../../domain/tracking/carrier-events.ts';
 import { diffSnapshot } from '../../domain/tracking/diff.ts';
 import type { ContainerState, ShipmentState } from '../../domain/tracking/types.ts';
 import type { Tx } from '../../store/db.ts';

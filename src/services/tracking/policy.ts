@@ -1,8 +1,5 @@
 // The tracking engine's timing rules, as pure functions of configurable intervals.
-
-const SECOND = 1000;
-const HOUR = 3600 * SECOND;
-const DAY = 24 * HOUR;
+import { DAY, HOUR, SECOND } from '../../domain/time-units.ts';
 
 export interface TrackingPolicy {
   /** First retry delay after a temporary failure; each next one doubles. */

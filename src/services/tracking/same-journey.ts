@@ -1,6 +1,6 @@
 // The shipment a found tracking request becomes: the one svc already has for that journey in the
 // account (tracked again after it stopped, or through another of its numbers), else a new one.
-import type { CarrierSnapshot } from '../../carriers/types.ts';
+import type { CarrierSnapshot } from '../../domain/tracking/carrier-events.ts';
 import { isSameJourney } from '../../domain/tracking/same-journey.ts';
 import type { Tx } from '../../store/db.ts';
 import { insertShipment, resumeShipment, shipmentsNamedBy, type ShipmentRow } from '../../store/shipments.ts';

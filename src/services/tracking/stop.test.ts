@@ -1,11 +1,11 @@
 // The rules by which tracking stops by itself, as a pure function of the shipment's state and time.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { DAY } from '../../domain/time-units.ts';
 import type { ContainerState, ShipmentState } from '../../domain/tracking/types.ts';
 import { defaultPolicy } from './policy.ts';
 import { stopReason } from './stop.ts';
 
-const DAY = 24 * 3_600_000;
 const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
 
 const arrivedAt = new Date('2026-03-20T08:00:00Z');

@@ -3,6 +3,7 @@
 // none processes the same item at the same time; a crashed worker's claims lapse and are retaken.
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.ts';
+import { DAY } from '../../domain/time-units.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import type { CarrierConnector, LookupOutcome, LookupRequest } from '../../carriers/types.ts';
 import { withTransaction, type Db, type Tx } from '../../store/db.ts';
@@ -35,7 +36,7 @@ export interface WorkerDeps {
 const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
 
 // Terminals report availability, holds and fees from about this long before the vessel arrives.
-const TERMINAL_LEAD_MS = 3 * 24 * 3_600_000;
+const TERMINAL_LEAD_MS = 3 * DAY;
 
 /** Whether the shipment's boxes may be at (or about to reach) the terminal of discharge. */
 function nearTerminal(shipment: ShipmentRow, now: Date): boolean {

@@ -1,6 +1,6 @@
 // ISO 6346 container numbers as the sandbox uses them: it checks incoming numbers and mints valid
 // ones for journeys, with the check digit of svc's own validation.
-import { checkDigit } from '../../domain/inference/iso6346.ts';
+import { checkDigit } from '../domain/inference/iso6346.ts';
 
 export { checkDigit };
 

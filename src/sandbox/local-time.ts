@@ -1,5 +1,6 @@
 // Carriers write event times in the local time of the place, with its UTC offset
 // ("2026-03-02T14:05:00+08:00"). Offsets come from the IANA zone, so daylight saving is right.
+import { DAY, MINUTE } from '../domain/time-units.ts';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -25,7 +26,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
 /** ISO 8601 in the zone's local time with its offset, to the second. */
 export function localDateTime(at: Date, timeZone: string): string {
   const offset = utcOffsetMinutes(at, timeZone);
-  const local = new Date(at.getTime() + offset * 60_000).toISOString().slice(0, 19);
+  const local = new Date(at.getTime() + offset * MINUTE).toISOString().slice(0, 19);
   const sign = offset < 0 ? '-' : '+';
   const abs = Math.abs(offset);
   return `${local}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
@@ -33,7 +34,7 @@ export function localDateTime(at: Date, timeZone: string): string {
 
 /** The calendar date (YYYY-MM-DD) at `at` in the zone. */
 export function localDate(at: Date, timeZone: string): string {
-  return new Date(at.getTime() + utcOffsetMinutes(at, timeZone) * 60_000).toISOString().slice(0, 10);
+  return new Date(at.getTime() + utcOffsetMinutes(at, timeZone) * MINUTE).toISOString().slice(0, 10);
 }
 
 /** A calendar date moved by whole days. */
@@ -45,7 +46,7 @@ export function addDays(date: string, days: number): string {
 
 /** Whole calendar days from date `a` to date `b` (b − a). */
 export function daysBetween(a: string, b: string): number {
-  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / DAY);
 }
 
 /** UTC without milliseconds, as carriers write eventCreatedDateTime. */

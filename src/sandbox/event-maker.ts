@@ -1,12 +1,10 @@
 // Turns the planner's decisions into journey events: stable ids, and a publication time for each
 // — minutes to hours after the fact, now and then a day late, so events arrive out of order the
 // way they do from real carriers.
-import { stableId } from '../../refdata/ids.ts';
+import { HOUR, MINUTE } from '../domain/time-units.ts';
+import { stableId } from '../refdata/ids.ts';
 import type { Facility, Journey, JourneyEvent, Leg } from './journey.ts';
 import type { Prng } from './prng.ts';
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 
 /** Share of events a carrier publishes late (half a day to nearly two days). */
 const LATE_SHARE = 0.06;

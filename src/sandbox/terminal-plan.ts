@@ -1,12 +1,10 @@
 // What happens to boxes at the pickup terminal: holds and their release, availability, the last
 // free day, the pickup appointment and the gate-out that ends the terminal stay. Holds are decided
 // per shipment (customs and freight release a whole B/L at once); the rest per box.
+import { DAY, HOUR, MINUTE } from '../domain/time-units.ts';
 import type { HoldName, HoldPlan, TerminalPlan } from './journey.ts';
 import { addDays, localDate, utcOffsetMinutes } from './local-time.ts';
 import type { Prng } from './prng.ts';
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 export type HoldsMode = 'none' | 'customs_and_freight' | 'random';
 
@@ -82,7 +80,7 @@ const EURO = new Set(['NL', 'DE', 'BE', 'FR', 'IT', 'ES']);
 /** Start of the day after `date` in the zone: the moment a last free day runs out. */
 function endOfLocalDay(date: string, timeZone: string, near: Date): Date {
   const midnightUtc = Date.parse(`${addDays(date, 1)}T00:00:00Z`);
-  return new Date(midnightUtc - utcOffsetMinutes(near, timeZone) * 60_000);
+  return new Date(midnightUtc - utcOffsetMinutes(near, timeZone) * MINUTE);
 }
 
 export function planTerminalStay(input: TerminalStayInput, rng: Prng): TerminalPlan {
@@ -113,7 +111,7 @@ export function planTerminalStay(input: TerminalStayInput, rng: Prng): TerminalP
   if (input.mayPickUpLate && rng.chance(0.12)) {
     fullOut = Math.max(fullOut, endOfLocalDay(finalLfd, input.timeZone, availableAt).getTime() + rng.between(0.3 * DAY, 3 * DAY));
   }
-  const fullOutAt = new Date(Math.round(fullOut / 60_000) * 60_000);
+  const fullOutAt = new Date(Math.round(fullOut / MINUTE) * MINUTE);
 
   // Truckers book a slot some hours after the box becomes available; the gate-out falls in that slot.
   const window = fullOutAt.getTime() - availableAt.getTime();

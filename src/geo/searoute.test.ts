@@ -34,7 +34,7 @@ const CAPE_OF_GOOD_HOPE: [number, number] = [18.5, -34.6];
 
 describe('MARNET sea graph', () => {
   test('builds quickly and stitches the antimeridian', (t) => {
-    const geojson = JSON.parse(readFileSync(new URL('../../../refdata/marnet.geojson', import.meta.url), 'utf8')) as NetworkGeoJson;
+    const geojson = JSON.parse(readFileSync(new URL('../../refdata/marnet.geojson', import.meta.url), 'utf8')) as NetworkGeoJson;
     const started = performance.now();
     const graph = buildSeaGraph(geojson);
     const ms = performance.now() - started;

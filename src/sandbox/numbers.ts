@@ -1,14 +1,9 @@
 // Which numbers a sandbox carrier accepts, and the numbers it mints for the documents and boxes
 // of a journey. A malformed number is refused with a 400, as a carrier would.
-import type { NumberType } from '../types.ts';
+import type { NumberType } from '../carriers/types.ts';
 import { containerNumber, isValidContainerNumber } from './iso6346.ts';
 import type { Prng } from './prng.ts';
 import type { SandboxCarrier } from './world.ts';
-
-/** Carriers compare numbers without case or surrounding blanks. */
-export function normaliseNumber(number: string): string {
-  return number.trim().toUpperCase();
-}
 
 /**
  * B/L: 6–20 letters and digits with at least four digits. A number that opens with four or more

@@ -1,7 +1,7 @@
 // GET /v2/events query parameters (DCSA T&T 2.2) and the event filters they share with push
 // subscriptions: comma-separated lists are OR, different parameters AND; eventCreatedDateTime
 // takes the :gte/:gt/:lte/:lt/:eq operators; limit and an opaque cursor page through the result.
-import type { NumberType } from '../types.ts';
+import type { NumberType } from '../carriers/types.ts';
 import { transportCallId } from './dcsa-serialise.ts';
 import type { JourneyEvent } from './journey.ts';
 

@@ -2,17 +2,17 @@
 // journey is anchored: it started 2 to 10 days before that moment, so some milestones are already
 // past at the first lookup. Anchors are kept in the state file, and every number a journey
 // carries (B/L, booking, each container) leads back to it, whichever one is asked later.
-import type { Clock } from '../../clock.ts';
-import type { NumberType } from '../types.ts';
+import type { Clock } from '../clock.ts';
+import type { NumberType } from '../carriers/types.ts';
+import { normaliseNumber } from '../domain/carrier-numbers.ts';
+import { DAY, MINUTE } from '../domain/time-units.ts';
 import type { Journey } from './journey.ts';
-import { isWellFormed, normaliseNumber } from './numbers.ts';
+import { isWellFormed } from './numbers.ts';
 import { planJourney } from './planner.ts';
 import { Prng } from './prng.ts';
 import { emptyState, readState, writeState, type Anchor, type SandboxState } from './state-file.ts';
 import { findTestNumber, type TestNumber } from './test-numbers.ts';
 import type { SandboxWorld } from './world.ts';
-
-const DAY = 86_400_000;
 
 export type Resolution =
   | { kind: 'malformed'; number: string }
@@ -96,7 +96,7 @@ export class JourneyRegistry {
     const key = `${anchor.scac}:${anchor.number}`;
     const test = findTestNumber(anchor.scac, anchor.number);
     const offsetDays = test?.shape?.offsetDays ?? new Prng('sandbox-anchor/1', anchor.scac, anchor.number).between(2, 10);
-    const startAt = new Date(Math.floor((Date.parse(anchor.firstSeenAt) - offsetDays * DAY) / 60_000) * 60_000);
+    const startAt = new Date(Math.floor((Date.parse(anchor.firstSeenAt) - offsetDays * DAY) / MINUTE) * MINUTE);
     const journey = planJourney(this.#world, anchor.scac, anchor.numberType, anchor.number, startAt);
     this.#journeys.set(key, journey);
     const numbers = [anchor.number, journey.billOfLading, journey.bookingNumber, ...journey.containers.map((c) => c.number)];

@@ -3,7 +3,7 @@
 // HMAC-SHA256 of the raw body (Notification-Signature: sha256=<hex>). A failed delivery keeps the
 // events queued and is retried after 1, 2, 4 … 64 ticks; nothing here ever throws into the ticker.
 import { createHmac, randomUUID } from 'node:crypto';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../clock.ts';
 import { toDcsaEvent, type DcsaEvent } from './dcsa-serialise.ts';
 import { matchesFilter, parseFilter, QueryError, REFERENCE_TYPES, type EventFilter, type References } from './event-query.ts';
 import type { Journey } from './journey.ts';

@@ -303,7 +303,7 @@ export function routeOnGraph(graph: SeaGraph, from: LonLat, to: LonLat, options:
   return { distanceKm, distanceNm: distanceKm / KM_PER_NM, coordinates };
 }
 
-const MARNET_URL = new URL('../../../refdata/marnet.geojson', import.meta.url);
+const MARNET_URL = new URL('../../refdata/marnet.geojson', import.meta.url);
 let marnet: SeaGraph | undefined;
 
 /** The MARNET graph, built on first use and kept for the life of the process. */

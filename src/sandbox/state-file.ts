@@ -3,7 +3,7 @@
 // file, rewritten whole on each change through a temporary file so a crash never leaves half of it.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { replaceFileSync } from '../../durable-file.ts';
+import { replaceFileSync } from '../durable-file.ts';
 
 const anchorSchema = z.object({
   scac: z.string(),

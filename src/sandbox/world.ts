@@ -1,10 +1,10 @@
 // What the sandbox knows about the real world: ports with coordinates, time zones and SMDG
 // terminal codes, the carriers it impersonates with their B/L and container prefixes, real
 // vessels, and sea distances. Built once from refdata/ through svc's own parsers.
-import { haversineNm } from '../../domain/geo/distance.ts';
-import { seaRoute } from '../../domain/geo/searoute.ts';
-import { parseReferenceData, readSources, type ReferenceData } from '../../refdata/parse.ts';
-import type { VesselRow } from '../../refdata/types.ts';
+import { haversineNm } from '../geo/distance.ts';
+import { seaRoute } from '../geo/searoute.ts';
+import { parseReferenceData, readSources, type ReferenceData } from '../refdata/parse.ts';
+import type { VesselRow } from '../refdata/types.ts';
 
 export interface Terminal {
   name: string;

@@ -4,11 +4,10 @@
 // the box, or from the hub to the port of discharge — beside a mother leg at least twice as long.
 // The planner labels legs with it and picks the vessel to fit (a feeder ship or a barge), so the
 // ground truth's feeder_* milestones, the published vessel and mode, and svc's reading agree.
-
-const DAY_MS = 86_400_000;
+import { DAY } from '../domain/time-units.ts';
 
 /** The longest a feeder leg takes, departure to arrival (feeder services reach 1,300–1,500 nm). */
-export const FEEDER_MAX_MS = 4 * DAY_MS;
+export const FEEDER_MAX_MS = 4 * DAY;
 /** The mother vessel's leg takes at least this many times as long as a feeder's. */
 export const MOTHER_MIN_RATIO = 2;
 

@@ -2,7 +2,7 @@
 // make the trip much longer, a barge for some very short first hops, North American rail inland,
 // real terminals and real vessels of the carrier. Which legs are feeders is not chosen here: the
 // planner applies the feeder rule (feeder-rule.ts) to the legs' times.
-import type { VesselRow } from '../../refdata/types.ts';
+import type { VesselRow } from '../refdata/types.ts';
 import type { Facility, Vessel } from './journey.ts';
 import { INLAND_ORIGINS, LANES, MAX_BARGE_NM, MAX_FEEDER_NM, MAX_HUB_DETOUR, RAIL_DESTINATIONS } from './lanes.ts';
 import type { Prng } from './prng.ts';

@@ -1,6 +1,6 @@
 // Simulated time for demos: a voyage of weeks plays out in minutes. svc and the sandbox share one
 // ScaledClock in demo mode, so "now" is the same on both sides of the DCSA connection.
-import { systemClock, type Clock } from '../../clock.ts';
+import { systemClock, type Clock } from '../clock.ts';
 
 export class ScaledClock implements Clock {
   readonly #anchorMs: number;

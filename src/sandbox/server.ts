@@ -3,13 +3,13 @@
 // /terminal serves terminal data, /sandbox the ground truth and the test numbers.
 import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../clock.ts';
+import { normaliseNumber } from '../domain/carrier-numbers.ts';
 import { toDcsaEvent } from './dcsa-serialise.ts';
 import { encodeCursor, matchesCreated, matchesFilter, parseEventsQuery, QueryError, sortEvents, REFERENCE_TYPES, type EventsQuery, type References } from './event-query.ts';
 import { behaviourTruth, groundTruth } from './ground-truth.ts';
 import { isValidContainerNumber } from './iso6346.ts';
 import type { Journey } from './journey.ts';
-import { normaliseNumber } from './numbers.ts';
 import { JourneyRegistry } from './registry.ts';
 import { ScaledClock } from './scaled-clock.ts';
 import { API_VERSION, SubscriptionHub, type DeliveryAttempt } from './subscriptions.ts';

@@ -1,7 +1,7 @@
 // The documented test numbers: one per outcome svc must handle. TEST-TR-SUCCEEDED and
 // TEST-TR-FAILED are the reference service's own two (digest §2); the rest give every failure
 // behaviour and journey shape a fixed, repeatable number. The README lists the same table.
-import type { FailedReason, NumberType } from '../types.ts';
+import type { FailedReason, NumberType } from '../carriers/types.ts';
 
 export type Behaviour =
   /** A journey, published as it happens. */

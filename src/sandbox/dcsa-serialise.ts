@@ -2,7 +2,7 @@
 // /v2/events and in subscription callbacks: eventCreatedDateTime in UTC, eventDateTime in the
 // local time of the place with its offset, the transport call with its UN/LOCODE, SMDG facility
 // code, mode, vessel and voyage, and the B/L and booking as document references.
-import { stableId } from '../../refdata/ids.ts';
+import { stableId } from '../refdata/ids.ts';
 import type { Facility, Journey, JourneyEvent } from './journey.ts';
 import { localDateTime, utcDateTime } from './local-time.ts';
 

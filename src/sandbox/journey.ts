@@ -1,7 +1,8 @@
 // The shape of a planned journey: everything that will happen to one shipment, and when the
 // carrier will tell. The planner fills it; the DCSA server, the terminal endpoint, the push
 // subscriptions and the ground truth all read from it, so they can never disagree.
-import type { ModeOfTransport, NumberType } from '../types.ts';
+import type { NumberType } from '../carriers/types.ts';
+import type { ModeOfTransport } from '../domain/tracking/carrier-events.ts';
 import type { Place } from './world.ts';
 
 export type FacilityType = 'POTE' | 'DEPO' | 'INTE' | 'RAMP' | 'CLOC';

@@ -1,0 +1,81 @@
+// What a carrier said about a shipment, in the domain's words: the carrier-neutral events, containers
+// and terminal status the diff engine consumes. Connectors (src/carriers/) translate their protocol
+// into these shapes; the domain defines them so that it depends on nothing outside itself.
+
+export type ModeOfTransport = 'VESSEL' | 'RAIL' | 'TRUCK' | 'BARGE';
+
+/** One carrier event, normalised from DCSA T&T (2.2 or 3.0). Times are absolute instants. */
+export interface CarrierEvent {
+  /** The carrier's own event id (DCSA eventID); stable across polls. */
+  id: string;
+  type: 'TRANSPORT' | 'EQUIPMENT' | 'SHIPMENT';
+  /** DCSA code: ARRI/DEPA (transport), LOAD/DISC/GTIN/GTOT/PICK/DROP/STUF/STRP/INSP/RSEA/RMVD/AVPU/CUS* (equipment), shipment codes. */
+  code: string;
+  /** ACT actual, EST estimated, PLN planned. Only ACT makes a milestone. */
+  classifier: 'ACT' | 'EST' | 'PLN';
+  /** When it happened (or is expected to): DCSA eventDateTime. */
+  occurredAt: Date;
+  /** The UTC offset the carrier wrote, e.g. "+01:00" or "Z" (null when it gave none). */
+  utcOffset: string | null;
+  /** When the carrier published the record: DCSA eventCreatedDateTime (freshness). */
+  publishedAt: Date;
+  /** Container number for equipment events (DCSA equipmentReference). */
+  equipmentReference: string | null;
+  emptyIndicator: 'EMPTY' | 'LADEN' | null;
+  /** UN/LOCODE of the event location (transport call or event location). */
+  locode: string | null;
+  /** SMDG terminal code of the facility, when given. */
+  facilitySmdgCode: string | null;
+  /** DCSA facilityTypeCode: POTE, DEPO, INTE, RAMP, CLOC… */
+  facilityType: string | null;
+  modeOfTransport: ModeOfTransport | null;
+  vessel: { imo: string | null; name: string | null } | null;
+  voyageNumber: string | null;
+  /** The railroad (SCAC) running a RAIL transport call; absent in events stored before svc read it. */
+  railOperator?: string | null;
+  transportCallSequence: number | null;
+  /** ISO 6346 size-type code of the container (e.g. 45G1), when given. */
+  isoEquipmentCode: string | null;
+  seals: string[];
+  /** Shipment event document type (BKG, TRD…), for SHIPMENT events. */
+  documentType: string | null;
+  documentReferences: { type: string; value: string }[];
+  /** The event exactly as the carrier sent it, for raw_events. */
+  raw: unknown;
+}
+
+/** Terminal data for one container at its discharge (or inland) terminal. Not part of DCSA T&T. */
+export interface TerminalStatus {
+  containerNumber: string;
+  /** FIRMS code or SMDG code of the terminal reporting. */
+  terminalCode: string | null;
+  availableForPickup: boolean | null;
+  /** Active or expected holds (freight, customs, USDA, VACIS, TMF, other); a cleared hold is absent. */
+  holds: { name: string; status: 'hold' | 'pending'; description: string | null }[];
+  /** demurrage, exam, extended_dwell_time, other, total. */
+  fees: { type: string; amount: number; currency_code: string }[];
+  /** Last free day, a calendar date (YYYY-MM-DD) at the terminal. */
+  lastFreeDay: string | null;
+  pickupAppointmentAt: Date | null;
+  observedAt: Date;
+}
+
+export interface SnapshotContainer {
+  number: string;
+  isoEquipmentCode: string | null;
+  sealNumber: string | null;
+  weightKg: number | null;
+}
+
+/** Everything a carrier told us about one shipment in one lookup. */
+export interface CarrierSnapshot {
+  scac: string;
+  billOfLadingNumber: string | null;
+  bookingNumber: string | null;
+  containers: SnapshotContainer[];
+  /** Actual, estimated and planned events, in any order. */
+  events: CarrierEvent[];
+  terminal: TerminalStatus[];
+  /** When we asked. */
+  fetchedAt: Date;
+}
