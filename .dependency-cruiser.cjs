@@ -41,8 +41,8 @@ module.exports = {
     {
       name: 'http-on-top',
       severity: 'error',
-      comment: 'Nothing below the HTTP face imports it: services, store, domain, the read model and the webhook worker serve every face.',
-      from: { path: '^src/(services|store|domain|read-model|webhooks)/' },
+      comment: 'Nothing but the roles (src/main/) imports the HTTP face: every other part serves every face (MCP and the web app to come).',
+      from: { path: '^src/', pathNot: '^src/(http|main)/' },
       to: { path: '^src/http/' },
     },
     {

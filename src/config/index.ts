@@ -2,7 +2,9 @@
 // A bad value stops start-up with a message that names the variable.
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { DEFAULT_HTTP_TIMEOUTS } from '../http/server-timeouts.ts';
+
+/** How long a client may take over a request's headers and over the whole request, in milliseconds. */
+export const DEFAULT_HTTP_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000 } as const;
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])

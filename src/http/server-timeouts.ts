@@ -1,6 +1,7 @@
 // How long a client may take to send a request. Without bounds, a client trickling its body a
 // byte at a time holds a connection (and a parser) open for as long as it likes.
 import type { ServerOptions } from 'node:http';
+import { DEFAULT_HTTP_TIMEOUTS } from '../config/index.ts';
 
 export interface HttpTimeouts {
   /** From connecting (or the previous response) to the end of the request headers. */
@@ -8,8 +9,6 @@ export interface HttpTimeouts {
   /** From connecting to the end of the whole request, body included. */
   requestMs: number;
 }
-
-export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000 };
 
 /** fastify server options enforcing `timeouts`; a late client gets 408 (see clientErrorHandler). */
 export function timeoutOptions(timeouts: HttpTimeouts = DEFAULT_HTTP_TIMEOUTS): { requestTimeout: number; http: ServerOptions } {
