@@ -1,5 +1,6 @@
 // Reads of recorded events.
 import type { Queryable } from './db.ts';
+import { findOfAccount } from './account-rows.ts';
 import { isUuid } from './uuid.ts';
 
 export interface TransportEventRow {
@@ -30,12 +31,8 @@ export async function transportEventsOfContainers(db: Queryable, containerIds: s
   return rows;
 }
 
-export async function findTransportEvents(db: Queryable, accountId: string, ids: string[]): Promise<TransportEventRow[]> {
-  const valid = ids.filter(isUuid);
-  if (valid.length === 0) return [];
-  const { rows } = await db.query<TransportEventRow>('SELECT * FROM transport_events WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, valid]);
-  return rows;
-}
+export const findTransportEvents = (db: Queryable, accountId: string, ids: string[]): Promise<TransportEventRow[]> =>
+  findOfAccount(db, 'transport_events', accountId, ids);
 
 export interface RawEventRow {
   id: string;
@@ -85,12 +82,8 @@ export interface EstimatedEventRow {
   created_at: Date;
 }
 
-export async function findEstimatedEvents(db: Queryable, accountId: string, ids: string[]): Promise<EstimatedEventRow[]> {
-  const valid = ids.filter(isUuid);
-  if (valid.length === 0) return [];
-  const { rows } = await db.query<EstimatedEventRow>('SELECT * FROM estimated_events WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, valid]);
-  return rows;
-}
+export const findEstimatedEvents = (db: Queryable, accountId: string, ids: string[]): Promise<EstimatedEventRow[]> =>
+  findOfAccount(db, 'estimated_events', accountId, ids);
 
 export interface ContainerUpdatedEventRow {
   id: string;
