@@ -3,23 +3,27 @@ import type { Queryable } from './db.ts';
 import { findOfAccount } from './account-rows.ts';
 import { isUuid } from './uuid.ts';
 
-export interface TransportEventRow {
+/** The columns an actual (transport) and an expected (estimated) event share: what, where, on which voyage, from whom. */
+interface ObservedEventRow {
   id: string;
   shipment_id: string;
-  container_id: string;
   event: string;
-  timestamp: Date | null;
   timezone: string | null;
   location_locode: string | null;
-  terminal_code: string | null;
-  /** The terminal `terminal_code` names, when svc knows it (resolved when the event is recorded). */
-  terminal_id?: string | null;
   vessel_imo: string | null;
   vessel_name: string | null;
   voyage_number: string | null;
   data_source: string;
   published_at: Date | null;
   created_at: Date;
+}
+
+export interface TransportEventRow extends ObservedEventRow {
+  container_id: string;
+  timestamp: Date | null;
+  terminal_code: string | null;
+  /** The terminal `terminal_code` names, when svc knows it (resolved when the event is recorded). */
+  terminal_id?: string | null;
 }
 
 export async function transportEventsOfContainers(db: Queryable, containerIds: string[]): Promise<TransportEventRow[]> {
@@ -66,20 +70,9 @@ export async function eventNamesBySourceEvent(db: Queryable, containerId: string
   return new Map(rows.map((r) => [r.source_event_id, r.event]));
 }
 
-export interface EstimatedEventRow {
-  id: string;
-  shipment_id: string;
-  event: string;
+export interface EstimatedEventRow extends ObservedEventRow {
   estimated_timestamp: Date;
   previous_timestamp: Date | null;
-  timezone: string | null;
-  location_locode: string | null;
-  vessel_imo: string | null;
-  vessel_name: string | null;
-  voyage_number: string | null;
-  data_source: string;
-  published_at: Date | null;
-  created_at: Date;
 }
 
 export const findEstimatedEvents = (db: Queryable, accountId: string, ids: string[]): Promise<EstimatedEventRow[]> =>
