@@ -7,6 +7,12 @@ import { isUuid } from './uuid.ts';
 type AccountTable = 'shipments' | 'containers' | 'tracking_requests' | 'transport_events' | 'estimated_events' | 'parties' | 'webhooks';
 type LabelledTable = 'shipments' | 'tracking_requests';
 
+/** The labels a user edits on shipments and tracking requests; one left out stays as it is. */
+export interface LabelEdit {
+  ref_numbers?: string[];
+  tags?: string[];
+}
+
 /** The account's rows, newest first, with how many there are in all. */
 export async function pageOfAccount<Row>(
   db: Queryable,
@@ -36,7 +42,7 @@ export async function updateLabelsOfAccount<Row>(
   table: LabelledTable,
   accountId: string,
   id: string,
-  labels: { ref_numbers?: string[]; tags?: string[] },
+  labels: LabelEdit,
   at: Date,
 ): Promise<Row | undefined> {
   if (!isUuid(id)) return undefined;

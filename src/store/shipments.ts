@@ -1,7 +1,7 @@
 // SQL for shipments and their containers. This is the only module that writes the shipments row.
 import type { Queryable } from './db.ts';
 import { likeLiteral } from './like.ts';
-import { findOfAccount, updateLabelsOfAccount } from './account-rows.ts';
+import { findOfAccount, updateLabelsOfAccount, type LabelEdit } from './account-rows.ts';
 import { claimDue } from './leases.ts';
 import { isUuid } from './uuid.ts';
 
@@ -109,13 +109,8 @@ export async function upsertContainer(
   return { row, inserted };
 }
 
-export const updateShipmentLabels = (
-  db: Queryable,
-  accountId: string,
-  id: string,
-  labels: { ref_numbers?: string[]; tags?: string[] },
-  at: Date,
-): Promise<ShipmentRow | undefined> => updateLabelsOfAccount(db, 'shipments', accountId, id, labels, at);
+export const updateShipmentLabels = (db: Queryable, accountId: string, id: string, labels: LabelEdit, at: Date): Promise<ShipmentRow | undefined> =>
+  updateLabelsOfAccount(db, 'shipments', accountId, id, labels, at);
 
 export async function updateContainerRefNumbers(db: Queryable, accountId: string, id: string, refNumbers: string[], at: Date): Promise<ContainerRow | undefined> {
   if (!isUuid(id)) return undefined;

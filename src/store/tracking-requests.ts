@@ -1,7 +1,7 @@
 // SQL for tracking requests.
 import type { Queryable } from './db.ts';
 import { likeLiteral } from './like.ts';
-import { findOfAccount, updateLabelsOfAccount } from './account-rows.ts';
+import { findOfAccount, updateLabelsOfAccount, type LabelEdit } from './account-rows.ts';
 import { claimDue } from './leases.ts';
 
 export type TrackingRequestStatus = 'pending' | 'awaiting_manifest' | 'created' | 'failed' | 'tracking_stopped';
@@ -106,13 +106,8 @@ export async function listTrackingRequests(
 export const findTrackingRequests = (db: Queryable, accountId: string, ids: string[]): Promise<TrackingRequestRow[]> =>
   findOfAccount(db, 'tracking_requests', accountId, ids);
 
-export const updateTrackingRequestLabels = (
-  db: Queryable,
-  accountId: string,
-  id: string,
-  labels: { ref_numbers?: string[]; tags?: string[] },
-  at: Date,
-): Promise<TrackingRequestRow | undefined> => updateLabelsOfAccount(db, 'tracking_requests', accountId, id, labels, at);
+export const updateTrackingRequestLabels = (db: Queryable, accountId: string, id: string, labels: LabelEdit, at: Date): Promise<TrackingRequestRow | undefined> =>
+  updateLabelsOfAccount(db, 'tracking_requests', accountId, id, labels, at);
 
 /** Claims up to `limit` requests whose next lookup is due, leasing them until `leaseUntil`. */
 export const claimDueTrackingRequests = (db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<TrackingRequestRow[]> =>
