@@ -5,7 +5,10 @@ import { validateBody } from '../jsonapi/body.ts';
 import type { Resource } from '../jsonapi/document.ts';
 import { notFound } from '../jsonapi/errors.ts';
 import { recordDocument } from './openapi-schemas.ts';
-import type { AnyRouteSpec, Ctx } from './route.ts';
+import type { AnyRouteSpec, Ctx, Reply } from './route.ts';
+
+/** A record just created: 201, and a top-level link to where it can be read from now on. */
+export const createdReply = (data: Resource, requestUrl: URL): Reply => ({ status: 201, body: { data, links: { self: new URL(data.links!.self, requestUrl).href } } });
 
 export function writeRecordRoute<B, Row>(spec: {
   method: 'PATCH' | 'DELETE';

@@ -7,7 +7,7 @@ import { insertParty, listParties, updateParty } from '../../store/parties.ts';
 import type { AnyRouteSpec } from '../route.ts';
 import { recordDocument, resourceSchema } from '../openapi-schemas.ts';
 import { listRoute, showRecordRoute } from '../read-routes.ts';
-import { writeRecordRoute } from '../write-routes.ts';
+import { createdReply, writeRecordRoute } from '../write-routes.ts';
 
 const partyAttributes = z.object({
   company_name: z.string().trim().min(1).max(200),
@@ -42,8 +42,7 @@ export const partyRoutes: AnyRouteSpec[] = [
       const name = body.data.attributes.company_name;
       const row = await insertParty(services.db, accountId, name, services.clock.now());
       if (!row) throw taken(name);
-      const resource = partyResource(row);
-      return { status: 201, body: { data: resource, links: { self: new URL(resource.links!.self, url).href } } };
+      return createdReply(partyResource(row), url);
     },
   },
   showRecordRoute({ url: '/v2/parties/:id', summary: 'Get a party', tag: 'Parties', type: 'party', schema: partyResponse, description: 'The party' }),

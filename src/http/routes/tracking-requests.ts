@@ -9,7 +9,7 @@ import { listTrackingRequests, updateTrackingRequestLabels } from '../../store/t
 import { recordDocument, resourceSchema, toOneSchema } from '../openapi-schemas.ts';
 import { listRoute, showRecordRoute } from '../read-routes.ts';
 import type { AnyRouteSpec } from '../route.ts';
-import { writeRecordRoute } from '../write-routes.ts';
+import { createdReply, writeRecordRoute } from '../write-routes.ts';
 
 const REQUEST_TYPES = ['bill_of_lading', 'booking_number', 'container'] as const;
 const STATUSES = ['pending', 'awaiting_manifest', 'created', 'failed', 'tracking_stopped'] as const;
@@ -107,8 +107,7 @@ export const trackingRequestRoutes: AnyRouteSpec[] = [
         { ...attributes, ref_numbers: attributes.ref_numbers ?? [], customer_id: relationships?.customer?.data?.id },
         { isTrackable: services.isTrackable },
       );
-      const data = trackingRequestResource(row);
-      return { status: 201, body: { data, links: { self: new URL(data.links!.self, url).href } } };
+      return createdReply(trackingRequestResource(row), url);
     },
   },
   listRoute({

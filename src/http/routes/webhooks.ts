@@ -12,7 +12,7 @@ import { recordDocument, resourceSchema } from '../openapi-schemas.ts';
 import { listRoute, showRoute } from '../read-routes.ts';
 import { webhookSettingsOf, type AnyRouteSpec, type Services } from '../route.ts';
 import { assertDeliverable, customIssue, webhookUrlSchema } from './webhook-url.ts';
-import { writeRecordRoute } from '../write-routes.ts';
+import { createdReply, writeRecordRoute } from '../write-routes.ts';
 
 // ---- request bodies ---------------------------------------------------------------------------
 
@@ -142,8 +142,7 @@ export const webhookRoutes: AnyRouteSpec[] = [
         { url: attributes.url, events: attributes.events, active: attributes.active ?? true, headers: storedHeaders(attributes.headers), secret: newSecret() },
         services.clock.now(),
       );
-      const data = webhookResource(row);
-      return { status: 201, body: { data, links: { self: new URL(data.links!.self, url).href } } };
+      return createdReply(webhookResource(row), url);
     },
   },
   {
