@@ -1,16 +1,12 @@
 // The JSON:API core through the real HTTP server: auth, content types, errors, pagination, include.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { revokeApiKey } from '../src/store/accounts.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
+import { forFile } from './support/for-file.ts';
 
 let t: TestApp;
-before(async () => {
-  t = await startTestApp();
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTestApp(), (s) => (t = s));
 
 const party = (company_name: unknown) => ({ data: { type: 'party', attributes: { company_name } } });
 

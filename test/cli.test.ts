@@ -2,20 +2,16 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { startTestApp, type TestApp } from './support/app.ts';
+import { forFile } from './support/for-file.ts';
 
 const run = promisify(execFile);
 const bin = path.resolve(import.meta.dirname, '../bin/svc.js');
 
 let t: TestApp;
-before(async () => {
-  t = await startTestApp();
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTestApp(), (s) => (t = s));
 
 const svc = (...args: string[]) => run(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: t.database.url } });
 const keyFrom = (stdout: string) => /API key \(shown once, keep it\): (\S+)/.exec(stdout)![1];

@@ -1,17 +1,13 @@
 // The pool reports connections it loses while idle, through the log it was given, instead of
 // swallowing them, and without letting them crash the process.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { createPool, type Db } from '../src/store/db.ts';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
+import { forFile } from './support/for-file.ts';
 
 let database: TestDatabase;
-before(async () => {
-  database = await freshDatabase();
-});
-after(async () => {
-  await database.drop();
-});
+forFile(() => freshDatabase(), (s) => (database = s), (s) => s.drop());
 
 /** Checks out `n` connections at once and returns them to the pool, idle; their backend pids. */
 async function idleConnections(pool: Db, n: number): Promise<number[]> {

@@ -2,7 +2,7 @@
 // the store's records must all agree with it, and an event is recorded in the transaction of the
 // change it describes.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { EventName } from '../src/domain/events/vocabulary.ts';
 import { EVENT_CATEGORIES, EVENT_NAMES, EVENTS } from '../src/domain/events/vocabulary.ts';
 import type { NewEstimatedEvent, TransportEventName } from '../src/domain/tracking/types.ts';
@@ -12,6 +12,7 @@ import { deactivateWebhook, insertWebhook } from '../src/store/webhooks.ts';
 import { exampleNotification } from '../src/webhooks/examples.ts';
 import { deliveryIncludes } from '../src/webhooks/notification-document.ts';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
+import { forFile } from './support/for-file.ts';
 
 // The diff engine's event names are names of the vocabulary (a compile-time check: tsc runs in npm test).
 const fromDiff: EventName[] = [] as (TransportEventName | NewEstimatedEvent['event'])[];
@@ -52,12 +53,7 @@ test('every subscribable event has an example pointing at the reference type and
 });
 
 let database: TestDatabase;
-before(async () => {
-  database = await freshDatabase();
-});
-after(async () => {
-  await database.drop();
-});
+forFile(() => freshDatabase(), (s) => (database = s), (s) => s.drop());
 
 test('webhook.deactivated is recorded in the transaction that deactivates the webhook, once', async () => {
   const { db } = database;

@@ -1,18 +1,14 @@
 // No input, however malformed, yields a 500: random methods, paths, query strings, headers and
 // bodies against every route that exists, through the real HTTP server.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import fc from 'fast-check';
 import { v2Routes } from '../src/http/app.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
+import { forFile } from './support/for-file.ts';
 
 let t: TestApp;
-before(async () => {
-  t = await startTestApp();
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTestApp(), (s) => (t = s));
 
 const templates = [...v2Routes().map((r) => r.url), '/v2/openapi.json', '/healthz', '/readyz', '/v2', '/'];
 

@@ -2,17 +2,13 @@
 // numbers of the top carriers, leased boxes, bills of lading with and without SCAC, bookings,
 // garbage, bad bodies, and the 200-a-minute limit.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { startTestApp, type TestApp } from './support/app.ts';
+import { forFile } from './support/for-file.ts';
 
 let t: TestApp;
-before(async () => {
-  t = await startTestApp();
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTestApp(), (s) => (t = s));
 
 const PATH = '/v2/tracking_requests/infer_number';
 const infer = (number: unknown, key?: string) => t.request('POST', PATH, { body: { number }, key, headers: { 'content-type': 'application/json' } });

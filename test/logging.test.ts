@@ -1,9 +1,10 @@
 // Logs are JSON lines with request ids, and never carry an API key.
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { createLogger, workerLog } from '../src/main/logger.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
+import { forFile } from './support/for-file.ts';
 
 /** A stream that keeps the lines written to it in `into`. */
 const collect = (into: string[]) =>
@@ -17,12 +18,7 @@ const lines: string[] = [];
 const stream = collect(lines);
 
 let t: TestApp;
-before(async () => {
-  t = await startTestApp({ logger: { level: 'info', stream, redact: ['req.headers.authorization'] } });
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTestApp({ logger: { level: 'info', stream, redact: ['req.headers.authorization'] } }), (s) => (t = s));
 
 test('each request is logged as JSON with its id; keys never appear', async () => {
   const ok = await t.request('GET', '/v2/parties', { headers: { 'x-request-id': 'trace-123' } });

@@ -1,15 +1,11 @@
 // PATCH of a record whose body names another record in data.id: 409 Conflict, as JSON:API requires.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { startTestApp, type TestApp } from './support/app.ts';
+import { forFile } from './support/for-file.ts';
 
 let t: TestApp;
-before(async () => {
-  t = await startTestApp();
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTestApp(), (s) => (t = s));
 
 const party = (company_name: string, id?: string) => ({ data: { type: 'party', ...(id === undefined ? {} : { id }), attributes: { company_name } } });
 

@@ -1,9 +1,10 @@
 // The separate buckets: endpoints with their own limits count apart from the default budget.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { AnyRouteSpec } from '../src/http/route.ts';
 import { LIMITS } from '../src/http/rate-limit.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
+import { forFile } from './support/for-file.ts';
 
 // Stand-ins for the routes later issues add, each declared with its bucket exactly as they will be.
 const probes: AnyRouteSpec[] = [
@@ -12,12 +13,7 @@ const probes: AnyRouteSpec[] = [
 ];
 
 let t: TestApp;
-before(async () => {
-  t = await startTestApp({ routes: probes });
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTestApp({ routes: probes }), (s) => (t = s));
 
 async function hits(method: string, path: string, key: string, n: number): Promise<number[]> {
   const out: number[] = [];

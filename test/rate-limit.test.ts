@@ -1,16 +1,12 @@
 // Rate limits: a rolling minute per key, separate buckets, counters shared through PostgreSQL.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { buildApp } from '../src/http/app.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
+import { forFile } from './support/for-file.ts';
 
 let t: TestApp;
-before(async () => {
-  t = await startTestApp();
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTestApp(), (s) => (t = s));
 
 async function burst(n: number, key: string, baseUrl = t.baseUrl): Promise<number[]> {
   const statuses: number[] = [];

@@ -2,9 +2,10 @@
 // a tracking request and a transport event is present in svc's records (null when svc does not know
 // it), so clients written for it find each key they read.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { DAY } from '../src/domain/time-units.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
+import { forFile } from './support/for-file.ts';
 
 // The attribute names of the reference OpenAPI's components (shared/reference/openapi.json).
 const REFERENCE = {
@@ -15,12 +16,7 @@ const REFERENCE = {
 };
 
 let t: TrackingHarness;
-before(async () => {
-  t = await startTrackingHarness();
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTrackingHarness(), (s) => (t = s));
 
 const missing = (attributes: Record<string, unknown>, keys: string[]) => keys.filter((k) => !(k in attributes));
 

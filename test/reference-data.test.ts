@@ -1,16 +1,12 @@
 // Reference data as a client reads it: shipping lines, ports, metro areas, terminals, vessels.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { seedReferenceData } from '../src/refdata/seed.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
+import { forFile } from './support/for-file.ts';
 
 let t: TestApp;
-before(async () => {
-  t = await startTestApp();
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTestApp(), (s) => (t = s));
 
 test('all shipping lines in one response, with the test carrier', async () => {
   const res = await t.request('GET', '/v2/shipping_lines');

@@ -2,20 +2,16 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { HOUR } from '../src/domain/time-units.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
+import { forFile } from './support/for-file.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 let t: TrackingHarness;
-before(async () => {
-  t = await startTrackingHarness();
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTrackingHarness(), (s) => (t = s));
 
 /** Runs the script (asynchronously: the servers it talks to live in this process). */
 async function accuracy(numbers: string): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -5,12 +5,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { freshDatabase, type TestDatabase } from './support/database.ts';
-import { spawnSvc } from './support/svc-process.ts';
-
-// One svc serve per data folder: this file's servers get their own, apart from other files' and `npm start`'s.
-process.env.SVC_DATA_DIR = mkdtempSync(path.join(tmpdir(), 'svc-serve-'));
+import { test } from 'node:test';
+import type { TestDatabase } from './support/database.ts';
+import { forFile } from './support/for-file.ts';
+import { serveDatabase, spawnSvc } from './support/svc-process.ts';
 
 /** Runs `svc serve` to its exit; fails (and kills it) if it is still running after `limitMs`. */
 function serveUntilExit(env: Record<string, string>, limitMs: number): Promise<{ code: number | null; stderr: string }> {
@@ -42,13 +40,7 @@ function assertOneLine(stderr: string, line: string): void {
 }
 
 let database: TestDatabase;
-before(async () => {
-  database = await freshDatabase();
-});
-after(async () => {
-  rmSync(process.env.SVC_DATA_DIR!, { recursive: true, force: true });
-  await database.drop();
-});
+forFile(serveDatabase, (s) => (database = s), (s) => s.drop());
 
 test('PORT taken: one line naming PORT, exit 1, no hang', async () => {
   const held = await holdPort();

@@ -1,20 +1,16 @@
 // `svc serve` with SVC_METRICS_PORT: a real process serves its metrics, process metrics included,
 // on a loopback listener of its own, behind the token, and never prints the token.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
 import { parseExposition, type Exposition } from './support/prometheus.ts';
 import { spawnSvc } from './support/svc-process.ts';
+import { forFile } from './support/for-file.ts';
 
 const TOKEN = 'serve-metrics-token-9f8e7d6c5b4a';
 
 let database: TestDatabase;
-before(async () => {
-  database = await freshDatabase();
-});
-after(async () => {
-  await database.drop();
-});
+forFile(() => freshDatabase(), (s) => (database = s), (s) => s.drop());
 
 /** Runs `svc <command>` with a metrics listener, scrapes it with the token, stops it with Ctrl-C. */
 async function scrapeProcess(command: string): Promise<{ metrics: Exposition; output: string }> {

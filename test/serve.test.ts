@@ -3,12 +3,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
-import { crashServe, freePort, startServe, stopServe } from './support/svc-process.ts';
-
-// One svc serve per data folder: this file's servers get their own, apart from other files' and `npm start`'s.
-process.env.SVC_DATA_DIR = mkdtempSync(path.join(tmpdir(), 'svc-serve-'));
+import { forFile } from './support/for-file.ts';
+import { crashServe, freePort, serveDatabase, startServe, stopServe } from './support/svc-process.ts';
 
 const get = async (url: string, key?: string) => {
   const res = await fetch(url, { headers: key ? { authorization: `Token ${key}` } : {} });
@@ -17,13 +15,7 @@ const get = async (url: string, key?: string) => {
 const printedKey = (out: string) => /API key \(shown once, keep it\): (\S+)/.exec(out)?.[1];
 
 let database: TestDatabase;
-before(async () => {
-  database = await freshDatabase();
-});
-after(async () => {
-  rmSync(process.env.SVC_DATA_DIR!, { recursive: true, force: true });
-  await database.drop();
-});
+forFile(serveDatabase, (s) => (database = s), (s) => s.drop());
 
 test('with DATABASE_URL: prints a key once, serves it, stops on SIGINT, restarts with the data kept', async () => {
   const first = await startServe({ DATABASE_URL: database.url });

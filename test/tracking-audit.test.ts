@@ -5,14 +5,10 @@ import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../src/clock.ts';
 import { DAY, HOUR, MINUTE } from '../src/domain/time-units.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
+import { forFile } from './support/for-file.ts';
 
 let t: TrackingHarness;
-before(async () => {
-  t = await startTrackingHarness();
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTrackingHarness(), (s) => (t = s));
 
 const getTr = async (h: TrackingHarness, id: string) => (await h.request('GET', `/v2/tracking_requests/${id}`)).body.data;
 const shipmentOf = async (h: TrackingHarness, trId: string): Promise<string> => (await getTr(h, trId)).relationships.tracked_object.data.id;

@@ -1,17 +1,13 @@
 // container_updated_events say where their news came from: the carrier (the seal, at full-in) or
 // the terminal of discharge (availability, holds, fees, last free day, appointment).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { DAY, HOUR } from '../src/domain/time-units.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
+import { forFile } from './support/for-file.ts';
 
 let t: TrackingHarness;
-before(async () => {
-  t = await startTrackingHarness();
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTrackingHarness(), (s) => (t = s));
 
 test("a seal that arrives with full-in is the shipping line's news; terminal changes stay the terminal's", async () => {
   // TEST-DIRECT is first looked up before its boxes are gated in, so the seal appears later.

@@ -94,23 +94,19 @@ describe('a journey', () => {
 });
 
 describe('failures', () => {
-  test('an unknown container number fails at once with not_found', async () => {
-    const id = await t.track('container', 'SBXU0004040', 'TEST');
-    await t.worker.drain();
-    const tr = await getTr(id);
-    assert.equal(tr.attributes.status, 'failed');
-    assert.equal(tr.attributes.failed_reason, 'not_found');
-    assert.equal((await eventsNamed('tracking_request.failed', id)).length, 1);
-  });
-
-  test('TEST-TR-FAILED: the carrier says the number does not exist, so it fails at once (not_found)', async () => {
-    const id = await t.track('bill_of_lading', 'TEST-TR-FAILED', 'TEST');
-    await t.worker.drain();
-    const tr = await getTr(id);
-    assert.equal(tr.attributes.status, 'failed');
-    assert.equal(tr.attributes.failed_reason, 'not_found');
-    assert.equal((await eventsNamed('tracking_request.failed', id)).length, 1);
-  });
+  for (const [title, type, number] of [
+    ['an unknown container number fails at once with not_found', 'container', 'SBXU0004040'],
+    ['TEST-TR-FAILED: the carrier says the number does not exist, so it fails at once (not_found)', 'bill_of_lading', 'TEST-TR-FAILED'],
+  ] as const) {
+    test(title, async () => {
+      const id = await t.track(type, number, 'TEST');
+      await t.worker.drain();
+      const tr = await getTr(id);
+      assert.equal(tr.attributes.status, 'failed');
+      assert.equal(tr.attributes.failed_reason, 'not_found');
+      assert.equal((await eventsNamed('tracking_request.failed', id)).length, 1);
+    });
+  }
 
   test('a bill of lading never manifested: awaiting_manifest (announced once), rechecked daily, expired after 7 days', async () => {
     const id = await t.track('bill_of_lading', 'TEST-BL-NEVER', 'TEST');

@@ -1,17 +1,13 @@
 // North American rail: the railroads the carrier names on the rail leg's transport calls become the
 // container's pod_rail_carrier_scac and ind_rail_carrier_scac.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { DAY } from '../src/domain/time-units.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
+import { forFile } from './support/for-file.ts';
 
 let t: TrackingHarness;
-before(async () => {
-  t = await startTrackingHarness();
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTrackingHarness(), (s) => (t = s));
 
 test('TEST-RAIL: the container carries the rail carriers’ SCACs beside its rail times', async () => {
   const trId = await t.track('bill_of_lading', 'TEST-RAIL', 'TEST');

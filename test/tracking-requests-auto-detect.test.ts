@@ -1,16 +1,12 @@
 // POST /v2/tracking_requests with auto_detect_vocc_scac: the SCAC comes from carrier inference when
 // it is confident (auto_select); otherwise 422 scac_auto_detect_failed on /data/attributes/scac.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { startTestApp, type TestApp } from './support/app.ts';
+import { forFile } from './support/for-file.ts';
 
 let t: TestApp;
-before(async () => {
-  t = await startTestApp();
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTestApp(), (s) => (t = s));
 
 const post = (attributes: Record<string, unknown>, app: TestApp = t) =>
   app.request('POST', '/v2/tracking_requests', { body: { data: { type: 'tracking_request', attributes } } });

@@ -3,14 +3,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from './support/app.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
+import { forFile } from './support/for-file.ts';
 
 let t: TestApp;
-before(async () => {
-  t = await startTestApp();
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTestApp(), (s) => (t = s));
 
 const tr = (attributes: Record<string, unknown>, relationships?: unknown) => ({ data: { type: 'tracking_request', attributes, ...(relationships ? { relationships } : {}) } });
 const post = (attributes: Record<string, unknown>, key?: string) => t.request('POST', '/v2/tracking_requests', { body: tr(attributes), key });

@@ -1,17 +1,13 @@
 // Tracking a number again leads back to the shipment svc already has for that journey (resumed if
 // it had stopped), with the same container records; a box number on another journey is a new box.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { insertShipment, upsertContainer } from '../src/store/shipments.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
+import { forFile } from './support/for-file.ts';
 
 let t: TrackingHarness;
-before(async () => {
-  t = await startTrackingHarness();
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTrackingHarness(), (s) => (t = s));
 
 const getTr = async (id: string) => (await t.request('GET', `/v2/tracking_requests/${id}`)).body.data;
 const shipmentOf = async (trId: string) => (await getTr(trId)).relationships.tracked_object.data?.id as string | undefined;

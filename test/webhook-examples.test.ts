@@ -14,14 +14,10 @@ import { deliveryIncludes } from '../src/webhooks/notification-document.ts';
 import { defaultWebhookSettings } from '../src/webhooks/settings.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
 import { answerWith, opensslHmac, startReceiver, type Received, type Receiver } from './support/receiver.ts';
+import { forFile } from './support/for-file.ts';
 
 let t: TestApp;
-before(async () => {
-  t = await startTestApp();
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTestApp(), (s) => (t = s));
 
 /** A request a second later than the last, so the rate limit (100 a minute) never bites. */
 function call(method: string, path: string, options?: Parameters<TestApp['request']>[2]) {

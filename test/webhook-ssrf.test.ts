@@ -3,10 +3,11 @@
 // when a webhook is saved, when trigger is asked to send, and at connect time by the sender. Every
 // refusal happens before a connection: no test here sends a packet anywhere, loopback included.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { HostLookup, ResolvedAddress } from '../src/domain/webhooks/url-policy.ts';
 import { WebhookSender } from '../src/webhooks/http-sender.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
+import { forFile } from './support/for-file.ts';
 
 const names: Record<string, ResolvedAddress[]> = {
   'nat64.example.com': [{ address: '64:ff9b::7f00:1', family: 6 }],
@@ -48,12 +49,7 @@ const REFUSED = [
 ];
 
 let t: TestApp;
-before(async () => {
-  t = await startTestApp({ webhooks: { lookup, allowInsecure: false } });
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTestApp({ webhooks: { lookup, allowInsecure: false } }), (s) => (t = s));
 
 function call(method: string, path: string, body: unknown) {
   t.clock.advance(1000); // under the rate limit

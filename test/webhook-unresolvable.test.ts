@@ -3,19 +3,15 @@
 // the name did not resolve. Names under .invalid (RFC 6761) never resolve and are never sent to a
 // DNS server, so this test makes no network traffic although it uses the system resolver.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { ManualClock } from '../src/clock.ts';
 import { checkWebhookUrl, systemLookup } from '../src/domain/webhooks/url-policy.ts';
 import { DeliveryWorker } from '../src/webhooks/delivery-worker.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
+import { forFile } from './support/for-file.ts';
 
 let t: TrackingHarness;
-before(async () => {
-  t = await startTrackingHarness([], { webhooks: { allowInsecure: false, lookup: undefined } });
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTrackingHarness([], { webhooks: { allowInsecure: false, lookup: undefined } }), (s) => (t = s));
 
 const hook = (attributes: Record<string, unknown>) => ({ data: { type: 'webhook', attributes } });
 

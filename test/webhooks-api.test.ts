@@ -2,9 +2,10 @@
 // validation rule with its pointer and code; the URL policy with and without insecure targets;
 // account isolation; the event catalogue and the source IP list.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { HostLookup } from '../src/domain/webhooks/url-policy.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
+import { forFile } from './support/for-file.ts';
 
 // Host names the tests resolve, without asking any DNS server.
 const names: Record<string, { address: string; family: number }[]> = {
@@ -27,12 +28,7 @@ const fakeLookup: HostLookup = async (hostname) => {
 };
 
 let t: TestApp;
-before(async () => {
-  t = await startTestApp({ webhooks: { lookup: fakeLookup, allowInsecure: false } });
-});
-after(async () => {
-  await t.close();
-});
+forFile(() => startTestApp({ webhooks: { lookup: fakeLookup, allowInsecure: false } }), (s) => (t = s));
 
 const SUCCEEDED = 'tracking_request.succeeded';
 const URL_OK = 'https://hooks.example.com/svc';

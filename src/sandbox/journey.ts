@@ -2,7 +2,7 @@
 // carrier will tell. The planner fills it; the DCSA server, the terminal endpoint, the push
 // subscriptions and the ground truth all read from it, so they can never disagree.
 import type { NumberType } from '../carriers/types.ts';
-import type { ModeOfTransport } from '../domain/tracking/carrier-events.ts';
+import type { DcsaEventCore, ModeOfTransport } from '../domain/tracking/carrier-events.ts';
 import type { Place } from './world.ts';
 
 export type FacilityType = 'POTE' | 'DEPO' | 'INTE' | 'RAMP' | 'CLOC';
@@ -59,16 +59,12 @@ export interface JourneyContainer {
   weightKg: number;
 }
 
-export interface JourneyEvent {
-  /** DCSA eventID: a UUID derived from the journey and the event, stable across restarts. */
-  id: string;
-  type: 'TRANSPORT' | 'EQUIPMENT' | 'SHIPMENT';
-  /** ARRI/DEPA, LOAD/DISC/GTIN/GTOT, or a shipment code (CONF, ISSU, RELS, CANC). */
-  code: string;
-  classifier: 'ACT' | 'EST' | 'PLN';
-  occurredAt: Date;
-  /** When the carrier makes the event visible (DCSA eventCreatedDateTime). */
-  publishedAt: Date;
+/**
+ * A DCSA event the sandbox plays: its id is a UUID derived from the journey and the event (stable
+ * across restarts); its code is ARRI/DEPA, LOAD/DISC/GTIN/GTOT, or a shipment code (CONF, ISSU,
+ * RELS, CANC); publishedAt is when the carrier makes it visible.
+ */
+export interface JourneyEvent extends DcsaEventCore {
   /** svc milestones this actual event stands for (anchors §2.7); usually one, none for shipment events. */
   milestones: string[];
   /** For EST/PLN events: the estimate they update (shipment.estimated.arrival…). */

@@ -1,5 +1,6 @@
 // SQL for parties (an account's customers).
 import type { Queryable } from './db.ts';
+import { findOfAccount, pageOfAccount } from './account-rows.ts';
 import { isUuid } from './uuid.ts';
 
 export interface PartyRow {
@@ -11,23 +12,10 @@ export interface PartyRow {
 }
 
 
-export async function listParties(db: Queryable, accountId: string, limit: number, offset: number): Promise<{ rows: PartyRow[]; total: number }> {
-  const [page, count] = await Promise.all([
-    db.query<PartyRow>(
-      'SELECT * FROM parties WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3',
-      [accountId, limit, offset],
-    ),
-    db.query<{ n: number }>('SELECT count(*) AS n FROM parties WHERE account_id = $1', [accountId]),
-  ]);
-  return { rows: page.rows, total: count.rows[0].n };
-}
+export const listParties = (db: Queryable, accountId: string, limit: number, offset: number): Promise<{ rows: PartyRow[]; total: number }> =>
+  pageOfAccount(db, 'parties', accountId, limit, offset);
 
-export async function findParties(db: Queryable, accountId: string, ids: string[]): Promise<PartyRow[]> {
-  const valid = ids.filter(isUuid);
-  if (valid.length === 0) return [];
-  const { rows } = await db.query<PartyRow>('SELECT * FROM parties WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, valid]);
-  return rows;
-}
+export const findParties = (db: Queryable, accountId: string, ids: string[]): Promise<PartyRow[]> => findOfAccount(db, 'parties', accountId, ids);
 
 /** Company names by party id, whatever the account (the ids come from records already scoped to one). */
 export async function companyNamesOf(db: Queryable, ids: string[]): Promise<Map<string, string>> {

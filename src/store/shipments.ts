@@ -1,6 +1,8 @@
 // SQL for shipments and their containers. This is the only module that writes the shipments row.
 import type { Queryable } from './db.ts';
 import { likeLiteral } from './like.ts';
+import { findOfAccount, updateLabelsOfAccount, type LabelEdit } from './account-rows.ts';
+import { claimDue } from './leases.ts';
 import { isUuid } from './uuid.ts';
 
 export interface ShipmentRow {
@@ -80,19 +82,9 @@ export async function resumeShipment(db: Queryable, id: string, refNumbers: stri
   return rows[0];
 }
 
-export async function findShipments(db: Queryable, accountId: string, ids: string[]): Promise<ShipmentRow[]> {
-  const valid = ids.filter(isUuid);
-  if (valid.length === 0) return [];
-  const { rows } = await db.query<ShipmentRow>('SELECT * FROM shipments WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, valid]);
-  return rows;
-}
+export const findShipments = (db: Queryable, accountId: string, ids: string[]): Promise<ShipmentRow[]> => findOfAccount(db, 'shipments', accountId, ids);
 
-export async function findContainers(db: Queryable, accountId: string, ids: string[]): Promise<ContainerRow[]> {
-  const valid = ids.filter(isUuid);
-  if (valid.length === 0) return [];
-  const { rows } = await db.query<ContainerRow>('SELECT * FROM containers WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, valid]);
-  return rows;
-}
+export const findContainers = (db: Queryable, accountId: string, ids: string[]): Promise<ContainerRow[]> => findOfAccount(db, 'containers', accountId, ids);
 
 export async function containersOfShipments(db: Queryable, shipmentIds: string[]): Promise<ContainerRow[]> {
   if (shipmentIds.length === 0) return [];
@@ -117,21 +109,8 @@ export async function upsertContainer(
   return { row, inserted };
 }
 
-export async function updateShipmentLabels(
-  db: Queryable,
-  accountId: string,
-  id: string,
-  labels: { ref_numbers?: string[]; tags?: string[] },
-  at: Date,
-): Promise<ShipmentRow | undefined> {
-  if (!isUuid(id)) return undefined;
-  const { rows } = await db.query<ShipmentRow>(
-    `UPDATE shipments SET ref_numbers = coalesce($3, ref_numbers), tags = coalesce($4, tags), updated_at = $5
-      WHERE account_id = $1 AND id = $2 RETURNING *`,
-    [accountId, id, labels.ref_numbers ?? null, labels.tags ?? null, at],
-  );
-  return rows[0];
-}
+export const updateShipmentLabels = (db: Queryable, accountId: string, id: string, labels: LabelEdit, at: Date): Promise<ShipmentRow | undefined> =>
+  updateLabelsOfAccount(db, 'shipments', accountId, id, labels, at);
 
 export async function updateContainerRefNumbers(db: Queryable, accountId: string, id: string, refNumbers: string[], at: Date): Promise<ContainerRow | undefined> {
   if (!isUuid(id)) return undefined;
@@ -143,17 +122,8 @@ export async function updateContainerRefNumbers(db: Queryable, accountId: string
 }
 
 /** Claims up to `limit` shipments due for a refresh, leasing them until `leaseUntil`. */
-export async function claimDueShipments(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ShipmentRow[]> {
-  const { rows } = await db.query<ShipmentRow>(
-    `UPDATE shipments SET locked_until = $2
-      WHERE id IN (SELECT id FROM shipments
-                    WHERE next_refresh_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
-                    ORDER BY next_refresh_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-      RETURNING *`,
-    [now, leaseUntil, limit],
-  );
-  return rows;
-}
+export const claimDueShipments = (db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ShipmentRow[]> =>
+  claimDue(db, 'shipments', now, leaseUntil, limit);
 
 /** Stores the carrier's push subscription for a shipment, so its callbacks can be verified. */
 export async function saveCarrierSubscription(db: Queryable, shipmentId: string, subscriptionId: string, secret: Buffer): Promise<void> {

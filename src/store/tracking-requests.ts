@@ -1,7 +1,8 @@
 // SQL for tracking requests.
 import type { Queryable } from './db.ts';
 import { likeLiteral } from './like.ts';
-import { isUuid } from './uuid.ts';
+import { findOfAccount, updateLabelsOfAccount, type LabelEdit } from './account-rows.ts';
+import { claimDue } from './leases.ts';
 
 export type TrackingRequestStatus = 'pending' | 'awaiting_manifest' | 'created' | 'failed' | 'tracking_stopped';
 
@@ -102,41 +103,15 @@ export async function listTrackingRequests(
   return { rows: page.rows, total: count.rows[0].n };
 }
 
-export async function findTrackingRequests(db: Queryable, accountId: string, ids: string[]): Promise<TrackingRequestRow[]> {
-  const valid = ids.filter(isUuid);
-  if (valid.length === 0) return [];
-  const { rows } = await db.query<TrackingRequestRow>('SELECT * FROM tracking_requests WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, valid]);
-  return rows;
-}
+export const findTrackingRequests = (db: Queryable, accountId: string, ids: string[]): Promise<TrackingRequestRow[]> =>
+  findOfAccount(db, 'tracking_requests', accountId, ids);
 
-export async function updateTrackingRequestLabels(
-  db: Queryable,
-  accountId: string,
-  id: string,
-  labels: { ref_numbers?: string[]; tags?: string[] },
-  at: Date,
-): Promise<TrackingRequestRow | undefined> {
-  if (!isUuid(id)) return undefined;
-  const { rows } = await db.query<TrackingRequestRow>(
-    `UPDATE tracking_requests SET ref_numbers = coalesce($3, ref_numbers), tags = coalesce($4, tags), updated_at = $5
-      WHERE account_id = $1 AND id = $2 RETURNING *`,
-    [accountId, id, labels.ref_numbers ?? null, labels.tags ?? null, at],
-  );
-  return rows[0];
-}
+export const updateTrackingRequestLabels = (db: Queryable, accountId: string, id: string, labels: LabelEdit, at: Date): Promise<TrackingRequestRow | undefined> =>
+  updateLabelsOfAccount(db, 'tracking_requests', accountId, id, labels, at);
 
 /** Claims up to `limit` requests whose next lookup is due, leasing them until `leaseUntil`. */
-export async function claimDueTrackingRequests(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<TrackingRequestRow[]> {
-  const { rows } = await db.query<TrackingRequestRow>(
-    `UPDATE tracking_requests SET locked_until = $2
-      WHERE id IN (SELECT id FROM tracking_requests
-                    WHERE next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
-                    ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-      RETURNING *`,
-    [now, leaseUntil, limit],
-  );
-  return rows;
-}
+export const claimDueTrackingRequests = (db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<TrackingRequestRow[]> =>
+  claimDue(db, 'tracking_requests', now, leaseUntil, limit);
 
 /** Writes the outcome of a lookup and releases the lease. */
 export async function settleTrackingRequest(

@@ -1,24 +1,29 @@
 // Reads of recorded events.
 import type { Queryable } from './db.ts';
+import { findOfAccount } from './account-rows.ts';
 import { isUuid } from './uuid.ts';
 
-export interface TransportEventRow {
+/** The columns an actual (transport) and an expected (estimated) event share: what, where, on which voyage, from whom. */
+interface ObservedEventRow {
   id: string;
   shipment_id: string;
-  container_id: string;
   event: string;
-  timestamp: Date | null;
   timezone: string | null;
   location_locode: string | null;
-  terminal_code: string | null;
-  /** The terminal `terminal_code` names, when svc knows it (resolved when the event is recorded). */
-  terminal_id?: string | null;
   vessel_imo: string | null;
   vessel_name: string | null;
   voyage_number: string | null;
   data_source: string;
   published_at: Date | null;
   created_at: Date;
+}
+
+export interface TransportEventRow extends ObservedEventRow {
+  container_id: string;
+  timestamp: Date | null;
+  terminal_code: string | null;
+  /** The terminal `terminal_code` names, when svc knows it (resolved when the event is recorded). */
+  terminal_id?: string | null;
 }
 
 export async function transportEventsOfContainers(db: Queryable, containerIds: string[]): Promise<TransportEventRow[]> {
@@ -30,12 +35,8 @@ export async function transportEventsOfContainers(db: Queryable, containerIds: s
   return rows;
 }
 
-export async function findTransportEvents(db: Queryable, accountId: string, ids: string[]): Promise<TransportEventRow[]> {
-  const valid = ids.filter(isUuid);
-  if (valid.length === 0) return [];
-  const { rows } = await db.query<TransportEventRow>('SELECT * FROM transport_events WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, valid]);
-  return rows;
-}
+export const findTransportEvents = (db: Queryable, accountId: string, ids: string[]): Promise<TransportEventRow[]> =>
+  findOfAccount(db, 'transport_events', accountId, ids);
 
 export interface RawEventRow {
   id: string;
@@ -69,28 +70,13 @@ export async function eventNamesBySourceEvent(db: Queryable, containerId: string
   return new Map(rows.map((r) => [r.source_event_id, r.event]));
 }
 
-export interface EstimatedEventRow {
-  id: string;
-  shipment_id: string;
-  event: string;
+export interface EstimatedEventRow extends ObservedEventRow {
   estimated_timestamp: Date;
   previous_timestamp: Date | null;
-  timezone: string | null;
-  location_locode: string | null;
-  vessel_imo: string | null;
-  vessel_name: string | null;
-  voyage_number: string | null;
-  data_source: string;
-  published_at: Date | null;
-  created_at: Date;
 }
 
-export async function findEstimatedEvents(db: Queryable, accountId: string, ids: string[]): Promise<EstimatedEventRow[]> {
-  const valid = ids.filter(isUuid);
-  if (valid.length === 0) return [];
-  const { rows } = await db.query<EstimatedEventRow>('SELECT * FROM estimated_events WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, valid]);
-  return rows;
-}
+export const findEstimatedEvents = (db: Queryable, accountId: string, ids: string[]): Promise<EstimatedEventRow[]> =>
+  findOfAccount(db, 'estimated_events', accountId, ids);
 
 export interface ContainerUpdatedEventRow {
   id: string;

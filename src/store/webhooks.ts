@@ -3,6 +3,7 @@ import type { WebhookHeader } from '../domain/webhooks/headers.ts';
 import { domainEvent } from '../domain/events/domain-event.ts';
 import { withTransaction, type Db, type Queryable } from './db.ts';
 import { recordEvents } from './domain-events.ts';
+import { findOfAccount, pageOfAccount } from './account-rows.ts';
 import { isUuid } from './uuid.ts';
 
 export interface WebhookRow {
@@ -34,20 +35,10 @@ export type WebhookChanges = Partial<Pick<NewWebhook, 'url' | 'active' | 'events
 
 const headersParam = (headers: WebhookHeader[] | null | undefined) => (headers ? JSON.stringify(headers) : null);
 
-export async function listWebhooks(db: Queryable, accountId: string, limit: number, offset: number): Promise<{ rows: WebhookRow[]; total: number }> {
-  const [page, count] = await Promise.all([
-    db.query<WebhookRow>('SELECT * FROM webhooks WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3', [accountId, limit, offset]),
-    db.query<{ n: number }>('SELECT count(*) AS n FROM webhooks WHERE account_id = $1', [accountId]),
-  ]);
-  return { rows: page.rows, total: count.rows[0].n };
-}
+export const listWebhooks = (db: Queryable, accountId: string, limit: number, offset: number): Promise<{ rows: WebhookRow[]; total: number }> =>
+  pageOfAccount(db, 'webhooks', accountId, limit, offset);
 
-export async function findWebhooks(db: Queryable, accountId: string, ids: string[]): Promise<WebhookRow[]> {
-  const valid = ids.filter(isUuid);
-  if (valid.length === 0) return [];
-  const { rows } = await db.query<WebhookRow>('SELECT * FROM webhooks WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, valid]);
-  return rows;
-}
+export const findWebhooks = (db: Queryable, accountId: string, ids: string[]): Promise<WebhookRow[]> => findOfAccount(db, 'webhooks', accountId, ids);
 
 export async function insertWebhook(db: Queryable, accountId: string, webhook: NewWebhook, at: Date): Promise<WebhookRow> {
   const { rows } = await db.query<WebhookRow>(

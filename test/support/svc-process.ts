@@ -2,8 +2,11 @@
 // ready by its banner, stopped with Ctrl-C or killed as a crash would; other commands spawned or run
 // to their end.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freshDatabase, type TestDatabase } from './database.ts';
 
 const bin = path.resolve(import.meta.dirname, '../../bin/svc.js');
 /** Quiet logs and free ports unless a test says otherwise. */
@@ -74,4 +77,21 @@ export function spawnSvc(args: string[], env: Record<string, string>): ChildProc
 export function runSvc(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [bin, ...args], { env: { ...process.env, ...DEFAULTS, ...env }, encoding: 'utf8', timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * A fresh database for a test file's `svc serve` processes, and a data folder of their own (one svc
+ * serve per data folder: apart from other files' and `npm start`'s); dropping it removes both.
+ */
+export async function serveDatabase(): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-serve-'));
+  process.env.SVC_DATA_DIR = dataDir;
+  const database = await freshDatabase();
+  return {
+    ...database,
+    async drop() {
+      rmSync(dataDir, { recursive: true, force: true });
+      await database.drop();
+    },
+  };
 }

@@ -39,6 +39,30 @@ export function vessel(imo: string | undefined, name: string | undefined): Carri
   return imo === undefined && name === undefined ? null : { imo: imo ?? null, name: name ?? null };
 }
 
+/** A transport call as both versions name it, reduced to the members the normalisers read. */
+export interface CallParts {
+  mode: string | undefined;
+  vesselImo: string | undefined;
+  vesselName: string | undefined;
+  exportVoyage: string | undefined;
+  importVoyage: string | undefined;
+  railOperatorCode: string | undefined;
+  sequence: number | undefined;
+}
+
+type CallFields = Pick<CarrierEvent, 'modeOfTransport' | 'vessel' | 'voyageNumber' | 'railOperator' | 'transportCallSequence'>;
+
+/** What an event tells of its transport call; every member null when it has none. */
+export function callFields(code: string, call: CallParts | undefined): CallFields {
+  return {
+    modeOfTransport: modeOfTransport(call?.mode),
+    vessel: vessel(call?.vesselImo, call?.vesselName),
+    voyageNumber: voyageNumber(code, call?.exportVoyage, call?.importVoyage),
+    railOperator: railOperator(call?.mode, call?.railOperatorCode),
+    transportCallSequence: call?.sequence ?? null,
+  };
+}
+
 /** A facility code is kept only when it comes from the SMDG terminal code list. */
 export function smdgCode(place: { facilityCode?: string; facilityCodeListProvider?: string } | undefined): string | null {
   return place?.facilityCode !== undefined && place.facilityCodeListProvider === 'SMDG' ? place.facilityCode : null;

@@ -1,6 +1,6 @@
 // One DCSA 2.2 event → CarrierEvent.
 import type { CarrierEvent } from '../../domain/tracking/carrier-events.ts';
-import { equipmentFromReferences, modeOfTransport, railOperator, smdgCode, vessel, voyageNumber } from './fields.ts';
+import { callFields, equipmentFromReferences, smdgCode } from './fields.ts';
 import type { EventV2, LocationV2, TransportCallV2 } from './wire-v2.ts';
 
 export function fromEventV2(event: EventV2, raw: unknown): CarrierEvent {
@@ -35,13 +35,18 @@ export function fromEventV2(event: EventV2, raw: unknown): CarrierEvent {
     locode: place?.UNLocationCode ?? null,
     facilitySmdgCode: smdgCode(place),
     facilityType,
-    modeOfTransport: modeOfTransport(transportCall?.modeOfTransport),
-    vessel: transportCall?.vessel ? vessel(transportCall.vessel.vesselIMONumber, transportCall.vessel.vesselName) : null,
-    voyageNumber: transportCall
-      ? voyageNumber(code, transportCall.exportVoyageNumber ?? transportCall.carrierVoyageNumber, transportCall.importVoyageNumber)
-      : null,
-    railOperator: railOperator(transportCall?.modeOfTransport, transportCall?.railTransport?.operatorCarrierCode),
-    transportCallSequence: transportCall?.transportCallSequenceNumber ?? null,
+    ...callFields(
+      code,
+      transportCall && {
+        mode: transportCall.modeOfTransport,
+        vesselImo: transportCall.vessel?.vesselIMONumber,
+        vesselName: transportCall.vessel?.vesselName,
+        exportVoyage: transportCall.exportVoyageNumber ?? transportCall.carrierVoyageNumber,
+        importVoyage: transportCall.importVoyageNumber,
+        railOperatorCode: transportCall.railTransport?.operatorCarrierCode,
+        sequence: transportCall.transportCallSequenceNumber,
+      },
+    ),
     isoEquipmentCode: equipment?.ISOEquipmentCode ?? null,
     seals: equipment?.seals.map((s) => s.sealNumber) ?? [],
     documentType: shipment?.documentTypeCode ?? null,

@@ -1,6 +1,6 @@
 // One DCSA 3.0 event → CarrierEvent.
 import type { CarrierEvent } from '../../domain/tracking/carrier-events.ts';
-import { equipmentFromReferences, modeOfTransport, railOperator, smdgCode, vessel, voyageNumber } from './fields.ts';
+import { callFields, equipmentFromReferences, smdgCode } from './fields.ts';
 import type { EventV3 } from './wire-v3.ts';
 
 export function fromEventV3(event: EventV3, raw: unknown): CarrierEvent {
@@ -32,13 +32,18 @@ export function fromEventV3(event: EventV3, raw: unknown): CarrierEvent {
     locode: location?.UNLocationCode ?? null,
     facilitySmdgCode: smdgCode(location?.facility),
     facilityType: location?.facilityTypeCode ?? null,
-    modeOfTransport: modeOfTransport(call?.modeOfTransport),
-    vessel: call?.vesselTransport ? vessel(call.vesselTransport.vesselIMONumber, call.vesselTransport.vesselName) : null,
-    voyageNumber: call
-      ? voyageNumber(code, call.exportVoyageNumberOrReference?.carrierVoyageNumber, call.importVoyageNumberOrReference?.carrierVoyageNumber)
-      : null,
-    railOperator: railOperator(call?.modeOfTransport, call?.railTransport?.operatorCarrierCode),
-    transportCallSequence: call?.transportCallSequenceNumber ?? null,
+    ...callFields(
+      code,
+      call && {
+        mode: call.modeOfTransport,
+        vesselImo: call.vesselTransport?.vesselIMONumber,
+        vesselName: call.vesselTransport?.vesselName,
+        exportVoyage: call.exportVoyageNumberOrReference?.carrierVoyageNumber,
+        importVoyage: call.importVoyageNumberOrReference?.carrierVoyageNumber,
+        railOperatorCode: call.railTransport?.operatorCarrierCode,
+        sequence: call.transportCallSequenceNumber,
+      },
+    ),
     isoEquipmentCode: equipment?.ISOEquipmentCode ?? null,
     seals: equipment?.seals.map((s) => s.number) ?? [],
     documentType: classification.eventTypeCode === 'SHIPMENT' ? (shipment?.documentReference?.typeCode ?? null) : null,

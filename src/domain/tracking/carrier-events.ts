@@ -4,8 +4,11 @@
 
 export type ModeOfTransport = 'VESSEL' | 'RAIL' | 'TRUCK' | 'BARGE';
 
-/** One carrier event, normalised from DCSA T&T (2.2 or 3.0). Times are absolute instants. */
-export interface CarrierEvent {
+/**
+ * What makes a DCSA T&T event, whoever speaks it: the carriers svc reads and the sandbox that plays
+ * one. Times are absolute instants.
+ */
+export interface DcsaEventCore {
   /** The carrier's own event id (DCSA eventID); stable across polls. */
   id: string;
   type: 'TRANSPORT' | 'EQUIPMENT' | 'SHIPMENT';
@@ -15,10 +18,14 @@ export interface CarrierEvent {
   classifier: 'ACT' | 'EST' | 'PLN';
   /** When it happened (or is expected to): DCSA eventDateTime. */
   occurredAt: Date;
-  /** The UTC offset the carrier wrote, e.g. "+01:00" or "Z" (null when it gave none). */
-  utcOffset: string | null;
   /** When the carrier published the record: DCSA eventCreatedDateTime (freshness). */
   publishedAt: Date;
+}
+
+/** One carrier event, normalised from DCSA T&T (2.2 or 3.0). */
+export interface CarrierEvent extends DcsaEventCore {
+  /** The UTC offset the carrier wrote, e.g. "+01:00" or "Z" (null when it gave none). */
+  utcOffset: string | null;
   /** Container number for equipment events (DCSA equipmentReference). */
   equipmentReference: string | null;
   emptyIndicator: 'EMPTY' | 'LADEN' | null;

@@ -1,6 +1,5 @@
 // Containers: their state, labels, milestones and raw carrier events, and a refresh on demand.
 import { z } from 'zod';
-import { validateBody } from '../../jsonapi/body.ts';
 import { notFound } from '../../jsonapi/errors.ts';
 import { paginate } from '../../jsonapi/pagination.ts';
 import { optionalParam, parsePage } from '../../jsonapi/query.ts';
@@ -8,11 +7,12 @@ import { containerResource, transportEventResource } from '../../jsonapi/seriali
 import { containerResources, rawEventResources } from '../../read-model/tracking.ts';
 import { findContainers, listContainers, makeDueNow, updateContainerRefNumbers, type ContainerRow } from '../../store/shipments.ts';
 import { transportEventsOfContainers } from '../../store/transport-events.ts';
-import { includeParam, listDocument, pageParams, recordDocument } from '../openapi-schemas.ts';
+import { includeParam, listDocument, pageParams } from '../openapi-schemas.ts';
 import { listRoute, showRecordRoute } from '../read-routes.ts';
 import { trackingClockOf, type AnyRouteSpec, type Ctx } from '../route.ts';
 import { containerSchema, rawEventSchema } from './container-schema.ts';
 import { TRANSPORT_EVENT_INCLUDES, transportEventSchema } from './transport-event-schema.ts';
+import { writeRecordRoute } from '../write-routes.ts';
 
 const labels = z.array(z.string().trim().min(1).max(200)).max(100);
 // data.type may be left out (the reference's clients do); data.id, when sent, must be the URL's.
@@ -54,20 +54,18 @@ export const containerRoutes: AnyRouteSpec[] = [
     description: 'The container',
     includes: CONTAINER_INCLUDES,
   }),
-  {
+  writeRecordRoute({
     method: 'PATCH',
     url: '/v2/containers/:id',
     summary: 'Set the reference numbers of a container',
     tag: 'Containers',
     body: containerPatch,
-    parseBody: validateBody,
-    response: { status: 200, description: 'The updated container', schema: recordDocument(containerSchema) },
-    async handler({ services, accountId, params, body }) {
-      const row = await updateContainerRefNumbers(services.db, accountId, params.id, body.data.attributes.ref_numbers, services.clock.now());
-      if (!row) throw notFound();
-      return { body: { data: containerResource(row) } };
-    },
-  },
+    schema: containerSchema,
+    description: 'The updated container',
+    write: ({ services, accountId, params, body }) =>
+      updateContainerRefNumbers(services.db, accountId, params.id, body.data.attributes.ref_numbers, services.clock.now()),
+    serialize: (row) => containerResource(row),
+  }),
   {
     method: 'PATCH',
     url: '/v2/containers/:id/refresh',

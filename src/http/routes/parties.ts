@@ -1,12 +1,13 @@
 // Parties: an account's customers, attachable to tracking requests.
 import { z } from 'zod';
 import { resourceDocument, validateBody } from '../../jsonapi/body.ts';
-import { notFound, unprocessable } from '../../jsonapi/errors.ts';
+import { unprocessable } from '../../jsonapi/errors.ts';
 import { partyResource } from '../../jsonapi/serializers/party.ts';
 import { insertParty, listParties, updateParty } from '../../store/parties.ts';
 import type { AnyRouteSpec } from '../route.ts';
 import { recordDocument, resourceSchema } from '../openapi-schemas.ts';
 import { listRoute, showRecordRoute } from '../read-routes.ts';
+import { createdReply, writeRecordRoute } from '../write-routes.ts';
 
 const partyAttributes = z.object({
   company_name: z.string().trim().min(1).max(200),
@@ -41,25 +42,25 @@ export const partyRoutes: AnyRouteSpec[] = [
       const name = body.data.attributes.company_name;
       const row = await insertParty(services.db, accountId, name, services.clock.now());
       if (!row) throw taken(name);
-      const resource = partyResource(row);
-      return { status: 201, body: { data: resource, links: { self: new URL(resource.links!.self, url).href } } };
+      return createdReply(partyResource(row), url);
     },
   },
   showRecordRoute({ url: '/v2/parties/:id', summary: 'Get a party', tag: 'Parties', type: 'party', schema: partyResponse, description: 'The party' }),
-  {
+  writeRecordRoute({
     method: 'PATCH',
     url: '/v2/parties/:id',
     summary: 'Rename a party',
     tag: 'Parties',
     body: partyBody,
-    parseBody: validateBody,
-    response: { status: 200, description: 'The updated party', schema: recordDocument(partyResponse) },
-    async handler({ services, accountId, params, body }) {
+    schema: partyResponse,
+    description: 'The updated party',
+    async write({ services, accountId, params, body }) {
       const name = body.data.attributes.company_name;
       const result = await updateParty(services.db, accountId, params.id, name, services.clock.now());
-      if ('missing' in result) throw notFound();
+      if ('missing' in result) return undefined;
       if ('conflict' in result) throw taken(name);
-      return { body: { data: partyResource(result.row) } };
+      return result.row;
     },
-  },
+    serialize: (row) => partyResource(row),
+  }),
 ];

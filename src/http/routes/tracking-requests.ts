@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import { requestNumberCharacterProblem } from '../../domain/tracking/request-number.ts';
 import { validateBody } from '../../jsonapi/body.ts';
-import { notFound } from '../../jsonapi/errors.ts';
 import { optionalParam, timeParam } from '../../jsonapi/query.ts';
 import { trackingRequestResource } from '../../jsonapi/serializers/tracking-request.ts';
 import { createTrackingRequest } from '../../services/tracking-requests.ts';
@@ -10,6 +9,7 @@ import { listTrackingRequests, updateTrackingRequestLabels } from '../../store/t
 import { recordDocument, resourceSchema, toOneSchema } from '../openapi-schemas.ts';
 import { listRoute, showRecordRoute } from '../read-routes.ts';
 import type { AnyRouteSpec } from '../route.ts';
+import { createdReply, writeRecordRoute } from '../write-routes.ts';
 
 const REQUEST_TYPES = ['bill_of_lading', 'booking_number', 'container'] as const;
 const STATUSES = ['pending', 'awaiting_manifest', 'created', 'failed', 'tracking_stopped'] as const;
@@ -107,8 +107,7 @@ export const trackingRequestRoutes: AnyRouteSpec[] = [
         { ...attributes, ref_numbers: attributes.ref_numbers ?? [], customer_id: relationships?.customer?.data?.id },
         { isTrackable: services.isTrackable },
       );
-      const data = trackingRequestResource(row);
-      return { status: 201, body: { data, links: { self: new URL(data.links!.self, url).href } } };
+      return createdReply(trackingRequestResource(row), url);
     },
   },
   listRoute({
@@ -160,19 +159,18 @@ export const trackingRequestRoutes: AnyRouteSpec[] = [
     description: 'The tracking request',
     includes: INCLUDES,
   }),
-  {
+  writeRecordRoute({
     method: 'PATCH',
     url: '/v2/tracking_requests/:id',
     summary: 'Change the reference numbers or tags of a tracking request',
     tag: 'Tracking requests',
     body: patchBody,
-    parseBody: validateBody,
-    response: { status: 200, description: 'The updated tracking request', schema: recordDocument(trackingRequest) },
-    async handler({ services, accountId, params, body }) {
+    schema: trackingRequest,
+    description: 'The updated tracking request',
+    write: ({ services, accountId, params, body }) => {
       const { ref_numbers, tags } = body.data.attributes;
-      const row = await updateTrackingRequestLabels(services.db, accountId, params.id, { ref_numbers: ref_numbers ?? undefined, tags }, services.clock.now());
-      if (!row) throw notFound();
-      return { body: { data: trackingRequestResource(row) } };
+      return updateTrackingRequestLabels(services.db, accountId, params.id, { ref_numbers: ref_numbers ?? undefined, tags }, services.clock.now());
     },
-  },
+    serialize: (row) => trackingRequestResource(row),
+  }),
 ];

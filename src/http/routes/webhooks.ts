@@ -6,14 +6,13 @@ import { z } from 'zod';
 import { WEBHOOK_EVENT_CATEGORIES, WEBHOOK_EVENT_NAMES, isWebhookEvent } from '../../domain/webhooks/events.ts';
 import { MAX_WEBHOOK_HEADERS, headerNameProblem, headerValueProblem, type WebhookHeader } from '../../domain/webhooks/headers.ts';
 import { resourceDocument, validateBody } from '../../jsonapi/body.ts';
-import { notFound } from '../../jsonapi/errors.ts';
-import { paginate } from '../../jsonapi/pagination.ts';
-import { parsePage } from '../../jsonapi/query.ts';
 import { webhookResource } from '../../jsonapi/serializers/webhook.ts';
 import { deleteWebhook, findWebhooks, insertWebhook, listWebhooks, updateWebhook, type WebhookChanges } from '../../store/webhooks.ts';
-import { listDocument, pageParams, recordDocument, resourceSchema } from '../openapi-schemas.ts';
+import { recordDocument, resourceSchema } from '../openapi-schemas.ts';
+import { listRoute, showRoute } from '../read-routes.ts';
 import { webhookSettingsOf, type AnyRouteSpec, type Services } from '../route.ts';
 import { assertDeliverable, customIssue, webhookUrlSchema } from './webhook-url.ts';
+import { createdReply, writeRecordRoute } from '../write-routes.ts';
 
 // ---- request bodies ---------------------------------------------------------------------------
 
@@ -115,20 +114,17 @@ const storedHeaders = (headers: WebhookHeader[] | null | undefined) => (headers 
 const newSecret = () => randomBytes(32).toString('hex');
 
 export const webhookRoutes: AnyRouteSpec[] = [
-  {
-    method: 'GET',
+  listRoute({
     url: '/v2/webhooks',
     summary: 'List webhooks, newest first',
     tag: 'Webhooks',
-    query: pageParams(30),
-    response: { status: 200, description: 'A page of webhooks', schema: listDocument(webhookSchema, { paginated: true }) },
-    async handler({ services, accountId, query, url, include }) {
-      const page = parsePage(query, 30);
-      const { rows, total } = await listWebhooks(services.db, accountId, page.size, (page.number - 1) * page.size);
-      const data = rows.map(webhookResource);
-      return { body: { data, included: await include('webhook', data), ...paginate(url, page, total, rows.length) } };
-    },
-  },
+    type: 'webhook',
+    schema: webhookSchema,
+    description: 'A page of webhooks',
+    pageSize: 30,
+    list: ({ services, accountId }, limit, offset) => listWebhooks(services.db, accountId, limit, offset),
+    serialize: (rows) => rows.map(webhookResource),
+  }),
   {
     method: 'POST',
     url: '/v2/webhooks',
@@ -146,8 +142,7 @@ export const webhookRoutes: AnyRouteSpec[] = [
         { url: attributes.url, events: attributes.events, active: attributes.active ?? true, headers: storedHeaders(attributes.headers), secret: newSecret() },
         services.clock.now(),
       );
-      const data = webhookResource(row);
-      return { status: 201, body: { data, links: { self: new URL(data.links!.self, url).href } } };
+      return createdReply(webhookResource(row), url);
     },
   },
   {
@@ -177,49 +172,43 @@ export const webhookRoutes: AnyRouteSpec[] = [
       return { body: { webhook_notification_ips: [...settings.sourceIps], last_updated: settings.sourceIpsUpdatedAt.toISOString() } };
     },
   },
-  {
-    method: 'GET',
+  showRoute({
     url: '/v2/webhooks/:id',
     summary: 'Get a webhook',
     tag: 'Webhooks',
-    response: { status: 200, description: 'The webhook, with its secret', schema: recordDocument(webhookSchema) },
-    async handler({ services, accountId, params, include }) {
-      const [row] = await findWebhooks(services.db, accountId, [params.id]);
-      if (!row) throw notFound();
-      const data = webhookResource(row);
-      return { body: { data, included: await include('webhook', [data]) } };
-    },
-  },
-  {
+    type: 'webhook',
+    schema: webhookSchema,
+    description: 'The webhook, with its secret',
+    find: async ({ services, accountId, params }) => (await findWebhooks(services.db, accountId, [params.id]))[0],
+    serialize: (row) => webhookResource(row),
+  }),
+  writeRecordRoute({
     method: 'PATCH',
     url: '/v2/webhooks/:id',
     summary: 'Change the URL, events, headers or active flag of a webhook',
     tag: 'Webhooks',
     body: patchBody,
-    parseBody: validateBody,
-    response: { status: 200, description: 'The updated webhook', schema: recordDocument(webhookSchema) },
-    async handler({ services, accountId, params, body }) {
+    schema: webhookSchema,
+    description: 'The updated webhook',
+    async write({ services, accountId, params, body }) {
       const [existing] = await findWebhooks(services.db, accountId, [params.id]);
-      if (!existing) throw notFound();
+      if (!existing) return undefined;
       const { url, events, active, headers } = body.data.attributes;
       if (url !== undefined) await assertWebhookUrl(url, services);
       const changes: WebhookChanges = { url, events, active, ...(headers !== undefined ? { headers: storedHeaders(headers) } : {}) };
-      if (Object.values(changes).every((v) => v === undefined)) return { body: { data: webhookResource(existing) } };
-      const row = await updateWebhook(services.db, accountId, existing.id, changes, services.clock.now());
-      if (!row) throw notFound();
-      return { body: { data: webhookResource(row) } };
+      if (Object.values(changes).every((v) => v === undefined)) return existing;
+      return updateWebhook(services.db, accountId, existing.id, changes, services.clock.now());
     },
-  },
-  {
+    serialize: (row) => webhookResource(row),
+  }),
+  writeRecordRoute({
     method: 'DELETE',
     url: '/v2/webhooks/:id',
     summary: 'Delete a webhook',
     tag: 'Webhooks',
-    response: { status: 200, description: 'The deleted webhook', schema: recordDocument(webhookSchema) },
-    async handler({ services, accountId, params }) {
-      const row = await deleteWebhook(services.db, accountId, params.id);
-      if (!row) throw notFound();
-      return { body: { data: webhookResource(row) } };
-    },
-  },
+    schema: webhookSchema,
+    description: 'The deleted webhook',
+    write: ({ services, accountId, params }) => deleteWebhook(services.db, accountId, params.id),
+    serialize: (row) => webhookResource(row),
+  }),
 ];

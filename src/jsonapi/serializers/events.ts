@@ -2,7 +2,7 @@
 // shipment and terminal-data changesets of a container.
 import type { ContainerUpdatedEventRow, EstimatedEventRow } from '../../store/transport-events.ts';
 import { iso, toOne, type Resource } from '../document.ts';
-import { locationId, vesselId } from './tracking.ts';
+import { eventOriginAttributes, locationId, vesselId } from './tracking.ts';
 
 export function estimatedEventResource(row: EstimatedEventRow): Resource {
   return {
@@ -13,11 +13,7 @@ export function estimatedEventResource(row: EstimatedEventRow): Resource {
       estimated_timestamp: iso(row.estimated_timestamp),
       previous_estimated_timestamp: iso(row.previous_timestamp),
       voyage_number: row.voyage_number,
-      timezone: row.timezone,
-      location_locode: row.location_locode,
-      data_source: row.data_source,
-      published_at: iso(row.published_at),
-      created_at: iso(row.created_at),
+      ...eventOriginAttributes(row),
     },
     relationships: {
       shipment: toOne('shipment', row.shipment_id),

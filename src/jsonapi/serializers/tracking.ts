@@ -80,6 +80,17 @@ export const locationId = (locode: unknown) => (typeof locode === 'string' && lo
 /** The id of the vessel an IMO number names, or null. */
 export const vesselId = (imo: string | null) => (imo ? stableId('vessel', imo) : null);
 
+type EventOrigin = Pick<TransportEventRow, 'timezone' | 'location_locode' | 'data_source' | 'published_at' | 'created_at'>;
+
+/** Where an event (actual or estimated) happens, who reported it, and when the carrier published it and svc recorded it. */
+export const eventOriginAttributes = (row: EventOrigin) => ({
+  timezone: row.timezone,
+  location_locode: row.location_locode,
+  data_source: row.data_source,
+  published_at: iso(row.published_at),
+  created_at: iso(row.created_at),
+});
+
 export function shipmentResource(row: ShipmentRow, containerIds: string[], line?: { name: string; short_name: string }, customerName?: string | null): Resource {
   const s = row.state;
   return {
@@ -159,12 +170,7 @@ export function transportEventResource(row: TransportEventRow): Resource {
       event: row.event,
       voyage_number: row.voyage_number,
       timestamp: iso(row.timestamp),
-      timezone: row.timezone,
-      location_locode: row.location_locode,
-      data_source: row.data_source,
-      // Freshness: when the carrier published it, and when svc recorded it.
-      published_at: iso(row.published_at),
-      created_at: iso(row.created_at),
+      ...eventOriginAttributes(row),
     },
     relationships: {
       shipment: toOne('shipment', row.shipment_id),
