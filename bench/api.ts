@@ -37,7 +37,7 @@ const party = await fetch(`${base}/v2/parties`, {
 }).then((r) => r.json() as Promise<{ data: { id: string } }>);
 
 const scenarios: [string, string, Record<string, string>[]][] = [
-  ['GET /healthz (no database, baseline)', '/healthz', [{}]],
+  ['GET /healthz (one shared ping, baseline)', '/healthz', [{}]],
   ['GET /v2/parties/{id}', `/v2/parties/${party.data.id}`, headers],
   ['GET /v2/parties (page of 1)', '/v2/parties', headers],
   ['GET /v2/ports/USLAX', '/v2/ports/USLAX', headers],

@@ -27,13 +27,18 @@ export const healthOperations: PlainOperation[] = [
 ];
 
 export function healthRoutes(app: FastifyInstance, services: Services): void {
-  // Without its database svc cannot do anything useful, so liveness says so too.
-  app.get('/healthz', async (_req, reply) => {
-    const reachable = await pingDatabase(services.db).then(
+  // Probes arriving together share one ping: the answer is never older than one round trip, and a
+  // burst of probes (or a load balancer polling hard) costs the database one query, not one each.
+  let ping: Promise<boolean> | undefined;
+  const reachable = () =>
+    (ping ??= pingDatabase(services.db).then(
       () => true,
       () => false,
-    );
-    if (reachable) return { status: 'ok' } satisfies z.infer<typeof alive>;
+    ).finally(() => (ping = undefined)));
+
+  // Without its database svc cannot do anything useful, so liveness says so too.
+  app.get('/healthz', async (_req, reply) => {
+    if (await reachable()) return { status: 'ok' } satisfies z.infer<typeof alive>;
     return reply.code(503).header('retry-after', '5').send({ status: 'unavailable', database: 'unreachable' } satisfies z.infer<typeof down>);
   });
   app.get('/readyz', async (req, reply) => {
