@@ -38,7 +38,6 @@ export async function listShippingLines(db: Queryable, search?: string): Promise
   return rows;
 }
 
-/** By id, SCAC or alternative SCAC (as a tracking request may name a carrier); a primary SCAC wins. */
 /** Names of the shipping lines with these SCACs, by SCAC. */
 export async function shippingLineNamesOf(db: Queryable, scacs: string[]): Promise<Map<string, { name: string; short_name: string }>> {
   if (scacs.length === 0) return new Map();
@@ -46,6 +45,7 @@ export async function shippingLineNamesOf(db: Queryable, scacs: string[]): Promi
   return new Map(rows.map((l) => [l.scac, l]));
 }
 
+/** By id, SCAC or alternative SCAC (as a tracking request may name a carrier); a primary SCAC wins. */
 export async function findShippingLine(db: Queryable, idOrScac: string): Promise<ShippingLineRow | null> {
   const { rows } = isUuid(idOrScac)
     ? await db.query<ShippingLineRow>(`SELECT ${SHIPPING_LINE_COLUMNS} FROM shipping_lines WHERE id = $1`, [idOrScac])
