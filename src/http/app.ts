@@ -4,7 +4,7 @@ import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { ApiError, errorObject } from '../jsonapi/errors.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
-import { replyDatabaseUnavailable } from './database-unavailable.ts';
+import { databaseUnavailableError } from './database-unavailable.ts';
 import { refuseWhileClosing } from './draining.ts';
 import { apiErrorOf } from './domain-errors.ts';
 import { clientErrorHandler, stampRequestId, withRequestId } from './error-documents.ts';
@@ -102,12 +102,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler((thrown: FastifyError | ApiError, req, reply) => {
     reply.type(JSONAPI);
-    const err = apiErrorOf(thrown) ?? thrown;
+    // Domain refusals and database outages become JSON:API errors here, the one place for both.
+    const err = apiErrorOf(thrown) ?? databaseUnavailableError(thrown) ?? thrown;
     if (err instanceof ApiError) {
       reply.headers(err.headers);
       return reply.code(err.status).send({ errors: err.errors });
     }
-    if (replyDatabaseUnavailable(err, reply)) return reply;
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return reply.code(status).send({ errors: [errorObject(status, { detail: clientErrorDetail(err), code: err.code?.toLowerCase() })] });

@@ -1,19 +1,16 @@
 // The database cannot be reached (down, restarting): 503 with Retry-After, so clients retry
 // instead of reporting a 500 for what is an outage.
-import type { FastifyReply } from 'fastify';
-import { errorObject } from '../jsonapi/errors.ts';
+import { ApiError } from '../jsonapi/errors.ts';
 import { isDatabaseUnavailable } from '../store/database-unavailable.ts';
-import { JSONAPI } from './route.ts';
 
-const RETRY_AFTER_SECONDS = 5;
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-/** Sends the 503 and returns true when `err` says the database is unreachable; false otherwise. */
-export function replyDatabaseUnavailable(err: unknown, reply: FastifyReply): boolean {
-  if (!isDatabaseUnavailable(err)) return false;
-  void reply
-    .code(503)
-    .type(JSONAPI)
-    .header('retry-after', String(RETRY_AFTER_SECONDS))
-    .send({ errors: [errorObject(503, { detail: `The database is unreachable right now; retry in ${RETRY_AFTER_SECONDS} seconds.`, code: 'database_unavailable' })] });
-  return true;
+/** The 503 for `err` when it says the database is unreachable; undefined otherwise. */
+export function databaseUnavailableError(err: unknown): ApiError | undefined {
+  if (!isDatabaseUnavailable(err)) return undefined;
+  return ApiError.of(
+    503,
+    { detail: `The database is unreachable right now; retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`, code: 'database_unavailable' },
+    { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+  );
 }

@@ -5,8 +5,7 @@ import { STATUS_CODES, maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorObject, type ErrorObject } from '../jsonapi/errors.ts';
-
-const JSONAPI = 'application/vnd.api+json';
+import { JSONAPI } from './route.ts';
 
 /** Each error object's meta carries the request id (the reference's error model has a free meta). */
 export function withRequestId(errors: ErrorObject[], requestId: string): ErrorObject[] {

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { pingDatabase } from '../../store/ping.ts';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../database-unavailable.ts';
 import type { PlainOperation } from '../openapi-schemas.ts';
 import type { Services } from '../route.ts';
 
@@ -39,7 +40,7 @@ export function healthRoutes(app: FastifyInstance, services: Services): void {
   // Without its database svc cannot do anything useful, so liveness says so too.
   app.get('/healthz', async (_req, reply) => {
     if (await reachable()) return { status: 'ok' } satisfies z.infer<typeof alive>;
-    return reply.code(503).header('retry-after', '5').send({ status: 'unavailable', database: 'unreachable' } satisfies z.infer<typeof down>);
+    return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ status: 'unavailable', database: 'unreachable' } satisfies z.infer<typeof down>);
   });
   app.get('/readyz', async (req, reply) => {
     try {
