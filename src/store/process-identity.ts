@@ -29,22 +29,22 @@ export function commandLine(pid: number): string[] | undefined {
  * and differs for a later process given the same pid (/proc/<pid>/stat field 22, or ps's lstart).
  */
 export function startTime(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // "pid (comm) state ppid …": comm may contain spaces, so count fields after the last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return fromPs(pid, 'lstart=');
-  }
+  return statFields(pid)?.[19] ?? fromPs(pid, 'lstart=');
 }
 
 export function parentPid(pid: number): number | undefined {
+  const ppid = statFields(pid)?.[1] ?? fromPs(pid, 'ppid=');
+  return ppid === undefined ? undefined : Number(ppid);
+}
+
+/** /proc/<pid>/stat from the state field on ("pid (comm) state ppid …"), or undefined without /proc. */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    // comm may contain spaces, so count fields after the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    const ppid = fromPs(pid, 'ppid=');
-    return ppid === undefined ? undefined : Number(ppid);
+    return undefined;
   }
 }
 
