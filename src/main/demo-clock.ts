@@ -4,11 +4,10 @@
 // may reach is kept in the data folder (beside the sandbox's anchors, which are on the same clock)
 // *before* the clock reaches it: a run ended by a crash restarts at that reservation, a clean stop
 // records the exact time, and a run starts at max(reservation, now).
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ScaledClock } from '../sandbox/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
-import { replaceFileSync } from '../durable-file.ts';
+import { readStateFileSync, replaceFileSync } from '../durable-file.ts';
 
 const fileSchema = z.object({
   version: z.literal(1),
@@ -21,22 +20,8 @@ const RESERVE_AHEAD_REAL_MS = 10_000;
 
 /** The stored reservation; undefined when there is none yet (a new data folder). */
 export function readReservation(file: string): Date | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new Error(`demo clock file ${file} is not valid JSON; move it away to restart demo time from now`);
-  }
-  const parsed = fileSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`demo clock file ${file} has an unexpected shape: ${parsed.error.issues[0]?.message}`);
-  return new Date(parsed.data.reserved_until);
+  const stored = readStateFileSync(file, fileSchema, 'demo clock file', 'move it away to restart demo time from now');
+  return stored && new Date(stored.reserved_until);
 }
 
 function writeReservation(file: string, until: Date): void {

@@ -1,9 +1,8 @@
 // The sandbox's only state: when each number was first asked about (which fixes its journey in
 // time) and how many event queries the "fails at first" test numbers have seen. A small JSON
 // file, rewritten whole on each change through a temporary file so a crash never leaves half of it.
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { replaceFileSync } from '../durable-file.ts';
+import { readStateFileSync, replaceFileSync } from '../durable-file.ts';
 
 const anchorSchema = z.object({
   scac: z.string(),
@@ -28,22 +27,7 @@ export function emptyState(): SandboxState {
 
 /** A missing file is a fresh start; an unreadable one stops the sandbox, since resetting it would move every journey. */
 export function readState(file: string): SandboxState {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyState();
-    throw error;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new Error(`sandbox state file ${file} is not valid JSON; move it away to start afresh`);
-  }
-  const parsed = stateSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`sandbox state file ${file} has an unexpected shape: ${parsed.error.issues[0]?.message}`);
-  return parsed.data;
+  return readStateFileSync(file, stateSchema, 'sandbox state file', 'move it away to start afresh') ?? emptyState();
 }
 
 export function writeState(file: string, state: SandboxState): void {
