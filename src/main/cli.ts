@@ -7,6 +7,7 @@ import { findAccount, findDefaultAccount, insertAccount, listAccounts, listApiKe
 import { EmbeddedPostgresError } from '../store/embedded-access.ts';
 import { isUuid } from '../store/uuid.ts';
 import { openDatabase, type Database } from './database.ts';
+import { say } from './logger.ts';
 import { runDeliveryWorker, runSandbox, serve, StartError } from './serve.ts';
 
 const USAGE = `usage: svc <command>
@@ -30,7 +31,7 @@ class UsageError extends Error {}
 class CommandError extends Error {}
 
 async function withDatabase<T>(config: Config, fn: (db: Database['db']) => Promise<T>): Promise<T> {
-  const database = await openDatabase(config, (msg) => process.stderr.write(`svc: ${msg}\n`));
+  const database = await openDatabase(config, say);
   try {
     return await fn(database.db);
   } finally {

@@ -11,6 +11,9 @@ export function createLogger(level: Config['SVC_LOG_LEVEL'], stream?: Destinatio
   return pino({ level, redact: REDACT }, stream ?? pino.destination(1));
 }
 
+/** A message for the person at the terminal, on stderr (never the log stream). */
+export const say = (msg: string): void => void process.stderr.write(`svc: ${msg}\n`);
+
 /** A worker's `log` option: its messages (failures and the like) as warn lines, named after it. */
 export const workerLog = (logger: Logger, worker: string) => warnLog(logger, { worker });
 

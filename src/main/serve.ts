@@ -18,7 +18,7 @@ import { webhookSettingsFrom } from '../webhooks/settings.ts';
 import { lockDataDir } from './data-lock.ts';
 import { openDatabase } from './database.ts';
 import { DemoClock } from './demo-clock.ts';
-import { createLogger, databaseLog, warnAboutSettings, workerLog } from './logger.ts';
+import { createLogger, databaseLog, say, warnAboutSettings, workerLog } from './logger.ts';
 
 /** A start-up failure the user can fix, in one line: the command line prints it without a stack. */
 export class StartError extends Error {}
@@ -99,7 +99,6 @@ async function listenForMetrics(config: Config, metrics: Metrics, say: (msg: str
 }
 
 export async function serve(config: Config): Promise<void> {
-  const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
   const lock = lockDataDir(config.SVC_DATA_DIR);
   if ('heldBy' in lock) throw new StartError(`another svc serve (pid ${lock.heldBy}) already uses ${path.resolve(config.SVC_DATA_DIR)}; stop it, or set SVC_DATA_DIR to another folder`);
   process.on('exit', () => lock.release());
@@ -207,7 +206,6 @@ export async function serve(config: Config): Promise<void> {
 
 /** `svc sandbox`: the sandbox carrier network alone, for svc processes elsewhere (SVC_CARRIERS). */
 export async function runSandbox(config: Config): Promise<void> {
-  const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
   const sandbox = await startSandboxCarriers(config, say);
   process.stdout.write(`sandbox carriers: ${JSON.stringify(sandbox.endpoints)}\n`);
   const stop = () => void sandbox.close().finally(() => process.exit(0));
@@ -217,7 +215,6 @@ export async function runSandbox(config: Config): Promise<void> {
 
 /** `svc deliver`: only the webhook delivery worker, for more delivery capacity beside `svc serve`. */
 export async function runDeliveryWorker(config: Config): Promise<void> {
-  const say = (msg: string) => process.stderr.write(`svc: ${msg}\n`);
   const logger = createLogger(config.SVC_LOG_LEVEL);
   const database = await openDatabase(config, say, databaseLog(logger));
   const metrics = createMetrics({ db: database.db, processMetrics: true });
