@@ -1,6 +1,7 @@
 // How much work is waiting in each queue the workers drain, for the metrics scrape. "Due" means
-// exactly what the claim queries take: due by now and not held by a live lease.
+// exactly what the claim queries take (one rule, dueAt1 in leases.ts): due by now and not held by a live lease.
 import type { Queryable } from './db.ts';
+import { dueAt1 } from './leases.ts';
 
 export type WorkQueue = 'tracking_requests' | 'shipment_refreshes' | 'webhook_notifications';
 
@@ -20,10 +21,10 @@ export interface QueueBacklog {
 export async function dueWorkBacklog(db: Queryable, trackingNow: Date, deliveryNow: Date): Promise<QueueBacklog[]> {
   const { rows } = await db.query<{ queue: WorkQueue; due: number; oldest: Date | null }>(
     `SELECT 'tracking_requests' AS queue, count(*) AS due, min(next_attempt_at) AS oldest FROM tracking_requests
-      WHERE next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
+      WHERE ${dueAt1('tracking_requests')}
      UNION ALL
      SELECT 'shipment_refreshes', count(*), min(next_refresh_at) FROM shipments
-      WHERE next_refresh_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
+      WHERE ${dueAt1('shipments')}
      UNION ALL
      SELECT 'webhook_notifications', count(*), min(greatest(next_attempt_at, updated_at)) FROM webhook_notifications
       WHERE delivery_status = 'pending' AND next_attempt_at <= $2`,

@@ -2,7 +2,10 @@
 // workers (and processes) skip each other's. Table and column come from a closed set, never input.
 import type { Queryable } from './db.ts';
 
-const DUE_COLUMN = { shipments: 'next_refresh_at', tracking_requests: 'next_attempt_at' } as const;
+export const DUE_COLUMN = { shipments: 'next_refresh_at', tracking_requests: 'next_attempt_at' } as const;
+
+/** What "due" means for a row of `table` at `now` ($1): its time has come and no live lease holds it. */
+export const dueAt1 = (table: keyof typeof DUE_COLUMN) => `${DUE_COLUMN[table]} <= $1 AND (locked_until IS NULL OR locked_until <= $1)`;
 
 /** Leases up to `limit` rows whose time has come, oldest due first, until `leaseUntil`. */
 export async function claimDue<Row>(
@@ -12,12 +15,11 @@ export async function claimDue<Row>(
   leaseUntil: Date,
   limit: number,
 ): Promise<Row[]> {
-  const dueColumn = DUE_COLUMN[table];
   const { rows } = await db.query<Row & object>(
     `UPDATE ${table} SET locked_until = $2
       WHERE id IN (SELECT id FROM ${table}
-                    WHERE ${dueColumn} <= $1 AND (locked_until IS NULL OR locked_until <= $1)
-                    ORDER BY ${dueColumn} LIMIT $3 FOR UPDATE SKIP LOCKED)
+                    WHERE ${dueAt1(table)}
+                    ORDER BY ${DUE_COLUMN[table]} LIMIT $3 FOR UPDATE SKIP LOCKED)
       RETURNING *`,
     [now, leaseUntil, limit],
   );
