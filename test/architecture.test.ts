@@ -21,9 +21,9 @@ interface Violation {
   cycle?: { name: string }[];
 }
 
-/** depcruise's verdict on `dir`/src, run from `dir` (it exits non-zero when rules are broken). */
+/** depcruise's verdict on `dir`/src and `dir`/sdk, run from `dir` (it exits non-zero when rules are broken). */
 async function cruise(dir: string): Promise<{ violations: Violation[]; totalCruised: number }> {
-  const run = promisify(execFile)(process.execPath, [depcruise, 'src', '--config', config, '--output-type', 'json'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
+  const run = promisify(execFile)(process.execPath, [depcruise, 'src', 'sdk', '--config', config, '--output-type', 'json'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
   const { stdout } = await run.catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
   const { summary } = JSON.parse(stdout);
   return { violations: summary.violations, totalCruised: summary.totalCruised };
@@ -39,7 +39,7 @@ describe('architecture', { concurrency: true }, () => {
     assert.deepEqual(violations.map(shown), []);
   });
 
-  test('the rules catch a cycle, an impure domain or sea router, a store or service on JSON:API, an import of HTTP from below and a sandbox reaching svc indirectly', async () => {
+  test('the rules catch a cycle, an impure domain or sea router, a store or service on JSON:API, an import of HTTP from below, a sandbox reaching svc indirectly, an MCP server or client command past the REST API and an SDK importing svc', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'svc-architecture-'));
     try {
       const files: Record<string, string> = {
@@ -53,6 +53,10 @@ describe('architecture', { concurrency: true }, () => {
         'src/sandbox/carrier.ts': "import { useCase } from './helper.ts';\nexport const carrier = useCase;\n",
         'src/sandbox/helper.ts': "import { useCase } from '../services/use-case.ts';\nexport { useCase };\n",
         'src/services/use-case.ts': "import { serialize } from '../jsonapi/serialize.ts';\nexport const useCase = serialize;\n",
+        'src/mcp/tool.ts': "import { useCase } from '../services/use-case.ts';\nexport const tool = useCase;\n",
+        'src/client-cli/track.ts': "import { loadConfig } from '../config/index.ts';\nexport const track = loadConfig;\n",
+        'src/config/index.ts': 'export const loadConfig = () => 1;\n',
+        'sdk/src/client.ts': "import { serialize } from '../../src/jsonapi/serialize.ts';\nexport const client = serialize;\n",
       };
       for (const [name, text] of Object.entries(files)) {
         await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
@@ -60,7 +64,7 @@ describe('architecture', { concurrency: true }, () => {
       }
       const { violations } = await cruise(dir);
       const broken = new Set(violations.map((v) => `${v.rule.name} ${v.from}`));
-      for (const expected of ['no-circular src/http/a.ts', 'domain-is-pure src/domain/rule.ts', 'store-below-presentation src/store/rows.ts', 'http-on-top src/domain/rule.ts', 'services-raise-domain-errors src/services/use-case.ts', 'geo-is-pure src/geo/route.ts', 'sandbox-is-a-separate-program src/sandbox/carrier.ts']) {
+      for (const expected of ['no-circular src/http/a.ts', 'domain-is-pure src/domain/rule.ts', 'store-below-presentation src/store/rows.ts', 'http-on-top src/domain/rule.ts', 'services-raise-domain-errors src/services/use-case.ts', 'geo-is-pure src/geo/route.ts', 'sandbox-is-a-separate-program src/sandbox/carrier.ts', 'mcp-is-a-rest-client src/mcp/tool.ts', 'client-cli-is-a-rest-client src/client-cli/track.ts', 'sdk-stands-alone sdk/src/client.ts']) {
         assert.ok(broken.has(expected), `${expected} not reported; got ${[...broken].join(', ')}`);
       }
     } finally {

@@ -77,6 +77,11 @@ test('webhook and webhook notification responses match the document', async () =
   await call('DELETE', `/v2/webhooks/${id}`, '/v2/webhooks/{id}');
 });
 
+test('the account of the key, and the refusal of a key that is not one, match the document', async () => {
+  assert.equal((await call('GET', '/v2/account', '/v2/account')).status, 200);
+  assert.equal((await call('GET', '/v2/account', '/v2/account', { key: 'svc_unknown' })).status, 401);
+});
+
 test('health, readiness and the document itself are in the document, answered as described', async () => {
   await call('GET', '/healthz', '/healthz', { key: null });
   await call('GET', '/readyz', '/readyz', { key: null });
@@ -94,8 +99,8 @@ test('no response schema forbids members it does not list, so responses can grow
   assert.ok(!JSON.stringify(doc.components.schemas).includes('"additionalProperties":false'));
 });
 
-test('every GET of reference data, parties and health was checked above', () => {
-  const tags = new Set(['Reference data', 'Parties', 'Operability']);
+test('every GET of reference data, parties, the account and health was checked above', () => {
+  const tags = new Set(['Reference data', 'Parties', 'Account', 'Operability']);
   const documented = Object.entries(doc.paths).flatMap(([path, item]: [string, any]) =>
     item.get && item.get.tags.some((tag: string) => tags.has(tag)) ? [`GET ${path}`] : [],
   );

@@ -18,8 +18,11 @@ let receiver: Receiver;
 const seen = new Map<string, number>();
 let waiters: { done: () => boolean; resolve: () => void }[] = [];
 
+/** Every worker started, so that none outlives the file (a timed-out test would otherwise leave one holding it open). */
+const workers: ChildProcess[] = [];
+
 function startWorker(): ChildProcess {
-  return spawn(process.execPath, [path.join(root, 'bin/svc.js'), 'deliver'], {
+  const worker = spawn(process.execPath, [path.join(root, 'bin/svc.js'), 'deliver'], {
     env: {
       ...process.env,
       DATABASE_URL: database.url,
@@ -28,9 +31,14 @@ function startWorker(): ChildProcess {
       SVC_DELIVERY_INTERVAL_MS: '20',
       // Short attempts make short leases, so the restarted worker soon retakes the dead one's claims.
       SVC_WEBHOOK_TIMEOUT_MS: '1000',
+      // An attempt that times out on a busy machine is retried within the test's time, not after
+      // the default 30 s (then 60 s, 120 s), which once ran a CI pass past the 120 s test timeout.
+      SVC_WEBHOOK_RETRY_BASE_MS: '100',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  workers.push(worker);
+  return worker;
 }
 
 /** Resolves once `done` holds, checked at each arrival (bounded by the test timeout). */
@@ -54,6 +62,7 @@ before(async () => {
   };
 });
 after(async () => {
+  for (const worker of workers) if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
   await receiver.close();
   await database.drop();
 });

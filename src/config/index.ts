@@ -17,6 +17,8 @@ const wholeNumber = (min: number, max: number) =>
 const decimalNumber = (min: number, max: number) =>
   z.string().regex(/^\d+(\.\d+)?$/, 'must be a number written in decimal digits, e.g. 3600 or 0.5').transform(Number).pipe(z.number().min(min).max(max));
 const port = wholeNumber(0, 65535);
+/** A comma-separated list; blanks around items and empty items are dropped. */
+const list = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item !== ''));
 
 /** One entry of SVC_CARRIERS; unknown members are refused, so a misspelt apiKey cannot go unnoticed. */
 export const carrierEndpointSchema = z.strictObject({
@@ -90,6 +92,23 @@ const schema = z.object({
   SVC_WEBHOOK_DEACTIVATE_AFTER_HOURS: decimalNumber(1, 8760).default(72).describe('a webhook whose deliveries have all failed for this long is deactivated'),
   SVC_WEBHOOK_CONCURRENCY: wholeNumber(1, 1000).default(32).describe('webhook deliveries in flight at once per worker'),
   SVC_DELIVERY_INTERVAL_MS: wholeNumber(10, 60_000).default(1000).describe('how often an idle webhook delivery worker looks for retries that came due, in milliseconds (new notifications wake it at once)'),
+  SVC_API_BASE_URL: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('REST API the client commands (svc track, watch, list, show) and svc mcp talk to; an origin gets /v2; default: this svc, http://127.0.0.1:PORT/v2'),
+  SVC_API_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,512}$/, 'must be visible ASCII characters without blanks')
+    .optional()
+    .describe('API key of the client commands and of the MCP server when a request carries no Authorization header'),
+  SVC_MCP_PORT: port.default(8081).describe('port of the standalone MCP server, svc mcp (svc serve also answers MCP at /mcp on PORT; 0: any free port)'),
+  SVC_MCP_HOST: z.string().min(1).default('127.0.0.1').describe('interface svc mcp binds to (0.0.0.0 for all)'),
+  SVC_MCP_ALLOWED_HOSTS: list
+    .default([])
+    .describe('comma-separated Host header values MCP requests may carry (a name, or name:port); default: loopback names when bound to loopback, any otherwise'),
+  SVC_MCP_ALLOWED_ORIGINS: list
+    .default([])
+    .describe('comma-separated Origin header values MCP requests may carry (e.g. https://app.example.com); default: loopback origins; requests without Origin are allowed'),
   SVC_METRICS_PORT: port
     .optional()
     .describe('port of a listener that serves only GET /metrics (Prometheus text format) on SVC_METRICS_HOST; when unset, /metrics is on the API port if SVC_METRICS_TOKEN is set, else nowhere (0: any free port)'),
@@ -118,6 +137,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
+}
+
+/** The REST API the client commands and svc mcp talk to: SVC_API_BASE_URL, else this svc on loopback. */
+export function apiBaseUrl(config: Pick<Config, 'SVC_API_BASE_URL' | 'PORT'>): string {
+  return config.SVC_API_BASE_URL ?? `http://127.0.0.1:${config.PORT}/v2`;
 }
 
 /**

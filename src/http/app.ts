@@ -11,6 +11,7 @@ import { clientErrorHandler, stampRequestId, withRequestId } from './error-docum
 import { instrumentHttp, type MetricsEndpoint } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { JSONAPI, registerRoute, type AnyRouteSpec, type Services } from './route.ts';
+import { accountRoutes } from './routes/account.ts';
 import { carrierCallbackRoutes } from './routes/carrier-callbacks.ts';
 import { containerRoutes } from './routes/containers.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -45,7 +46,7 @@ const BODY_LIMIT = 1024 * 1024;
 
 /** Every /v2 route; the OpenAPI document is generated from this list. */
 export function v2Routes(): AnyRouteSpec[] {
-  return [...trackingRequestRoutes, ...inferNumberRoutes, ...shipmentRoutes, ...containerRoutes, ...transportEventRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes, ...webhookRoutes, ...webhookExampleRoutes, ...webhookNotificationRoutes];
+  return [...trackingRequestRoutes, ...inferNumberRoutes, ...shipmentRoutes, ...containerRoutes, ...transportEventRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes, ...webhookRoutes, ...webhookExampleRoutes, ...webhookNotificationRoutes, ...accountRoutes];
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {

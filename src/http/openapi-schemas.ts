@@ -81,6 +81,14 @@ export function pageParams(defaultSize: number): QueryParamSpec[] {
   ];
 }
 
+/** `<name>[start]` and `<name>[end]`, inclusive bounds on when records were `what` (read by timeRangeParam). */
+export function timeRangeParams(name: string, what: string): QueryParamSpec[] {
+  return [
+    { name: `${name}[start]`, description: `${what} at or after (ISO 8601 date or date-time)`, schema: { type: 'string' } },
+    { name: `${name}[end]`, description: `${what} at or before (ISO 8601 date or date-time)`, schema: { type: 'string' } },
+  ];
+}
+
 export function includeParam(relationships: string[]): QueryParamSpec {
   return {
     name: 'include',

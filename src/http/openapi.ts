@@ -58,7 +58,16 @@ export function buildOpenApi(routes: AnyRouteSpec[]): Record<string, unknown> {
       summary: route.summary,
       tags: [route.tag],
       operationId: operationId(route.method, path),
-      parameters: [...pathParams, ...(route.query ?? []).map((q) => ({ name: q.name, in: 'query', description: q.description, schema: q.schema ?? { type: 'string' } }))],
+      parameters: [
+        ...pathParams,
+        ...(route.query ?? []).map((q) => ({
+          name: q.name,
+          in: 'query',
+          description: q.description,
+          schema: q.schema ?? { type: 'string' },
+          ...(q.commaSeparated ? { style: 'form', explode: false } : {}),
+        })),
+      ],
       responses: {
         [route.response?.status ?? 200]: {
           description: route.response?.description ?? 'Success',

@@ -65,6 +65,8 @@ export interface QueryParamSpec {
   name: string;
   description: string;
   schema?: Record<string, unknown>;
+  /** Several values in one parameter, comma-separated ("a,b"): OpenAPI's form style, not exploded. */
+  commaSeparated?: boolean;
 }
 
 export interface RouteSpec<B = undefined> {

@@ -1,5 +1,6 @@
 // Query-string parameters shared by every list and show route. Keys arrive flat and decoded
 // ("page[size]" whether the client sent the brackets raw or percent-encoded).
+import type { TimeRange } from '../store/conditions.ts';
 import { badParameter } from './errors.ts';
 
 export type Query = Record<string, string | string[] | undefined>;
@@ -53,8 +54,43 @@ export function booleanParam(query: Query, name: string): boolean | undefined {
   throw badParameter(name, `${name} must be true or false.`);
 }
 
+/** What the items of a list parameter may be: `expected` completes "<name> must be …" in the error. */
+export interface ItemRule {
+  accepts: (item: string) => boolean;
+  expected: string;
+  /** Applied before the check (capitals for codes); items are kept as normalised. */
+  normalise?: (item: string) => string;
+}
+
+/** Items from a closed set, as given (case counts). */
+export const oneOf = (values: readonly string[]): ItemRule => ({ accepts: (item) => values.includes(item), expected: `one of ${values.join(', ')}` });
+
+/** Codes of one shape, compared in capitals (UN/LOCODEs, SCACs). */
+export const codeLike = (shape: RegExp, expected: string): ItemRule => ({ accepts: (item) => shape.test(item), expected, normalise: (item) => item.toUpperCase() });
+
+/**
+ * A comma-separated list ("a,b" matches either), each item checked by `rule`; a 400 names the
+ * parameter and the first item that is not accepted. Blank (or only commas) means absent.
+ */
+export function listParam(query: Query, name: string, rule: ItemRule): string[] | undefined {
+  const raw = optionalParam(query, name);
+  if (raw === undefined) return undefined;
+  const items = [...new Set(raw.split(',').map((item) => item.trim()).filter(Boolean).map((item) => rule.normalise?.(item) ?? item))];
+  const refused = items.find((item) => !rule.accepts(item));
+  if (refused !== undefined) throw badParameter(name, `${name} must be ${rule.expected} (comma-separated for any of several); '${refused}' is not.`);
+  return items.length > 0 ? items : undefined;
+}
+
+/** `<name>[start]` and `<name>[end]` (ISO 8601, inclusive); undefined when neither is given. */
+export function timeRangeParam(query: Query, name: string): TimeRange | undefined {
+  const start = timeParam(query, `${name}[start]`);
+  const end = timeParam(query, `${name}[end]`);
+  if (start && end && start > end) throw badParameter(`${name}[start]`, `${name}[start] is after ${name}[end]: no instant is in that range.`);
+  return start || end ? { start, end } : undefined;
+}
+
 /** An ISO 8601 timestamp parameter. */
-export function timeParam(query: Query, name: string): Date | undefined {
+function timeParam(query: Query, name: string): Date | undefined {
   const value = optionalParam(query, name);
   if (value === undefined) return undefined;
   const date = new Date(value);

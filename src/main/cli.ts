@@ -1,6 +1,8 @@
-// The `svc` command: serve, and administration of accounts and API keys.
+// The `svc` command: serve, administration of accounts and API keys, and the client commands (src/client-cli/).
 import { parseArgs } from 'node:util';
-import { ConfigError, describeConfig, loadConfig, type Config } from '../config/index.ts';
+import { CLIENT_COMMANDS, CLIENT_USAGE, runClientCommand } from '../client-cli/index.ts';
+import { table } from '../client-cli/table.ts';
+import { apiBaseUrl, ConfigError, describeConfig, loadConfig, type Config } from '../config/index.ts';
 import { maskedSetting } from '../config/mask.ts';
 import { createApiKey, maskApiKey } from '../services/api-keys.ts';
 import { findAccount, findDefaultAccount, insertAccount, listAccounts, listApiKeys, revokeApiKey } from '../store/accounts.ts';
@@ -8,13 +10,21 @@ import { EmbeddedPostgresError } from '../store/embedded-access.ts';
 import { isUuid } from '../store/uuid.ts';
 import { openDatabase, type Database } from './database.ts';
 import { say } from './logger.ts';
-import { runDeliveryWorker, runSandbox, serve, StartError } from './serve.ts';
+import { StartError } from './start-errors.ts';
+
+/**
+ * The server roles, loaded only when one runs: they pull in fastify, the workers and the sandbox
+ * (about 0.8 s of start-up), which the client and administration commands do not need.
+ */
+const roles = () => import('./serve.ts');
 
 const USAGE = `usage: svc <command>
 
   serve                                  start the REST API, the tracking worker and the sandbox carriers
   deliver                                run only the webhook delivery worker (beside svc serve, on the same database)
   sandbox                                run only the sandbox carrier network (SVC_SANDBOX_PORT, SVC_SANDBOX_SPEED)
+  mcp [--stdio]                          run the MCP server alone: streamable HTTP on SVC_MCP_PORT, or stdio
+                                         (SVC_API_TOKEN); it calls the REST API at SVC_API_BASE_URL
   migrate                                apply database migrations and load reference data
   accounts create <name>                 create an account and print its first API key
   accounts list                          list accounts
@@ -23,7 +33,8 @@ const USAGE = `usage: svc <command>
   keys list [--account <id>]             list API keys, masked
   keys revoke <key-id>                   revoke an API key
   config                                 list the environment variables svc reads, with the values in effect (secrets masked)
-`;
+
+${CLIENT_USAGE}`;
 
 /** The command line is wrong: the message and the usage, exit code 2. */
 class UsageError extends Error {}
@@ -39,15 +50,6 @@ async function withDatabase<T>(config: Config, fn: (db: Database['db']) => Promi
   }
 }
 
-function table(rows: Record<string, unknown>[]): string {
-  if (rows.length === 0) return '(none)\n';
-  const cols = Object.keys(rows[0]);
-  const cell = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null || v === undefined ? '-' : String(v));
-  const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
-  return [line(cols), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join('\n') + '\n';
-}
-
 const notAnId = (given: string, what: 'an account' | 'a key', list: string) => new CommandError(`${given} is not ${what} id (a UUID; see svc ${list})`);
 
 function parseCommandLine(argv: string[]) {
@@ -55,7 +57,7 @@ function parseCommandLine(argv: string[]) {
     return parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { account: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { account: { type: 'string' }, name: { type: 'string' }, stdio: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (err) {
     throw new UsageError((err as Error).message); // an unknown option, a missing option value
@@ -63,6 +65,12 @@ function parseCommandLine(argv: string[]) {
 }
 
 async function main(argv: string[]): Promise<void> {
+  // The client commands have options of their own and reach svc through its REST API only.
+  if (CLIENT_COMMANDS.includes(argv[0])) {
+    const config = loadConfig();
+    process.exitCode = await runClientCommand(argv, { baseUrl: apiBaseUrl(config), token: config.SVC_API_TOKEN });
+    return;
+  }
   const { positionals, values } = parseCommandLine(argv);
   const [command, sub, arg] = positionals;
   if (values.help || command === 'help') {
@@ -78,16 +86,19 @@ async function main(argv: string[]): Promise<void> {
     loadConfig(); // a bad value: the same message and exit code as svc would give at start
     return;
   }
+  if (values.stdio && command !== 'mcp') throw new UsageError('--stdio is an option of svc mcp');
   const config = loadConfig();
   const out = (s: string): void => void process.stdout.write(s);
 
   switch (`${command} ${sub ?? ''}`.trim()) {
     case 'serve':
-      return serve(config);
+      return (await roles()).serve(config);
     case 'sandbox':
-      return runSandbox(config);
+      return (await roles()).runSandbox(config);
     case 'deliver':
-      return runDeliveryWorker(config);
+      return (await roles()).runDeliveryWorker(config);
+    case 'mcp':
+      return (await import('./mcp.ts')).runMcp(config, values.stdio === true);
     case 'migrate':
       return withDatabase(config, async () => out('database is up to date\n'));
     case 'accounts create': {

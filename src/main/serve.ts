@@ -19,27 +19,8 @@ import { lockDataDir } from './data-lock.ts';
 import { openDatabase } from './database.ts';
 import { DemoClock } from './demo-clock.ts';
 import { createLogger, databaseLog, say, warnAboutSettings, workerLog } from './logger.ts';
-
-/** A start-up failure the user can fix, in one line: the command line prints it without a stack. */
-export class StartError extends Error {}
-
-// Why a server could not listen, and which of its settings to change.
-const LISTEN_FAILURES: Record<string, { problem: string; setting: 'port' | 'host' }> = {
-  EADDRINUSE: { problem: 'address already in use', setting: 'port' },
-  EACCES: { problem: 'permission denied', setting: 'port' },
-  EADDRNOTAVAIL: { problem: 'address not available on this machine', setting: 'host' },
-  ENOTFOUND: { problem: 'no such host', setting: 'host' },
-  EAI_AGAIN: { problem: 'host name lookup failed', setting: 'host' },
-};
-
-/** The error `listen` threw, as a StartError naming the variable to set; unknown errors pass through. */
-function listenFailure(err: unknown, host: string, port: number, variables: { port: string; host?: string }): unknown {
-  const known = LISTEN_FAILURES[(err as NodeJS.ErrnoException | undefined)?.code ?? ''];
-  if (!known) return err;
-  const variable = variables[known.setting];
-  const where = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-  return new StartError(`cannot listen on ${where}: ${known.problem}${variable ? ` (set ${variable})` : ''}`);
-}
+import { mountMcp } from './mcp.ts';
+import { listenFailure, StartError } from './start-errors.ts';
 
 /**
  * The sandbox carrier network on loopback, with an endpoint per sandbox carrier. Its journeys run
@@ -157,6 +138,9 @@ export async function serve(config: Config): Promise<void> {
       metrics,
       metricsEndpoint: metricsOnApiPort(config),
     });
+    // MCP beside REST; its REST calls address svc by the base the banner shows (known once listening).
+    let restBase = '';
+    await mountMcp(app, config, config.HOST, () => restBase);
 
     await app.listen({ port: config.PORT, host: config.HOST }).catch((err: unknown) => {
       throw listenFailure(err, config.HOST, config.PORT, { port: 'PORT', host: 'HOST' });
@@ -177,10 +161,12 @@ export async function serve(config: Config): Promise<void> {
     delivery = startDeliveryWorker(config, database.db, logger, metrics);
     const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
     const base = config.SVC_PUBLIC_URL ? new URL('/v2', config.SVC_PUBLIC_URL).href : `http://${shownHost}:${port}/v2`;
+    restBase = base;
 
     const lines = [
       '',
       `svc is running. REST API: ${base}`,
+      `  MCP server: ${base.replace(/\/v2$/, '/mcp')} (streamable HTTP; svc mcp --stdio for desktop assistants)`,
       `  database: ${database.embedded ? `embedded PostgreSQL in ${config.SVC_DATA_DIR}` : 'DATABASE_URL'}`,
       `  default account: ${account.id}`,
       `  carriers: ${endpoints.length} (${sandbox ? `sandbox at ${sandbox.url}; test numbers: ${sandbox.url}/sandbox/test-numbers` : 'SVC_CARRIERS'})`,

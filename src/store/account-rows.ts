@@ -1,7 +1,8 @@
 // The statements every account-owned table answers alike: a page of the account's rows, rows by
 // id, and the labels users may edit. The table name is one of a closed set of identifiers, never
 // user input, so it is written into the statement; every value travels as a parameter.
-import type { Queryable } from './db.ts';
+import { Conditions } from './conditions.ts';
+import { plannedPerRun, type Queryable } from './db.ts';
 import { isUuid } from './uuid.ts';
 
 type AccountTable = 'shipments' | 'containers' | 'tracking_requests' | 'transport_events' | 'estimated_events' | 'parties' | 'webhooks';
@@ -13,18 +14,41 @@ export interface LabelEdit {
   tags?: string[];
 }
 
-/** The account's rows, newest first, with how many there are in all. */
+/** The account's id in the conditions `pageOfAccount` hands its filter: always the first value. */
+export const ACCOUNT = '$1';
+
+/**
+ * The account's rows that `filter`'s conditions keep (all without one), newest first, with how
+ * many there are in all. The conditions name the table's columns unqualified or as `${table}.x`.
+ */
 export async function pageOfAccount<Row>(
   db: Queryable,
   table: AccountTable,
   accountId: string,
   limit: number,
   offset: number,
+  filter?: (where: Conditions) => void,
 ): Promise<{ rows: Row[]; total: number }> {
-  const [page, count] = await Promise.all([
-    db.query<Row & object>(`SELECT * FROM ${table} WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, [accountId, limit, offset]),
-    db.query<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE account_id = $1`, [accountId]),
-  ]);
+  const where = new Conditions().when(accountId, (p) => `${table}.account_id = ${p}`);
+  filter?.(where);
+  const params = [...where.params];
+  const matching = `SELECT * FROM ${table} WHERE ${where.sql}`;
+  // Unfiltered, the newest rows are read off the (account_id, created_at) index. Filtered, the
+  // planner would read that index too and skip what does not match, expecting matches to come
+  // every few rows: a filter that matches little (a port no shipment of the account has called
+  // at) then reads the whole account for one page. OFFSET 0 keeps the ORDER BY and LIMIT out of
+  // the matching query's plan, so the matches are found by the filters' own indexes and only
+  // they are sorted: a page costs what counting them costs, whatever the filter.
+  const filtered = where.size > 1;
+  const order = `ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+  const pageText = filtered ? `SELECT * FROM (${matching} OFFSET 0) ${table} ${order}` : `${matching} ${order}`;
+  const countText = `SELECT count(*) AS n FROM ${table} WHERE ${where.sql}`;
+  // How much a filter's value matches decides the plan, so filtered statements are planned per run.
+  const [page, count] = await Promise.all(
+    filtered
+      ? [db.query<Row & object>(plannedPerRun(pageText, [...params, limit, offset])), db.query<{ n: number }>(plannedPerRun(countText, params))]
+      : [db.query<Row & object>(pageText, [...params, limit, offset]), db.query<{ n: number }>(countText, params)],
+  );
   return { rows: page.rows, total: count.rows[0].n };
 }
 

@@ -1,5 +1,6 @@
 // SQL for accounts and their API keys.
 import type { Queryable } from './db.ts';
+import { isUuid } from './uuid.ts';
 
 export interface Account {
   id: string;
@@ -39,8 +40,10 @@ export async function findDefaultAccount(db: Queryable): Promise<Account | undef
   return rows[0];
 }
 
+/** By id (a primary-key lookup: every GET /v2/account makes it); not a uuid finds none. */
 export async function findAccount(db: Queryable, id: string): Promise<Account | undefined> {
-  const { rows } = await db.query<Account>('SELECT * FROM accounts WHERE id::text = $1', [id]);
+  if (!isUuid(id)) return undefined;
+  const { rows } = await db.query<Account>('SELECT * FROM accounts WHERE id = $1', [id]);
   return rows[0];
 }
 

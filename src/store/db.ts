@@ -49,6 +49,15 @@ function prepareQueries(target: pg.Pool | pg.PoolClient): void {
     return query({ name, text, values }, ...rest);
   }) as typeof target.query;
 }
+/**
+ * A query to plan for its own values on every run: given to `query` as is, it is not prepared by
+ * name, so PostgreSQL never settles on a generic plan, one made without the values. Meant for
+ * statements whose best plan depends on how much a value matches (list filters: one status or
+ * port matches half an account, another nothing), where planning afresh costs far less than a
+ * plan made for the average value.
+ */
+export const plannedPerRun = (text: string, values: unknown[]): pg.QueryConfig => ({ text, values });
+
 /** Runs fn in a transaction, committing on success and rolling back on any error. */
 export async function withTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const client = await db.connect();

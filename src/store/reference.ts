@@ -45,6 +45,16 @@ export async function shippingLineNamesOf(db: Queryable, scacs: string[]): Promi
   return new Map(rows.map((l) => [l.scac, l]));
 }
 
+/**
+ * The SCACs shipments carry for these: each as given, and for an alternative SCAC its line's own
+ * (a tracking request by MEDU is recorded as MSC's MSCU). Resolved before a list query rather
+ * than inside it, so its planner sees the SCACs themselves and can tell how many rows they match.
+ */
+export async function recordedScacs(db: Queryable, scacs: string[]): Promise<string[]> {
+  const { rows } = await db.query<{ scac: string }>('SELECT scac FROM shipping_lines WHERE alternative_scacs && $1::text[]', [scacs]);
+  return [...new Set([...scacs, ...rows.map((r) => r.scac)])];
+}
+
 /** By id, SCAC or alternative SCAC (as a tracking request may name a carrier); a primary SCAC wins. */
 export async function findShippingLine(db: Queryable, idOrScac: string): Promise<ShippingLineRow | null> {
   const { rows } = isUuid(idOrScac)

@@ -1,6 +1,5 @@
 // SQL for shipments and their containers. This is the only module that writes the shipments row.
 import type { Queryable } from './db.ts';
-import { likeLiteral } from './like.ts';
 import { findOfAccount, updateLabelsOfAccount, type LabelEdit } from './account-rows.ts';
 import { claimDue } from './leases.ts';
 import { isUuid } from './uuid.ts';
@@ -212,44 +211,4 @@ export async function resumeStoppedShipment(db: Queryable, shipmentId: string, n
             line_tracking_last_changed_at = $2, updated_at = $2 WHERE id = $1`,
     [shipmentId, now],
   );
-}
-
-export async function listShipments(
-  db: Queryable,
-  accountId: string,
-  f: { q?: string; number?: string; tracking_stopped?: boolean },
-  limit: number,
-  offset: number,
-): Promise<{ rows: ShipmentRow[]; total: number }> {
-  // q matches the shipment's numbers, its reference numbers and its containers' numbers.
-  const where = `s.account_id = $1
-    AND ($2::text IS NULL OR upper(s.request_number) LIKE '%' || upper($2) || '%' OR upper(s.bill_of_lading_number) LIKE '%' || upper($2) || '%'
-         OR upper(s.booking_number) LIKE '%' || upper($2) || '%'
-         OR EXISTS (SELECT 1 FROM unnest(s.ref_numbers) r WHERE upper(r) LIKE '%' || upper($2) || '%')
-         OR EXISTS (SELECT 1 FROM containers c WHERE c.shipment_id = s.id AND c.number LIKE '%' || upper($2) || '%'))
-    AND ($3::text IS NULL OR upper($3) IN (upper(s.request_number), upper(s.bill_of_lading_number), upper(s.booking_number)))
-    AND ($4::boolean IS NULL OR (s.line_tracking_stopped_at IS NOT NULL) = $4)`;
-  const params = [accountId, likeLiteral(f.q), f.number ?? null, f.tracking_stopped ?? null];
-  const [page, count] = await Promise.all([
-    db.query<ShipmentRow>(`SELECT s.* FROM shipments s WHERE ${where} ORDER BY s.created_at DESC, s.id DESC LIMIT $5 OFFSET $6`, [...params, limit, offset]),
-    db.query<{ n: number }>(`SELECT count(*) AS n FROM shipments s WHERE ${where}`, params),
-  ]);
-  return { rows: page.rows, total: count.rows[0].n };
-}
-
-export async function listContainers(
-  db: Queryable,
-  accountId: string,
-  f: { number?: string; shipment_id?: string },
-  limit: number,
-  offset: number,
-): Promise<{ rows: ContainerRow[]; total: number }> {
-  const where = `account_id = $1 AND ($2::text IS NULL OR number = upper(regexp_replace($2, '[\\s-]', '', 'g')))
-    AND ($3::text IS NULL OR shipment_id::text = $3)`;
-  const params = [accountId, f.number ?? null, f.shipment_id ?? null];
-  const [page, count] = await Promise.all([
-    db.query<ContainerRow>(`SELECT * FROM containers WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`, [...params, limit, offset]),
-    db.query<{ n: number }>(`SELECT count(*) AS n FROM containers WHERE ${where}`, params),
-  ]);
-  return { rows: page.rows, total: count.rows[0].n };
 }

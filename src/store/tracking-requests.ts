@@ -1,7 +1,8 @@
 // SQL for tracking requests.
 import type { Queryable } from './db.ts';
 import { likeLiteral } from './like.ts';
-import { findOfAccount, updateLabelsOfAccount, type LabelEdit } from './account-rows.ts';
+import { findOfAccount, pageOfAccount, updateLabelsOfAccount, type LabelEdit } from './account-rows.ts';
+import type { TimeRange } from './conditions.ts';
 import { claimDue } from './leases.ts';
 
 export type TrackingRequestStatus = 'pending' | 'awaiting_manifest' | 'created' | 'failed' | 'tracking_stopped';
@@ -63,45 +64,21 @@ export interface TrackingRequestFilters {
   status?: string;
   scac?: string;
   request_type?: string;
-  created_start?: Date;
-  created_end?: Date;
-  updated_start?: Date;
-  updated_end?: Date;
+  created?: TimeRange;
+  updated?: TimeRange;
 }
 
-export async function listTrackingRequests(
-  db: Queryable,
-  accountId: string,
-  f: TrackingRequestFilters,
-  limit: number,
-  offset: number,
-): Promise<{ rows: TrackingRequestRow[]; total: number }> {
-  const where = `account_id = $1
-    AND ($2::text IS NULL OR upper(request_number) LIKE '%' || upper($2) || '%' OR EXISTS (SELECT 1 FROM unnest(ref_numbers) r WHERE upper(r) LIKE '%' || upper($2) || '%'))
-    AND ($3::text IS NULL OR upper(request_number) = upper($3))
-    AND ($4::text IS NULL OR status = $4)
-    AND ($5::text IS NULL OR scac = upper($5))
-    AND ($6::text IS NULL OR request_type = $6)
-    AND ($7::timestamptz IS NULL OR created_at >= $7) AND ($8::timestamptz IS NULL OR created_at <= $8)
-    AND ($9::timestamptz IS NULL OR updated_at >= $9) AND ($10::timestamptz IS NULL OR updated_at <= $10)`;
-  const params = [
-    accountId,
-    likeLiteral(f.q),
-    f.request_number ?? null,
-    f.status ?? null,
-    f.scac ?? null,
-    f.request_type ?? null,
-    f.created_start ?? null,
-    f.created_end ?? null,
-    f.updated_start ?? null,
-    f.updated_end ?? null,
-  ];
-  const [page, count] = await Promise.all([
-    db.query<TrackingRequestRow>(`SELECT * FROM tracking_requests WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $11 OFFSET $12`, [...params, limit, offset]),
-    db.query<{ n: number }>(`SELECT count(*) AS n FROM tracking_requests WHERE ${where}`, params),
-  ]);
-  return { rows: page.rows, total: count.rows[0].n };
-}
+export const listTrackingRequests = (db: Queryable, accountId: string, f: TrackingRequestFilters, limit: number, offset: number): Promise<{ rows: TrackingRequestRow[]; total: number }> =>
+  pageOfAccount(db, 'tracking_requests', accountId, limit, offset, (where) =>
+    where
+      .when(likeLiteral(f.q) ?? undefined, (p) => `(upper(request_number) LIKE '%' || upper(${p}) || '%' OR EXISTS (SELECT 1 FROM unnest(ref_numbers) r WHERE upper(r) LIKE '%' || upper(${p}) || '%'))`)
+      .when(f.request_number, (p) => `upper(request_number) = upper(${p})`)
+      .when(f.status, (p) => `status = ${p}`)
+      .when(f.scac, (p) => `scac = upper(${p})`)
+      .when(f.request_type, (p) => `request_type = ${p}`)
+      .within('created_at', f.created)
+      .within('updated_at', f.updated),
+  );
 
 export const findTrackingRequests = (db: Queryable, accountId: string, ids: string[]): Promise<TrackingRequestRow[]> =>
   findOfAccount(db, 'tracking_requests', accountId, ids);

@@ -52,19 +52,23 @@ export interface TestAppOptions extends Pick<AppOptions, 'logger' | 'loggerInsta
   apiClock?: Clock;
   /** Webhook settings over the secure defaults, e.g. `{ allowInsecure: true }` for a receiver on loopback. */
   webhooks?: Partial<WebhookSettings>;
+  /** Registers more on the app before it listens (as svc serve mounts MCP); `baseUrl` is the app's origin, known once listening. */
+  beforeListen?: (app: FastifyInstance, baseUrl: () => string) => PromiseLike<unknown>;
 }
 
 /** `options` reach buildApp: a logger, extra routes, a separate API clock. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const { apiClock, webhooks: webhookOptions, ...appOptions } = options;
+  const { apiClock, webhooks: webhookOptions, beforeListen, ...appOptions } = options;
   const webhooks: WebhookSettings = { ...defaultWebhookSettings, ...webhookOptions };
   const database = await freshDatabase();
   const clock = new ManualClock('2026-11-22T12:00:00Z');
   const metrics = createMetrics({ db: database.db, trackingClock: clock, clock: apiClock ?? clock });
   const app = await buildApp({ db: database.db, clock: apiClock ?? clock, trackingClock: clock, metrics, webhooks, ...appOptions });
+  let baseUrl = '';
+  await beforeListen?.(app, () => baseUrl);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
-  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
   const newAccount = async (name = 'Test account') => {
     const account = await insertAccount(database.db, name);

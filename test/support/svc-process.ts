@@ -95,3 +95,26 @@ export async function serveDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+export interface McpProcess {
+  child: ChildProcess;
+  stderr(): string;
+  /** The MCP endpoint its banner printed (…/mcp). */
+  url: string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `svc mcp` (streamable HTTP, SVC_MCP_PORT 0 unless given) and resolves once it prints where it listens. */
+export function startMcp(env: Record<string, string>): Promise<McpProcess> {
+  const child = spawnSvc(['mcp'], { SVC_MCP_PORT: '0', ...env });
+  let err = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d;
+      const url = /MCP server on (\S+\/mcp)/.exec(err)?.[1];
+      if (url) resolve({ child, stderr: () => err, url, exited });
+    });
+    void exited.then((code) => reject(new Error(`svc mcp exited with ${code} before it was ready:\n${err}`)));
+  });
+}

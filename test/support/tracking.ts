@@ -19,7 +19,7 @@ export interface TrackingHarness extends TestApp {
 }
 
 /** `options.apiClock` gives the API a clock of its own; the sandbox and the worker keep `clock`. */
-export async function startTrackingHarness(extraEndpoints: CarrierEndpoint[] = [], options: Pick<TestAppOptions, 'apiClock' | 'logger' | 'metricsEndpoint' | 'webhooks'> = {}): Promise<TrackingHarness> {
+export async function startTrackingHarness(extraEndpoints: CarrierEndpoint[] = [], options: Pick<TestAppOptions, 'apiClock' | 'logger' | 'metricsEndpoint' | 'webhooks' | 'beforeListen'> = {}): Promise<TrackingHarness> {
   // As in `svc serve`, the API refuses lines no connector serves; the registry exists once the
   // sandbox listens, before any request.
   let registry: ConnectorRegistry | undefined;

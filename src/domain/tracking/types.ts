@@ -37,21 +37,26 @@ export interface ShipmentState {
   destination_timezone: string | null;
 }
 
-/** The reference service's container statuses; the engine sets all but off_dock, delivered (a user's mark), dropped and loaded. */
-export type ContainerStatus =
-  | 'new'
-  | 'on_ship'
-  | 'grounded'
-  | 'available'
-  | 'not_available'
-  | 'awaiting_inland_transfer'
-  | 'on_rail'
-  | 'off_dock'
-  | 'picked_up'
-  | 'delivered'
-  | 'dropped'
-  | 'loaded'
-  | 'empty_returned';
+/**
+ * The reference service's container statuses; the engine sets all but off_dock, delivered (a
+ * user's mark), dropped and loaded. One list for the type, the API schema and the status filter.
+ */
+export const CONTAINER_STATUSES = [
+  'new',
+  'on_ship',
+  'grounded',
+  'available',
+  'not_available',
+  'awaiting_inland_transfer',
+  'on_rail',
+  'off_dock',
+  'picked_up',
+  'delivered',
+  'dropped',
+  'loaded',
+  'empty_returned',
+] as const;
+export type ContainerStatus = (typeof CONTAINER_STATUSES)[number];
 
 export type EquipmentType = 'dry' | 'reefer' | 'open top' | 'flat rack' | 'bulk' | 'tank';
 export type EquipmentHeight = 'standard' | 'high_cube';

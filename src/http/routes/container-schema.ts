@@ -1,5 +1,6 @@
 // The OpenAPI schemas of a container resource and of the raw events its carrier sent.
 import { z } from 'zod';
+import { CONTAINER_STATUSES } from '../../domain/tracking/types.ts';
 import { instant, resourceSchema, timezone, toManySchema, toOneSchema } from '../openapi-schemas.ts';
 
 const hold = z.object({
@@ -49,7 +50,7 @@ export const containerSchema = resourceSchema(
     final_destination_timezone: timezone,
     empty_terminated_timezone: timezone,
     current_status: z
-      .enum(['new', 'on_ship', 'grounded', 'available', 'not_available', 'awaiting_inland_transfer', 'on_rail', 'off_dock', 'picked_up', 'delivered', 'dropped', 'loaded', 'empty_returned'])
+      .enum(CONTAINER_STATUSES)
       .describe('Where the container is in its journey'),
     holds_at_pod_terminal: z.array(hold).describe('Active or expected holds at the discharge terminal; a cleared hold is absent'),
     fees_at_pod_terminal: z.array(fee).describe('Fees due at the discharge terminal'),

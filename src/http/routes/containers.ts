@@ -5,12 +5,14 @@ import { paginate } from '../../jsonapi/pagination.ts';
 import { optionalParam, parsePage } from '../../jsonapi/query.ts';
 import { containerResource, transportEventResource } from '../../jsonapi/serializers/tracking.ts';
 import { containerResources, rawEventResources } from '../../read-model/tracking.ts';
-import { findContainers, listContainers, makeDueNow, updateContainerRefNumbers, type ContainerRow } from '../../store/shipments.ts';
+import { findContainers, makeDueNow, updateContainerRefNumbers, type ContainerRow } from '../../store/shipments.ts';
+import { listContainers } from '../../store/tracking-lists.ts';
 import { transportEventsOfContainers } from '../../store/transport-events.ts';
 import { includeParam, listDocument, pageParams } from '../openapi-schemas.ts';
 import { listRoute, showRecordRoute } from '../read-routes.ts';
 import { trackingClockOf, type AnyRouteSpec, type Ctx } from '../route.ts';
 import { containerSchema, rawEventSchema } from './container-schema.ts';
+import { journeyFilterParams, journeyFilterValues } from './journey-filters.ts';
 import { TRANSPORT_EVENT_INCLUDES, transportEventSchema } from './transport-event-schema.ts';
 import { writeRecordRoute } from '../write-routes.ts';
 
@@ -40,9 +42,16 @@ export const containerRoutes: AnyRouteSpec[] = [
     filters: [
       { name: 'filter[number]', description: 'Container number (spaces and dashes ignored)' },
       { name: 'filter[shipment_id]', description: 'Containers of one shipment' },
+      ...journeyFilterParams('container'),
     ],
     list: ({ services, accountId, query }, limit, offset) =>
-      listContainers(services.db, accountId, { number: optionalParam(query, 'filter[number]'), shipment_id: optionalParam(query, 'filter[shipment_id]') }, limit, offset),
+      listContainers(
+        services.db,
+        accountId,
+        { number: optionalParam(query, 'filter[number]'), shipment_id: optionalParam(query, 'filter[shipment_id]'), ...journeyFilterValues(query) },
+        limit,
+        offset,
+      ),
     serialize: (rows, { services }) => containerResources(services.db, rows),
   }),
   showRecordRoute({

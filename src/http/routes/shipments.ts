@@ -3,9 +3,11 @@ import { z } from 'zod';
 import { booleanParam, optionalParam } from '../../jsonapi/query.ts';
 import { shipmentResources } from '../../read-model/tracking.ts';
 import { setTracking } from '../../services/tracking/stop.ts';
-import { listShipments, updateShipmentLabels, type ShipmentRow } from '../../store/shipments.ts';
+import { updateShipmentLabels, type ShipmentRow } from '../../store/shipments.ts';
+import { listShipments } from '../../store/tracking-lists.ts';
 import { listRoute, showRecordRoute } from '../read-routes.ts';
 import { trackingClockOf, type AnyRouteSpec, type Ctx } from '../route.ts';
+import { journeyFilterParams, journeyFilterValues } from './journey-filters.ts';
 import { shipmentSchema } from './shipment-schema.ts';
 import { writeRecordRoute } from '../write-routes.ts';
 
@@ -31,12 +33,18 @@ export const shipmentRoutes: AnyRouteSpec[] = [
       { name: 'q', description: 'Part of a bill of lading, booking, reference or container number' },
       { name: 'number', description: 'The tracked bill of lading or booking number (exact)' },
       { name: 'filter[tracking_stopped]', description: 'true or false', schema: { type: 'boolean' } },
+      ...journeyFilterParams('shipment'),
     ],
     list: ({ services, accountId, query }, limit, offset) =>
       listShipments(
         services.db,
         accountId,
-        { q: optionalParam(query, 'q'), number: optionalParam(query, 'number'), tracking_stopped: booleanParam(query, 'filter[tracking_stopped]') },
+        {
+          q: optionalParam(query, 'q'),
+          number: optionalParam(query, 'number'),
+          tracking_stopped: booleanParam(query, 'filter[tracking_stopped]'),
+          ...journeyFilterValues(query),
+        },
         limit,
         offset,
       ),

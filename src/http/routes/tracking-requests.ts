@@ -2,11 +2,11 @@
 import { z } from 'zod';
 import { requestNumberCharacterProblem } from '../../domain/tracking/request-number.ts';
 import { validateBody } from '../../jsonapi/body.ts';
-import { optionalParam, timeParam } from '../../jsonapi/query.ts';
+import { optionalParam, timeRangeParam } from '../../jsonapi/query.ts';
 import { trackingRequestResource } from '../../jsonapi/serializers/tracking-request.ts';
 import { createTrackingRequest } from '../../services/tracking-requests.ts';
 import { listTrackingRequests, updateTrackingRequestLabels } from '../../store/tracking-requests.ts';
-import { recordDocument, resourceSchema, toOneSchema } from '../openapi-schemas.ts';
+import { recordDocument, resourceSchema, timeRangeParams, toOneSchema } from '../openapi-schemas.ts';
 import { listRoute, showRecordRoute } from '../read-routes.ts';
 import type { AnyRouteSpec } from '../route.ts';
 import { createdReply, writeRecordRoute } from '../write-routes.ts';
@@ -125,10 +125,8 @@ export const trackingRequestRoutes: AnyRouteSpec[] = [
       { name: 'filter[status]', description: STATUSES.join(', ') },
       { name: 'filter[scac]', description: 'SCAC' },
       { name: 'filter[request_type]', description: REQUEST_TYPES.join(', ') },
-      { name: 'filter[created_at][start]', description: 'Created at or after (ISO 8601)' },
-      { name: 'filter[created_at][end]', description: 'Created at or before (ISO 8601)' },
-      { name: 'filter[updated_at][start]', description: 'Updated at or after (ISO 8601)' },
-      { name: 'filter[updated_at][end]', description: 'Updated at or before (ISO 8601)' },
+      ...timeRangeParams('filter[created_at]', 'Created'),
+      ...timeRangeParams('filter[updated_at]', 'Updated'),
     ],
     list: ({ services, accountId, query }, limit, offset) =>
       listTrackingRequests(
@@ -140,10 +138,8 @@ export const trackingRequestRoutes: AnyRouteSpec[] = [
           status: optionalParam(query, 'filter[status]'),
           scac: optionalParam(query, 'filter[scac]'),
           request_type: optionalParam(query, 'filter[request_type]'),
-          created_start: timeParam(query, 'filter[created_at][start]'),
-          created_end: timeParam(query, 'filter[created_at][end]'),
-          updated_start: timeParam(query, 'filter[updated_at][start]'),
-          updated_end: timeParam(query, 'filter[updated_at][end]'),
+          created: timeRangeParam(query, 'filter[created_at]'),
+          updated: timeRangeParam(query, 'filter[updated_at]'),
         },
         limit,
         offset,

@@ -1,0 +1,119 @@
+// `npm run bench:mcp`: what MCP adds to the REST call behind a tool. tools/call get_container per
+// second from a few concurrent MCP clients, beside REST GET /v2/containers/{id}?include=shipment,
+// both over real HTTP on loopback through svc serve's own wiring. MCP reaches REST in memory
+// (app.inject, as svc serve does) and, for comparison, over TCP to the same port.
+// The server runs in this process; the load generator in a worker thread (the second core).
+import { Worker } from 'node:worker_threads';
+import { ConnectorRegistry } from '../src/carriers/registry.ts';
+import { ManualClock } from '../src/clock.ts';
+import { DAY } from '../src/domain/time-units.ts';
+import { buildApp } from '../src/http/app.ts';
+import { mountMcp } from '../src/main/mcp.ts';
+import { mcpHttp } from '../src/mcp/http.ts';
+import { buildSandboxServer, SANDBOX_SCACS } from '../src/sandbox/index.ts';
+import { createApiKey } from '../src/services/api-keys.ts';
+import { TrackingWorker } from '../src/services/tracking/worker.ts';
+import { insertAccount } from '../src/store/accounts.ts';
+import { createPool } from '../src/store/db.ts';
+import { benchDatabase } from './database.ts';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
+
+const database = await benchDatabase();
+const db = createPool(database.url);
+// Each reading of the API's clock is a second later, so the rate limiter runs its real query on
+// every request without ever refusing one (see bench/api.ts); tracking runs on a manual clock.
+let tick = Date.parse('2026-01-01T00:00:00Z');
+const apiClock = { now: () => new Date((tick += 1000)) };
+const trackingClock = new ManualClock('2026-06-01T00:00:00Z');
+
+const sandbox = await buildSandboxServer({ clock: trackingClock });
+const sandboxUrl = await sandbox.listen({ port: 0, host: '127.0.0.1' });
+const registry = new ConnectorRegistry(
+  SANDBOX_SCACS.map((scac) => ({ scac, baseUrl: `${sandboxUrl}/carriers/${scac}`, version: '2.2' as const, terminalBaseUrl: `${sandboxUrl}/terminal` })),
+  trackingClock,
+);
+
+let base = '';
+const app = await buildApp({ db, clock: apiClock, trackingClock, isTrackable: (scac) => registry.has(scac) });
+await mountMcp(app, { SVC_API_BASE_URL: undefined, SVC_API_TOKEN: undefined, SVC_MCP_ALLOWED_HOSTS: [], SVC_MCP_ALLOWED_ORIGINS: [] }, '127.0.0.1', () => `${base}/v2`);
+await app.register(mcpHttp, { paths: ['/mcp-over-tcp'], apiBaseUrl: () => `${base}/v2`, boundHost: '127.0.0.1', allowedHosts: [], allowedOrigins: [] });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+// One key per client, as in bench/api.ts: the per-key rate-limit row would otherwise serialise them.
+const account = await insertAccount(db, 'bench');
+const keys = await Promise.all(Array.from({ length: concurrency }, async () => (await createApiKey(db, account.id)).key));
+const rest = (path: string, init: RequestInit = {}) =>
+  fetch(base + path, { ...init, headers: { authorization: `Token ${keys[0]}`, 'content-type': 'application/vnd.api+json', ...init.headers } }).then((r) => r.json() as Promise<any>);
+
+// A sandbox shipment tracked some days into its journey: a container with a shipment and events.
+await rest('/v2/tracking_requests', {
+  method: 'POST',
+  body: JSON.stringify({ data: { type: 'tracking_request', attributes: { request_type: 'bill_of_lading', request_number: 'TEST-TR-SUCCEEDED', scac: 'TEST' } } }),
+});
+const worker = new TrackingWorker({ db, clock: trackingClock, connectors: registry, callbackBaseUrl: base });
+for (let day = 0; day <= 20; day++) {
+  await worker.drain();
+  trackingClock.advance(DAY);
+}
+const containerId: string | undefined = (await rest('/v2/containers')).data[0]?.id;
+if (!containerId) throw new Error('the sandbox shipment has no container yet');
+
+const mcpHeaders = keys.map((key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' }));
+const call = (name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+const mcp = (path: string, body: string) => fetch(base + path, { method: 'POST', headers: mcpHeaders[0], body }).then((r) => r.json() as Promise<any>);
+
+// get_container arrives with the MCP tools; until then the one tool there is stands in.
+const tools: string[] = (await mcp('/mcp', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }))).result.tools.map((t: { name: string }) => t.name);
+const [toolCall, restPath] = tools.includes('get_container')
+  ? [call('get_container', { id: containerId, include: ['shipment'] }), `/v2/containers/${containerId}?include=shipment`]
+  : [call('get_supported_shipping_lines', { search: 'MAEU' }), '/v2/shipping_lines?search=MAEU'];
+const sample = await mcp('/mcp', toolCall);
+if (sample.result?.isError || !sample.result) throw new Error(`the tool call fails: ${JSON.stringify(sample).slice(0, 500)}`);
+
+interface LoadResult {
+  requests: number;
+  errors: number;
+  seconds: number;
+  latenciesMs: number[];
+}
+function load(url: string, headers: Record<string, string>[], body?: string): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: { url, headers, concurrency, seconds, body } });
+    w.once('message', resolve);
+    w.once('error', reject);
+  });
+}
+
+const restHeaders = keys.map((key) => ({ authorization: `Token ${key}` }));
+const scenarios: [string, string, Record<string, string>[], string?][] = [
+  [`REST GET ${restPath.replace(containerId, '{id}')}`, restPath, restHeaders],
+  [`MCP tools/call ${JSON.parse(toolCall).params.name} (REST in memory)`, '/mcp', mcpHeaders, toolCall],
+  [`MCP tools/call ${JSON.parse(toolCall).params.name} (REST over TCP)`, '/mcp-over-tcp', mcpHeaders, toolCall],
+  // Where the difference goes: the MCP layer alone (ping: HTTP, key cache, a pooled server,
+  // JSON-RPC; no REST call), and a small tool beside the small REST request behind it.
+  ['MCP ping (no REST call)', '/mcp', mcpHeaders, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })],
+  ['REST GET /v2/shipping_lines?search=MAEU', '/v2/shipping_lines?search=MAEU', restHeaders],
+  ['MCP tools/call get_supported_shipping_lines', '/mcp', mcpHeaders, call('get_supported_shipping_lines', { search: 'MAEU' })],
+];
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+console.log(`svc MCP benchmark: ${concurrency} concurrent clients (one key each), ${seconds} s per scenario`);
+console.log('scenario'.padEnd(58), 'calls/s'.padStart(8), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'errors'.padStart(7), 'cost vs REST'.padStart(13));
+let restRate = 0;
+for (const [name, path, headers, body] of scenarios) {
+  const r = await load(base + path, headers, body);
+  const sorted = r.latenciesMs.sort((a, b) => a - b);
+  const rate = r.requests / r.seconds;
+  restRate ||= rate;
+  const cost = restRate / rate; // time per call relative to the REST call's
+  console.log(name.padEnd(58), rate.toFixed(0).padStart(8), pct(sorted, 50).toFixed(2).padStart(8), pct(sorted, 99).toFixed(2).padStart(8), String(r.errors).padStart(7), `${cost.toFixed(2)}x (${cost >= 1 ? '+' : ''}${((cost - 1) * 100).toFixed(0)}%)`.padStart(13));
+}
+console.log('goal: MCP adds at most 30% to the cost of the REST call behind the tool (the first three rows); cost is time per call relative to the first row');
+
+await app.close();
+await sandbox.close();
+await db.end();
+await database.drop();

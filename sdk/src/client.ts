@@ -1,0 +1,264 @@
+// SvcClient: svc's REST API as methods. Each method sends one request through the retrying
+// transport, raises a typed error for a failed answer and returns plain records with the
+// included records resolved (records.ts). `raw` is the generated, fully typed client of every
+// path, for whatever the methods do not cover.
+import createClient, { type Client } from 'openapi-fetch';
+import { errorFor } from './errors.ts';
+import { toRecords, type ResourceObject } from './records.ts';
+import type { paths } from './schema.ts';
+import { retryAfterMs, retryingFetch, sleep } from './transport.ts';
+import type { Account, AttributesOf, BodyOf, Container, InferResult, MetroArea, Party, Port, QueryOf, RailTerminal, RawEvent, SearchResult, Shipment, ShippingLine, Terminal, TrackingRequest, TransportEvent, Vessel, Webhook, WebhookNotification } from './types.ts';
+
+export interface SvcClientOptions {
+  /** svc's address: an origin (`http://localhost:8080`, which gets `/v2`) or the API base ending in `/v2`. */
+  baseUrl: string;
+  /** API key, sent as `Authorization: Token <key>`. */
+  token?: string;
+  /** Each attempt's limit in milliseconds (default 30 s). */
+  timeoutMs?: number;
+  /** Retries of a read (GET, HEAD) after 429, 5xx or a network failure (default 2). Writes are never retried. */
+  maxRetries?: number;
+  /** The longest wait before a retry in milliseconds (default 30 s); a Retry-After beyond it is not waited for. */
+  maxRetryDelayMs?: number;
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+  /** How to wait between attempts; tests pass their own. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** One page of a list, with what it takes to fetch the next. */
+export interface Page<T> {
+  items: T[];
+  /** Records in the whole list. */
+  total: number;
+  links: { self?: string; next?: string; prev?: string; first?: string; last?: string };
+  meta: Record<string, unknown>;
+  /** The next page, or undefined on the last one. */
+  next(): Promise<Page<T> | undefined>;
+}
+
+type Query = Record<string, string | number | boolean | string[] | undefined | null>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  /** Send `body` as plain JSON rather than a JSON:API document. */
+  plainJson?: boolean;
+  /** The caller's own cancellation: an aborted request is not retried. */
+  signal?: AbortSignal;
+}
+
+/** `http://h:8080` and `http://h:8080/v2/` both become `http://h:8080/v2`. */
+export function apiBase(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  const path = url.pathname.replace(/\/+$/, '');
+  url.pathname = /\/v2$/.test(path) ? path : `${path}/v2`;
+  url.search = '';
+  url.hash = '';
+  return url.toString();
+}
+
+const JSONAPI = 'application/vnd.api+json';
+
+export class SvcClient {
+  /** The API base, ending in /v2. */
+  readonly baseUrl: string;
+  /** The generated client of every path (paths start with /v2), through the same transport. */
+  readonly raw: Client<paths>;
+  /** The base without /v2: where /healthz and /readyz live. */
+  private readonly root: string;
+  private readonly send: (request: Request) => Promise<Response>;
+  private readonly headers: Record<string, string>;
+
+  constructor(options: SvcClientOptions) {
+    this.baseUrl = apiBase(options.baseUrl);
+    this.send = retryingFetch({
+      timeoutMs: options.timeoutMs ?? 30_000,
+      maxRetries: options.maxRetries ?? 2,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
+      fetch: options.fetch ?? globalThis.fetch,
+      sleep: options.sleep ?? sleep,
+    });
+    this.headers = {
+      accept: `${JSONAPI}, application/json`,
+      'user-agent': 'svc-sdk/0.1',
+      ...options.headers,
+      ...(options.token ? { authorization: `Token ${options.token}` } : {}),
+    };
+    this.root = this.baseUrl.replace(/\/v2$/, '');
+    this.raw = createClient<paths>({ baseUrl: this.root, headers: this.headers, fetch: this.send });
+  }
+
+  /**
+   * One request to a path under the base (`/containers/abc`), the answer's JSON or a typed error.
+   * `body` goes as JSON:API unless `plainJson`.
+   */
+  async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    return this.fetchJson<T>(method, withQuery(this.baseUrl + path, options.query), options);
+  }
+
+  private async fetchJson<T>(method: string, url: string, { body, plainJson = false, signal }: RequestOptions = {}): Promise<T> {
+    const headers = { ...this.headers, ...(body === undefined ? {} : { 'content-type': plainJson ? 'application/json' : JSONAPI }) };
+    const response = await this.send(new Request(url, { method, headers, signal, body: body === undefined ? undefined : JSON.stringify(body) }));
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined; // an HTML error page from a proxy: the status still tells the kind
+    }
+    if (!response.ok) {
+      const wait = retryAfterMs(response.headers.get('retry-after'));
+      throw errorFor(response.status, parsed, response.headers.get('x-request-id') ?? undefined, wait === undefined ? undefined : Math.ceil(wait / 1000));
+    }
+    return parsed as T;
+  }
+
+  private async one<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const doc = await this.request<{ data: ResourceObject; included?: ResourceObject[] }>(method, path, options);
+    return toRecords([doc.data], doc.included, includeList(options.query?.include))[0] as T;
+  }
+
+  private async page<T>(path: string, query: Query = {}): Promise<Page<T>> {
+    return this.toPage<T>(await this.request(`GET`, path, { query }), includeList(query.include));
+  }
+
+  private toPage<T>(doc: { data: ResourceObject[]; included?: ResourceObject[]; links?: Page<T>['links']; meta?: Record<string, unknown> }, include?: string[]): Page<T> {
+    const links = doc.links ?? {};
+    const meta = doc.meta ?? {};
+    return {
+      items: toRecords(doc.data, doc.included, include) as T[],
+      total: typeof meta.total === 'number' ? meta.total : doc.data.length,
+      links,
+      meta,
+      next: async () => (links.next ? this.toPage<T>(await this.fetchJson('GET', this.followable(links.next)), include) : undefined),
+    };
+  }
+
+  /** svc's pagination link, against this client's base: svc may name a public origin this client does not use. */
+  private followable(link: string): string {
+    const url = new URL(link, this.baseUrl);
+    const at = url.pathname.lastIndexOf('/v2/');
+    return at < 0 ? url.toString() : this.baseUrl + url.pathname.slice(at + 3) + url.search;
+  }
+
+  /** Every record of a list, page after page. */
+  private async *all<T>(path: string, query: Query = {}): AsyncGenerator<T> {
+    for (let page: Page<T> | undefined = await this.page<T>(path, query); page; page = await page.next()) yield* page.items;
+  }
+
+  readonly trackingRequests = {
+    /** Track a number. `scac` may be left out with `auto_detect_vocc_scac: true`. */
+    create: (attributes: AttributesOf<'postV2TrackingRequests'>, customerId?: string) =>
+      this.one<TrackingRequest>('POST', '/tracking_requests', {
+        body: { data: { type: 'tracking_request', attributes, ...(customerId ? { relationships: { customer: { data: { type: 'party', id: customerId } } } } : {}) } },
+      }),
+    get: (id: string, query: QueryOf<'getV2TrackingRequestsId'> = {}) => this.one<TrackingRequest>('GET', `/tracking_requests/${enc(id)}`, { query }),
+    list: (query: QueryOf<'getV2TrackingRequests'> = {}) => this.page<TrackingRequest>('/tracking_requests', query),
+    iterate: (query: QueryOf<'getV2TrackingRequests'> = {}) => this.all<TrackingRequest>('/tracking_requests', query),
+    update: (id: string, attributes: AttributesOf<'patchV2TrackingRequestsId'>) =>
+      this.one<TrackingRequest>('PATCH', `/tracking_requests/${enc(id)}`, { body: { data: { type: 'tracking_request', id, attributes } } }),
+    /** The shipping line and number type svc predicts for a bare number (beta). */
+    inferNumber: (number: string) => this.one<InferResult>('POST', '/tracking_requests/infer_number', { body: { number }, plainJson: true }),
+  };
+
+  readonly shipments = {
+    get: (id: string, query: QueryOf<'getV2ShipmentsId'> = {}) => this.one<Shipment>('GET', `/shipments/${enc(id)}`, { query }),
+    list: (query: QueryOf<'getV2Shipments'> = {}) => this.page<Shipment>('/shipments', query),
+    iterate: (query: QueryOf<'getV2Shipments'> = {}) => this.all<Shipment>('/shipments', query),
+    update: (id: string, attributes: AttributesOf<'patchV2ShipmentsId'>) =>
+      this.one<Shipment>('PATCH', `/shipments/${enc(id)}`, { body: { data: { type: 'shipment', id, attributes } } }),
+    stopTracking: (id: string) => this.one<Shipment>('PATCH', `/shipments/${enc(id)}/stop_tracking`),
+    resumeTracking: (id: string) => this.one<Shipment>('PATCH', `/shipments/${enc(id)}/resume_tracking`),
+  };
+
+  readonly containers = {
+    get: (id: string, query: QueryOf<'getV2ContainersId'> = {}) => this.one<Container>('GET', `/containers/${enc(id)}`, { query }),
+    list: (query: QueryOf<'getV2Containers'> = {}) => this.page<Container>('/containers', query),
+    iterate: (query: QueryOf<'getV2Containers'> = {}) => this.all<Container>('/containers', query),
+    update: (id: string, attributes: AttributesOf<'patchV2ContainersId'>) =>
+      this.one<Container>('PATCH', `/containers/${enc(id)}`, { body: { data: { type: 'container', id, attributes } } }),
+    /** Asks the line (and terminal) for news of the container now; answers what it started, not the container. */
+    refresh: (id: string) => this.request<BodyOf<'patchV2ContainersIdRefresh'>>('PATCH', `/containers/${enc(id)}/refresh`),
+    transportEvents: (id: string, query: QueryOf<'getV2ContainersIdTransportEvents'> = {}) => this.page<TransportEvent>(`/containers/${enc(id)}/transport_events`, query),
+    iterateTransportEvents: (id: string, query: QueryOf<'getV2ContainersIdTransportEvents'> = {}) => this.all<TransportEvent>(`/containers/${enc(id)}/transport_events`, query),
+    rawEvents: (id: string) => this.page<RawEvent>(`/containers/${enc(id)}/raw_events`),
+  };
+
+  readonly transportEvents = {
+    get: (id: string, query: QueryOf<'getV2TransportEventsId'> = {}) => this.one<TransportEvent>('GET', `/transport_events/${enc(id)}`, { query }),
+  };
+
+  /** Shipments, containers and tracking requests whose numbers or reference numbers match (at most 25). */
+  search = async (query: string): Promise<SearchResult[]> => (await this.page<SearchResult>('/search', { query })).items;
+
+  readonly shippingLines = {
+    list: async (query: QueryOf<'getV2ShippingLines'> = {}): Promise<ShippingLine[]> => (await this.page<ShippingLine>('/shipping_lines', query)).items,
+    get: (id: string) => this.one<ShippingLine>('GET', `/shipping_lines/${enc(id)}`),
+  };
+  readonly ports = { get: (idOrLocode: string) => this.one<Port>('GET', `/ports/${enc(idOrLocode)}`) };
+  readonly metroAreas = { get: (idOrLocode: string) => this.one<MetroArea>('GET', `/metro_areas/${enc(idOrLocode)}`) };
+  readonly terminals = { get: (id: string, query: QueryOf<'getV2TerminalsId'> = {}) => this.one<Terminal>('GET', `/terminals/${enc(id)}`, { query }) };
+  readonly railTerminals = { get: (id: string, query: QueryOf<'getV2RailTerminalsId'> = {}) => this.one<RailTerminal>('GET', `/rail_terminals/${enc(id)}`, { query }) };
+  readonly vessels = { get: (idOrImo: string) => this.one<Vessel>('GET', `/vessels/${enc(idOrImo)}`) };
+  /** The account of this client's API key (a cheap way to check the key). */
+  readonly account = { get: () => this.one<Account>('GET', '/account') };
+
+  readonly parties = {
+    get: (id: string) => this.one<Party>('GET', `/parties/${enc(id)}`),
+    list: (query: QueryOf<'getV2Parties'> = {}) => this.page<Party>('/parties', query),
+    iterate: (query: QueryOf<'getV2Parties'> = {}) => this.all<Party>('/parties', query),
+    create: (attributes: AttributesOf<'postV2Parties'>) => this.one<Party>('POST', '/parties', { body: { data: { type: 'party', attributes } } }),
+    update: (id: string, attributes: AttributesOf<'patchV2PartiesId'>) => this.one<Party>('PATCH', `/parties/${enc(id)}`, { body: { data: { type: 'party', id, attributes } } }),
+  };
+
+  readonly webhooks = {
+    get: (id: string) => this.one<Webhook>('GET', `/webhooks/${enc(id)}`),
+    list: (query: QueryOf<'getV2Webhooks'> = {}) => this.page<Webhook>('/webhooks', query),
+    iterate: (query: QueryOf<'getV2Webhooks'> = {}) => this.all<Webhook>('/webhooks', query),
+    create: (attributes: AttributesOf<'postV2Webhooks'>) => this.one<Webhook>('POST', '/webhooks', { body: { data: { type: 'webhook', attributes } } }),
+    update: (id: string, attributes: AttributesOf<'patchV2WebhooksId'>) => this.one<Webhook>('PATCH', `/webhooks/${enc(id)}`, { body: { data: { type: 'webhook', id, attributes } } }),
+    delete: async (id: string): Promise<void> => void (await this.request('DELETE', `/webhooks/${enc(id)}`)),
+    /** The event names a webhook may subscribe to. */
+    events: () => this.request<BodyOf<'getV2WebhooksEvents'>>('GET', '/webhooks/events'),
+    /** The addresses deliveries leave from, for receivers' allow-lists. */
+    ips: () => this.request<BodyOf<'getV2WebhooksIps'>>('GET', '/webhooks/ips'),
+    /** Sends an example notification to a URL now and reports how the receiver answered. */
+    trigger: (body: unknown) => this.request<BodyOf<'postV2WebhooksTrigger'>>('POST', '/webhooks/trigger', { body }),
+  };
+
+  readonly webhookNotifications = {
+    get: (id: string, query: QueryOf<'getV2WebhookNotificationsId'> = {}) => this.one<WebhookNotification>('GET', `/webhook_notifications/${enc(id)}`, { query }),
+    list: (query: QueryOf<'getV2WebhookNotifications'> = {}) => this.page<WebhookNotification>('/webhook_notifications', query),
+    iterate: (query: QueryOf<'getV2WebhookNotifications'> = {}) => this.all<WebhookNotification>('/webhook_notifications', query),
+    redeliver: (id: string) => this.one<WebhookNotification>('POST', `/webhook_notifications/${enc(id)}/redeliver`),
+    /** An example notification document of an event, as deliveries carry it. */
+    example: (event: string) => this.request<BodyOf<'getV2WebhookNotificationsExamples'>>('GET', '/webhook_notifications/examples', { query: { event } }),
+  };
+
+  /** svc's OpenAPI document, the one the SDK's types are generated from. */
+  openApi = () => this.request<BodyOf<'getV2OpenapiJson'>>('GET', '/openapi.json');
+  /** Liveness: svc's process answers (outside /v2, no key needed). */
+  health = () => this.fetchJson<BodyOf<'getHealthz'>>('GET', `${this.root}/healthz`);
+  /** Readiness: svc can reach its database; a ServerError (503) when it cannot. */
+  ready = () => this.fetchJson<BodyOf<'getReadyz'>>('GET', `${this.root}/readyz`);
+}
+
+const enc = encodeURIComponent;
+
+/** `url` with the query's parameters; a list goes comma-separated, as svc reads `include`. */
+function withQuery(url: string, query: Query = {}): string {
+  const result = new URL(url);
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    result.searchParams.set(name, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  return result.toString();
+}
+
+function includeList(include: unknown): string[] | undefined {
+  if (Array.isArray(include)) return include.map(String);
+  if (typeof include === 'string' && include.trim() !== '') return include.split(',');
+  return undefined;
+}

@@ -1,0 +1,89 @@
+// The fetch the SDK sends every request through: a timeout per attempt, and retries of reads
+// (GET, HEAD) on 429, 5xx and network failures, waiting as long as Retry-After asks when it is
+// within the cap. Writes are sent once: a POST that timed out may have been carried out.
+import { ConnectionError } from './errors.ts';
+
+export interface TransportOptions {
+  /** Each attempt's limit, in milliseconds, from sending the request to the last byte of the body. */
+  timeoutMs: number;
+  /** Further attempts of a GET or HEAD after the first fails in a way worth retrying. */
+  maxRetries: number;
+  /**
+   * The longest wait before a retry, in milliseconds. A 429 or 503 whose Retry-After asks for
+   * longer is not retried: the error reaches the caller at once, with the wait it asked for.
+   */
+  maxRetryDelayMs: number;
+  /** The fetch to send with (the global one unless given). */
+  fetch: typeof fetch;
+  /** How to wait between attempts (tests pass one that records the waits). */
+  sleep: (ms: number) => Promise<void>;
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD']);
+/** Statuses without a body, which `new Response` refuses one for. */
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Seconds (or an HTTP date) of a Retry-After header, as milliseconds from `now`. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  if (/^\s*\d+\s*$/.test(header)) return Number(header) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Exponential backoff from half a second, with ±25% jitter so clients do not retry in step. */
+const backoffMs = (attempt: number) => 500 * 2 ** attempt * (0.75 + Math.random() * 0.5);
+
+const worthRetrying = (status: number) => status === 429 || status >= 500;
+
+export function retryingFetch(options: TransportOptions): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const retries = IDEMPOTENT.has(request.method) ? options.maxRetries : 0;
+    for (let attempt = 0; ; attempt++) {
+      let response: Response;
+      try {
+        response = await attemptOnce(options, request);
+      } catch (err) {
+        if (request.signal.aborted) throw err; // the caller gave up: not ours to retry
+        const wait = backoffMs(attempt);
+        if (attempt < retries && wait <= options.maxRetryDelayMs) {
+          await options.sleep(wait);
+          continue;
+        }
+        const timedOut = (err as Error).name === 'TimeoutError';
+        const why = timedOut ? `no answer within ${options.timeoutMs} ms` : ((err as Error & { cause?: Error }).cause?.message ?? (err as Error).message);
+        throw new ConnectionError(`${request.method} ${request.url}: ${why}`, 0, [], undefined, { cause: err });
+      }
+      if (attempt >= retries || !worthRetrying(response.status)) return response;
+      const asked = retryAfterMs(response.headers.get('retry-after'));
+      const wait = asked ?? backoffMs(attempt);
+      if (wait > options.maxRetryDelayMs) return response;
+      await options.sleep(wait);
+    }
+  };
+}
+
+/**
+ * One attempt, body included, under the attempt's timeout and the caller's own signal. Two ways
+ * of writing this lose the timeout to the garbage collector, and the attempt then never ends
+ * (test/sdk/transport.test.ts forces a collection to show it): an `AbortSignal.timeout` combined
+ * through `AbortSignal.any` (Node 20), and a signal given to `new Request` rather than to fetch
+ * itself (Node 20 to 24). So the timer holds the attempt's controller, and fetch is given its signal.
+ */
+async function attemptOnce(options: TransportOptions, request: Request): Promise<Response> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${options.timeoutMs} ms`, 'TimeoutError')), options.timeoutMs);
+  const forward = () => controller.abort(request.signal.reason);
+  if (request.signal.aborted) forward();
+  else request.signal.addEventListener('abort', forward, { once: true });
+  try {
+    const response = await options.fetch(request.clone(), { signal: controller.signal });
+    const body = NULL_BODY.has(response.status) ? null : await response.arrayBuffer();
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  } finally {
+    clearTimeout(timer);
+    request.signal.removeEventListener('abort', forward);
+  }
+}

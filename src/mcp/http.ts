@@ -1,0 +1,122 @@
+// MCP over streamable HTTP, as a fastify plugin: svc serve mounts it beside the REST API and
+// svc mcp runs it alone. Stateless: every POST gets a new McpServer and transport, with an SDK
+// client carrying the caller's key, so any replica can answer any request and nothing is kept
+// between requests but the short memory of keys REST accepted (auth.ts).
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { KeyCache, MISSING_TOKEN, tokenOfHeader } from './auth.ts';
+import { OriginPolicy, type OriginPolicyOptions } from './origin-policy.ts';
+import { restClient } from './rest-client.ts';
+import { McpServerPool } from './server.ts';
+
+export interface McpHttpOptions extends OriginPolicyOptions {
+  /** Where MCP answers POSTs: /mcp and /api/mcp (and / for the standalone server). */
+  paths: string[];
+  /** svc's REST API (origin or …/v2), read per request: svc serve knows its port only once listening. */
+  apiBaseUrl: () => string;
+  /** SVC_API_TOKEN: the key of requests that carry no Authorization header. */
+  fallbackToken?: string;
+  /** How the SDK reaches REST (default: the global fetch; svc serve passes one into its own app). */
+  fetch?: typeof fetch;
+  /** Keys REST accepted recently (a new cache of 30 s unless given). */
+  keys?: KeyCache;
+}
+
+const CORS_HEADERS = {
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': 'Content-Type, Authorization, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+  'access-control-expose-headers': 'Mcp-Session-Id, WWW-Authenticate, Retry-After',
+  'access-control-max-age': '86400',
+};
+
+// Headers the SDK's transport has no use for; the key above all stays out of the tools' reach.
+const NOT_FORWARDED = new Set(['authorization', 'cookie', 'host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive']);
+
+/** A JSON answer of the HTTP layer (not JSON-RPC): `{ error, message }`. */
+function fail(reply: FastifyReply, status: number, error: string, message: string, headers: Record<string, string> = {}) {
+  return reply.code(status).headers(headers).type('application/json; charset=utf-8').send({ error, message });
+}
+
+export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) => {
+  const policy = new OriginPolicy(options);
+  const keys = options.keys ?? new KeyCache();
+  const servers = new McpServerPool();
+
+  // The transport reads the body itself, to answer bad JSON and media types the JSON-RPC way.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) return fail(reply, status, 'Bad Request', err.message);
+    req.log.error({ err }, 'MCP request failed');
+    return fail(reply, 500, 'Internal Server Error', `Something went wrong on our side (request ${req.id}).`);
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (!policy.hostAllowed(req.headers.host)) return fail(reply, 403, 'Forbidden', `Invalid Host header: ${req.headers.host ?? ''}`);
+    const origin = req.headers.origin;
+    if (!policy.originAllowed(origin)) return fail(reply, 403, 'Forbidden', `Invalid Origin header: ${origin}`);
+    reply.headers(origin ? { 'access-control-allow-origin': origin, vary: 'Origin' } : { 'access-control-allow-origin': '*' });
+  });
+
+  const handle = async (req: FastifyRequest, reply: FastifyReply) => {
+    const header = req.headers.authorization;
+    // The environment's key stands in only for a missing header, never for a malformed one.
+    const token = header === undefined ? options.fallbackToken : tokenOfHeader(header);
+    if (!token) return fail(reply, 401, 'Unauthorized', MISSING_TOKEN, { 'www-authenticate': 'Bearer realm="mcp"' });
+
+    const send = options.fetch ?? globalThis.fetch;
+    // REST refusing the key mid-call (revoked since it was checked): check it afresh next time.
+    const client = restClient(options.apiBaseUrl(), token, async (input, init) => {
+      const response = await send(input, init);
+      if (response.status === 401) keys.forget(token);
+      return response;
+    });
+    const check = await keys.check(token, client);
+    if (!check.ok) {
+      if (check.status === 401) return fail(reply, 401, check.error, check.message, { 'www-authenticate': 'Bearer realm="mcp", error="invalid_token"' });
+      if (check.status === 429) return fail(reply, 429, check.error, check.message, { 'retry-after': String(check.retryAfterSeconds) });
+      req.log.warn({ err: check.cause }, 'MCP: svc REST API unavailable for key verification');
+      return fail(reply, 502, check.error, check.message);
+    }
+
+    const response = await servers.serve(client, async (server) => {
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      const answer = await transport.handleRequest(webRequest(req));
+      return { status: answer.status, headers: answer.headers, text: answer.body ? await answer.text() : undefined };
+    });
+    response.headers.forEach((value, name) => void reply.header(name, value));
+    return reply.code(response.status).send(response.text);
+  };
+
+  for (const url of options.paths) {
+    app.post(url, handle);
+    app.options(url, async (_req, reply) => reply.code(204).headers(CORS_HEADERS).send());
+    app.route({
+      method: ['GET', 'DELETE', 'PUT', 'PATCH'],
+      url,
+      // Stateless: no server-initiated stream to GET and no session to DELETE.
+      handler: async (_req, reply) => fail(reply, 405, 'Method not allowed', 'Only POST requests are accepted', { allow: 'POST, OPTIONS' }),
+    });
+  }
+};
+
+/** The fastify request as the web Request the SDK's transport takes (the body unparsed). */
+function webRequest(req: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string' && !NOT_FORWARDED.has(name)) headers.set(name, value);
+  }
+  return new Request(requestUrl(req), { method: 'POST', headers, body: typeof req.body === 'string' ? req.body : '' });
+}
+
+/** The URL the caller asked for (tools may read it); a Host that is no URL authority is left out. */
+function requestUrl(req: FastifyRequest): string {
+  try {
+    return new URL(req.url, `http://${req.headers.host ?? 'localhost'}`).href;
+  } catch {
+    return new URL(req.url, 'http://localhost').href;
+  }
+}

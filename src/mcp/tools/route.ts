@@ -1,0 +1,53 @@
+// get_container_route: the multi-leg route of a container (a paid feature in the reference
+// service). Where svc cannot give it, the answer says so and names the tool that can answer
+// most route questions instead, rather than failing the call.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { FeatureNotEnabledError, NotFoundError, type SvcClient } from '../../../sdk/src/index.ts';
+import { routeLegs, routeLegSchema, routeStops, routeStopSchema } from '../views/route.ts';
+import { defineTool, idParam } from './define.ts';
+import { noContainer } from './containers.ts';
+
+const ALTERNATIVE = 'get_container_transport_events';
+
+export function registerRouteTool(server: McpServer, client: SvcClient): void {
+  defineTool(server, 'get_container_route', {
+    title: 'Container route',
+    description:
+      "A container's multi-leg route: each port (loading, transshipments, discharge) with estimated and actual arrival and departure times, and the vessel of each leg. " +
+      'Routing data may not be available for the account; the answer then says so and points to get_container_transport_events, which covers the journey so far.',
+    input: { id: idParam('container') },
+    output: {
+      containerId: z.string(),
+      available: z.boolean().describe('false: see error, message and alternative'),
+      error: z.enum(['FeatureNotEnabled', 'NotAvailable']).optional(),
+      message: z.string().optional(),
+      alternative: z.literal(ALTERNATIVE).optional(),
+      stops: z.array(routeStopSchema).optional(),
+      legs: z.array(routeLegSchema).optional(),
+    },
+    notFound: noContainer,
+    async run({ id }) {
+      const unavailable = (error: 'FeatureNotEnabled' | 'NotAvailable', message: string) => ({
+        summary: `${message} Use ${ALTERNATIVE} instead.`,
+        data: { containerId: id, available: false, error, message, alternative: ALTERNATIVE } as const,
+      });
+      let doc: Parameters<typeof routeStops>[0];
+      try {
+        doc = await client.request('GET', `/containers/${encodeURIComponent(id)}/route`, { query: { include: 'port,vessel,route_location' } });
+      } catch (err) {
+        if (err instanceof FeatureNotEnabledError) return unavailable('FeatureNotEnabled', `Routing data is not enabled for this account (${err.errors[0]?.detail ?? 'HTTP 403'}).`);
+        if (!(err instanceof NotFoundError)) throw err;
+        // A 404 is either "no such container" or "no route here": the container itself decides.
+        await client.containers.get(id);
+        const noRoute = err.errors.some((e) => e.code === 'route_not_found');
+        return unavailable('NotAvailable', noRoute ? 'This svc does not serve route data yet.' : 'svc has no route data for this container yet.');
+      }
+      const stops = routeStops(doc);
+      if (stops.length === 0) return unavailable('NotAvailable', 'svc has no route data for this container yet.');
+      const legs = routeLegs(stops);
+      const summary = `Route of ${stops.length} port(s): ${stops.map((s) => s.port.locode ?? s.port.name ?? '?').join(' → ')}; ${legs.length} leg(s).`;
+      return { summary, data: { containerId: id, available: true, stops, legs } };
+    },
+  });
+}
