@@ -1,0 +1,147 @@
+// A container's route: its journey (src/domain/route/legs.ts) with the ports and vessels it names,
+// and the route map drawn from it (spec "Route map (the service)"): ports, the track each vessel
+// sailed (stored AIS positions), where the vessel is now, and sea routes for what is still ahead.
+import { DAY } from '../domain/time-units.ts';
+import { NotFound } from '../domain/errors.ts';
+import { journeyOf, legPhase, type Journey, type Leg } from '../domain/route/legs.ts';
+import type { ShipmentState } from '../domain/tracking/types.ts';
+import { seaRoute } from '../geo/searoute.ts';
+import type { LonLat } from '../geo/distance.ts';
+import { stableId } from '../refdata/ids.ts';
+import type { LocationRow, VesselRow } from '../refdata/types.ts';
+import type { Queryable } from '../store/db.ts';
+import { storedCarrierEvents } from '../store/events.ts';
+import { portsByLocodes, vesselsByImos } from '../store/route-places.ts';
+import { findContainers, findShipments, type ContainerRow, type ShipmentRow } from '../store/shipments.ts';
+import { transportEventsOfContainers } from '../store/transport-events.ts';
+import { vesselTrackOfImo, type VesselPosition } from '../store/vessel-positions.ts';
+import {
+  currentVesselFeature,
+  displayLine,
+  estimatedFullLegFeature,
+  estimatedPartialLegFeature,
+  isValidPosition,
+  lonLatOf,
+  pastVesselLocationsFeature,
+  portFeature,
+  type Feature,
+  type FeatureCollection,
+  type LegPorts,
+  type Position,
+} from './route-map-features.ts';
+
+/**
+ * The oldest AIS position still shown as where the vessel is now. Terrestrial AIS loses ships in
+ * mid-ocean for a day or more; past three days a vessel at 20 knots may be 1,400 nm on, and a
+ * marker there would mislead more than no marker.
+ */
+export const CURRENT_POSITION_MAX_AGE_MS = 3 * DAY;
+
+export interface ContainerRoute {
+  container: ContainerRow;
+  shipment: ShipmentRow;
+  journey: Journey;
+  /** Reference rows of the journey's ports, by UN/LOCODE (a port svc does not know is absent). */
+  ports: Map<string, LocationRow>;
+  /** The vessel of every leg that names an IMO number, by IMO (see vesselRowOf). */
+  vessels: Map<string, VesselRow>;
+}
+
+/**
+ * The reference vessel with this IMO number, else one made up with the id reference data would
+ * give it (the same name-based UUID), so a vessel keeps its id once it is added there.
+ */
+function vesselRowOf(known: Map<string, VesselRow>, imo: string, name: string | null): VesselRow {
+  return known.get(imo) ?? { id: stableId('vessel', imo), imo, name: name ?? imo, mmsi: null, operator: null };
+}
+
+/** The account's container with its journey; NotFound for an unknown id or another account's container. */
+export async function loadContainerRoute(db: Queryable, accountId: string, containerId: string): Promise<ContainerRoute> {
+  const [container] = await findContainers(db, accountId, [containerId]);
+  if (!container) throw new NotFound();
+  const [shipment] = await findShipments(db, accountId, [container.shipment_id]);
+  if (!shipment) throw new NotFound();
+  const [events, carrierEvents] = await Promise.all([transportEventsOfContainers(db, [container.id]), storedCarrierEvents(db, shipment.id)]);
+  const milestones = events.map((e) => ({
+    event: e.event,
+    timestamp: e.timestamp,
+    locode: e.location_locode,
+    vesselImo: e.vessel_imo,
+    vesselName: e.vessel_name,
+    voyageNumber: e.voyage_number,
+  }));
+  const journey = journeyOf(shipment.state as Partial<ShipmentState>, milestones, carrierEvents);
+  const legVessels = journey.legs.flatMap((l) => (l.vessel?.imo ? [l.vessel] : []));
+  const [ports, knownVessels] = await Promise.all([portsByLocodes(db, journey.calls.map((c) => c.locode)), vesselsByImos(db, legVessels.map((v) => v.imo!))]);
+  const vessels = new Map(legVessels.map((v) => [v.imo!, vesselRowOf(knownVessels, v.imo!, v.name)]));
+  return { container, shipment, journey, ports, vessels };
+}
+
+function seaLine(from: LonLat, to: LonLat): Position[] {
+  // A port MARNET cannot reach (an inland river port) still gets a line: the straight one.
+  return displayLine(seaRoute(from, to)?.coordinates ?? [from, to]);
+}
+
+interface LegContext {
+  db: Queryable;
+  now: Date;
+  route: ContainerRoute;
+  leg: Leg;
+  ports: LegPorts;
+  from: Position;
+  to: Position;
+}
+
+/** The lines (and vessel marker) of one leg, in the order a map draws them: what was sailed, then what is ahead. */
+async function legFeatures({ db, now, route, leg, ports, from, to }: LegContext): Promise<Feature[]> {
+  const phase = legPhase(route.journey, leg);
+  if (phase === 'not_started') return [estimatedFullLegFeature(leg, ports, seaLine(from, to))];
+
+  const departedAt = leg.from.outboundAtd;
+  const vessel = leg.vessel?.imo ? route.vessels.get(leg.vessel.imo) : undefined;
+  if (!departedAt || !vessel) return [];
+  const until = phase === 'arrived' ? (leg.to.inboundAta ?? now) : now;
+  const track = departedAt < until ? (await vesselTrackOfImo(db, vessel.imo, departedAt, until)).filter(isValidPosition) : [];
+  const features: Feature[] = [];
+  if (track.length >= 2) {
+    const endTime = phase === 'arrived' ? until : track[track.length - 1].at;
+    features.push(pastVesselLocationsFeature(leg, vessel.id, displayLine(track.map(lonLat)), departedAt, endTime));
+  }
+
+  // The vessel marker: only at sea, from a position sent since departure and fresh enough.
+  const latest: VesselPosition | undefined = track[track.length - 1];
+  if (phase !== 'at_sea' || !latest || now.getTime() - latest.at.getTime() > CURRENT_POSITION_MAX_AGE_MS) return features;
+  const here = lonLat(latest);
+  const ahead = seaLine(here, to);
+  // The partial leg starts exactly at the marker (spec rule 3), whatever node the sea route snapped to.
+  ahead[0] = here;
+  features.push(
+    currentVesselFeature(leg, ports, { id: vessel.id, imo: vessel.imo, name: leg.vessel?.name ?? vessel.name }, latest),
+    estimatedPartialLegFeature(leg, ports, ahead),
+  );
+  return features;
+}
+
+const lonLat = (p: VesselPosition): Position => [p.longitude, p.latitude];
+
+/**
+ * The route map of the account's container at `now`: an empty FeatureCollection when the shipment
+ * does not name its ports yet (spec rule 6). Throws NotFound as loadContainerRoute does.
+ */
+export async function containerRouteMap(db: Queryable, now: Date, accountId: string, containerId: string): Promise<FeatureCollection> {
+  const route = await loadContainerRoute(db, accountId, containerId);
+  const { calls, legs } = route.journey;
+  const featuresOfCall = await Promise.all(
+    calls.map(async (call): Promise<Feature[]> => {
+      const port = route.ports.get(call.locode);
+      const at = port ? lonLatOf(port) : null;
+      const features = port && at ? [portFeature(call, calls.length, port, at, route.shipment.updated_at)] : [];
+      const leg = legs.find((l) => l.sequence === call.sequence);
+      const next = leg && route.ports.get(leg.to.locode);
+      const to = next ? lonLatOf(next) : null;
+      if (!leg || !port || !at || !next || !to) return features;
+      return [...features, ...(await legFeatures({ db, now, route, leg, ports: { from: port, to: next }, from: at, to }))];
+    }),
+  );
+  return { type: 'FeatureCollection', features: featuresOfCall.flat() };
+}
