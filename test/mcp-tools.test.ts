@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 import { EVENT_NAMES } from '../src/domain/events/vocabulary.ts';
-import type { AnyRouteSpec } from '../src/http/route.ts';
+import type { FastifyInstance } from 'fastify';
 import { routeLegs, routeStops } from '../src/mcp/views/route.ts';
 import { startTestApp } from './support/app.ts';
 import { forFile } from './support/for-file.ts';
@@ -306,39 +306,21 @@ test('get_supported_shipping_lines searches by name or SCAC', async () => {
   assert.ok(maersk.totalLines < all.totalLines);
 });
 
-test('get_container_route: not available on this svc yet, with the alternative', async () => {
-  const route = await ok('get_container_route', { id: containerId });
-  assert.deepEqual(route, { containerId, available: false, error: 'NotAvailable', message: 'This svc does not serve route data yet.', alternative: 'get_container_transport_events' });
-});
-
-describe('get_container_route against a route endpoint (an extra route on a real svc)', () => {
+// get_container_route against svc's own route endpoint: test/container-route.test.ts.
+describe('get_container_route when routing data is not enabled (a 403 put in front of the route endpoint)', () => {
   const FORBIDDEN = randomUUID();
-  const routeDoc = {
-    data: { id: 'r1', type: 'route', relationships: { route_locations: { data: [{ id: 'l2', type: 'route_location' }, { id: 'l1', type: 'route_location' }, { id: 'l3', type: 'route_location' }] } } },
-    included: [
-      { id: 'l1', type: 'route_location', attributes: { ports_sequence: 1, label: 'POL', outbound_mode: 'vessel', outbound_carrier_scac: 'MAEU', outbound_etd_at: '2026-01-01T00:00:00Z', outbound_atd_at: '2026-01-01T06:00:00Z', outbound_voyage_number: '601E' }, relationships: { location: { data: { id: 'p1', type: 'port' } }, outbound_vessel: { data: { id: 'v1', type: 'vessel' } } } },
-      { id: 'l2', type: 'route_location', attributes: { ports_sequence: 2, label: 'TS1', inbound_eta_at: '2026-01-05T00:00:00Z', inbound_ata_at: '2026-01-06T00:00:00Z', outbound_etd_at: '2026-01-08T00:00:00Z' }, relationships: { location: { data: { id: 'p2', type: 'port' } }, inbound_vessel: { data: { id: 'v1', type: 'vessel' } } } },
-      { id: 'l3', type: 'route_location', attributes: { ports_sequence: 3, label: 'POD', inbound_eta_at: '2026-01-20T00:00:00Z' }, relationships: { location: { data: { id: 'p3', type: 'port' } } } },
-      { id: 'p1', type: 'port', attributes: { name: 'Shanghai', code: 'CNSHA', country_code: 'CN', time_zone: 'Asia/Shanghai' } },
-      { id: 'p2', type: 'port', attributes: { name: 'Singapore', code: 'SGSIN', country_code: 'SG' } },
-      { id: 'p3', type: 'port', attributes: { name: 'Rotterdam', code: 'NLRTM' } },
-      { id: 'v1', type: 'vessel', attributes: { name: 'MAERSK TEST', imo: '9000001' } },
-    ],
+  const forbidding = (app: FastifyInstance, origin: () => string) => {
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.url.startsWith(`/v2/containers/${FORBIDDEN}/route`)) {
+        await reply.code(403).send({ errors: [{ status: '403', title: 'Forbidden', detail: 'Routing data feature is not enabled for this account' }] });
+      }
+    });
+    return withMcp()(app, origin);
   };
-  const routes: AnyRouteSpec[] = [
-    {
-      method: 'GET',
-      url: '/v2/containers/:id/route',
-      summary: 'Stand-in for the route endpoint to come',
-      tag: 'probe',
-      handler: async ({ params }) =>
-        params.id === FORBIDDEN ? { status: 403, body: { errors: [{ status: '403', title: 'Forbidden', detail: 'Routing data feature is not enabled for this account' }] } } : { body: routeDoc },
-    },
-  ];
   let conn: McpConnection;
   forFile(
     async () => {
-      const app = await startTestApp({ routes, beforeListen: withMcp() });
+      const app = await startTestApp({ beforeListen: forbidding });
       return { app, conn: await connectMcp(app) };
     },
     (s) => (conn = s.conn),
@@ -356,17 +338,6 @@ describe('get_container_route against a route endpoint (an extra route on a real
     assert.equal(data.error, 'FeatureNotEnabled');
     assert.equal(data.alternative, 'get_container_transport_events');
     assert.match(data.message, /not enabled/);
-  });
-
-  test('route data is mapped to ordered stops and legs', async () => {
-    const result = await call('get_container_route', { id: randomUUID() }, conn);
-    assert.ok(!result.isError, textOf(result));
-    const data = result.structuredContent as any;
-    assert.equal(data.available, true);
-    assert.deepEqual(data.stops.map((s: any) => s.label), ['POL', 'TS1', 'POD']);
-    assert.deepEqual(data.stops[0].port, { locode: 'CNSHA', name: 'Shanghai', countryCode: 'CN', timezone: 'Asia/Shanghai' });
-    assert.deepEqual(data.legs[0], { from: 'CNSHA', to: 'SGSIN', mode: 'vessel', vessel: { name: 'MAERSK TEST', imo: '9000001' }, voyageNumber: '601E', etd: '2026-01-01T00:00:00Z', atd: '2026-01-01T06:00:00Z', eta: '2026-01-05T00:00:00Z', ata: '2026-01-06T00:00:00Z' });
-    assert.deepEqual(data.legs[1], { from: 'SGSIN', to: 'NLRTM', mode: null, vessel: null, voyageNumber: null, etd: '2026-01-08T00:00:00Z', atd: null, eta: '2026-01-20T00:00:00Z', ata: null });
   });
 
   test('the mapping tolerates a document with members missing', () => {

@@ -184,6 +184,10 @@ export class SvcClient {
     transportEvents: (id: string, query: QueryOf<'getV2ContainersIdTransportEvents'> = {}) => this.page<TransportEvent>(`/containers/${enc(id)}/transport_events`, query),
     iterateTransportEvents: (id: string, query: QueryOf<'getV2ContainersIdTransportEvents'> = {}) => this.all<TransportEvent>(`/containers/${enc(id)}/transport_events`, query),
     rawEvents: (id: string) => this.page<RawEvent>(`/containers/${enc(id)}/raw_events`),
+    /** The route map: a GeoJSON FeatureCollection (plain JSON, not JSON:API). */
+    mapGeojson: (id: string) => this.request<BodyOf<'getV2ContainersIdMapGeojson'>>('GET', `/containers/${enc(id)}/map_geojson`),
+    /** The route document as sent (route, and with `include` its route locations, ports and vessels). */
+    route: (id: string, query: QueryOf<'getV2ContainersIdRoute'> = {}) => this.request<BodyOf<'getV2ContainersIdRoute'>>('GET', `/containers/${enc(id)}/route`, { query }),
   };
 
   readonly transportEvents = {

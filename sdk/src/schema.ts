@@ -209,6 +209,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/containers/{id}/map_geojson": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A container's route map as a GeoJSON FeatureCollection: ports, the track sailed, the vessel now, the way ahead */
+        get: operations["getV2ContainersIdMapGeojson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/containers/{id}/route": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A container's route: each port call (lading, transshipments, discharge) with modes, carrier, vessels and ETA/ATA/ETD/ATD */
+        get: operations["getV2ContainersIdRoute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/transport_events/{id}": {
         parameters: {
             query?: never;
@@ -3685,6 +3719,356 @@ export interface operations {
                                 };
                             };
                         }[];
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2ContainersIdMapGeojson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The route map; an empty FeatureCollection when the route is not known yet */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        type: "FeatureCollection";
+                        features: {
+                            /** @constant */
+                            type: "Feature";
+                            geometry: {
+                                /** @constant */
+                                type: "Point";
+                                /** @description [longitude, latitude], WGS84 */
+                                coordinates: number[];
+                            } | {
+                                /** @constant */
+                                type: "LineString";
+                                /** @description Simplified; where a route crosses longitude 180, consecutive longitudes differ by more than 180 degrees */
+                                coordinates: number[][];
+                            };
+                            properties: {
+                                /** @constant */
+                                feature_type: "port";
+                                /** @description 1 = port of lading, last = port of discharge */
+                                ports_sequence: number;
+                                ports_total: number;
+                                /** @description Id of the port (GET /v2/ports/{id}) */
+                                location_id: string;
+                                /** @constant */
+                                location_type: "Port";
+                                name: string;
+                                state_abbr: string | null;
+                                state: string | null;
+                                country_code: string;
+                                country: string;
+                                time_zone: string | null;
+                                /** @description POL, TS1, TS2…, POD */
+                                label: string;
+                                inbound_eta_at: string | null;
+                                inbound_ata_at: string | null;
+                                outbound_etd_at: string | null;
+                                outbound_atd_at: string | null;
+                                updated_at: string | null;
+                            } | {
+                                /** @constant */
+                                feature_type: "current_vessel";
+                                /** @description Sequence of the port the leg leaves from (1 = port of lading) */
+                                ports_sequence: number;
+                                vessel_id: string;
+                                vessel_name: string;
+                                vessel_imo: string;
+                                voyage_number: string | null;
+                                vessel_location_timestamp: string;
+                                /** @description Degrees, 0 to 360 */
+                                vessel_location_heading: number | null;
+                                /** @description Knots */
+                                vessel_location_speed: number | null;
+                                departure_port_id: string | null;
+                                departure_port_name: string | null;
+                                departure_port_state_abbr: string | null;
+                                departure_port_state: string | null;
+                                departure_port_country_code: string | null;
+                                departure_port_country: string | null;
+                                departure_port_label: string | null;
+                                departure_port_atd: string | null;
+                                departure_port_time_zone: string | null;
+                                arrival_port_id: string | null;
+                                arrival_port_name: string | null;
+                                arrival_port_state_abbr: string | null;
+                                arrival_port_state: string | null;
+                                arrival_port_country_code: string | null;
+                                arrival_port_country: string | null;
+                                arrival_port_label: string | null;
+                                arrival_port_eta: string | null;
+                                arrival_port_time_zone: string | null;
+                            } | {
+                                /** @constant */
+                                feature_type: "past_vessel_locations";
+                                /** @description Sequence of the port the leg leaves from (1 = port of lading) */
+                                ports_sequence: number;
+                                vessel_id: string;
+                                /** @description The departure (ATD) */
+                                start_time: string;
+                                /** @description The arrival (ATA), or the last position while at sea */
+                                end_time: string;
+                                /** @description Number of coordinates in the LineString */
+                                point_count: number;
+                                outbound_atd_at: string | null;
+                                inbound_ata_at: string | null;
+                                inbound_eta_at: string | null;
+                            } | {
+                                /** @constant */
+                                feature_type: "estimated_full_legs";
+                                /** @description Sequence of the port the leg leaves from (1 = port of lading) */
+                                ports_sequence: number;
+                                previous_port_id: string;
+                                next_port_id: string;
+                                /** @description Number of coordinates in the LineString */
+                                point_count: number;
+                            } | {
+                                /** @constant */
+                                feature_type: "estimated_partial_leg";
+                                /** @description Sequence of the port the leg leaves from (1 = port of lading) */
+                                ports_sequence: number;
+                                /** @description The port the vessel departed from */
+                                current_port_id: string;
+                                next_port_id: string;
+                                /** @description Number of coordinates in the LineString */
+                                point_count: number;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2ContainersIdRoute: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated: route_location, route_locations, port, vessel */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The route */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "route";
+                            attributes: {
+                                /** @description When the shipment behind the route last changed */
+                                updated_at: string | null;
+                            };
+                            relationships: {
+                                container: {
+                                    data: {
+                                        /** @constant */
+                                        type: "container";
+                                        id: string;
+                                    } | null;
+                                };
+                                shipment: {
+                                    data: {
+                                        /** @constant */
+                                        type: "shipment";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description Port of lading, transshipment ports, port of discharge, in journey order */
+                                route_locations: {
+                                    data: {
+                                        /** @constant */
+                                        type: "route_location";
+                                        id: string;
+                                    }[];
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: ({
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "route_location";
+                            attributes: {
+                                ports_sequence: number;
+                                /** @description POL, TS1, TS2…, POD */
+                                label: string;
+                                location_locode: string;
+                                location_name: string | null;
+                                /** @description How the container arrived; null at the ends of the ocean journey */
+                                inbound_mode: ("vessel" | "feeder") | null;
+                                inbound_carrier_scac: string | null;
+                                inbound_vessel_name: string | null;
+                                inbound_vessel_imo: string | null;
+                                inbound_voyage_number: string | null;
+                                inbound_eta_at: string | null;
+                                inbound_ata_at: string | null;
+                                /** @description How the container left; null at the ends of the ocean journey */
+                                outbound_mode: ("vessel" | "feeder") | null;
+                                outbound_carrier_scac: string | null;
+                                outbound_vessel_name: string | null;
+                                outbound_vessel_imo: string | null;
+                                outbound_voyage_number: string | null;
+                                outbound_etd_at: string | null;
+                                outbound_atd_at: string | null;
+                            };
+                            relationships: {
+                                /** @description Null when svc does not know the port */
+                                location: {
+                                    data: {
+                                        /** @constant */
+                                        type: "port";
+                                        id: string;
+                                    } | null;
+                                };
+                                inbound_vessel: {
+                                    data: {
+                                        /** @constant */
+                                        type: "vessel";
+                                        id: string;
+                                    } | null;
+                                };
+                                outbound_vessel: {
+                                    data: {
+                                        /** @constant */
+                                        type: "vessel";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @enum {string} */
+                            type: "port" | "vessel";
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        })[];
                     };
                 };
             };

@@ -49,6 +49,8 @@ const METHODS: Record<string, string> = {
   patchV2ContainersIdRefresh: 'containers.refresh',
   getV2ContainersIdTransportEvents: 'containers.transportEvents',
   getV2ContainersIdRawEvents: 'containers.rawEvents',
+  getV2ContainersIdMapGeojson: 'containers.mapGeojson',
+  getV2ContainersIdRoute: 'containers.route',
   getV2TransportEventsId: 'transportEvents.get',
   getV2Search: 'search',
   getV2ShippingLines: 'shippingLines.list',

@@ -1,5 +1,6 @@
-// get_container_route: the multi-leg route of a container (a paid feature in the reference
-// service). Where svc cannot give it, the answer says so and names the tool that can answer
+// get_container_route: the multi-leg route of a container from GET /containers/{id}/route (a paid
+// feature in the reference service). Where the route cannot be had (the feature is off for the
+// account, or the ports are not known yet), the answer says so and names the tool that can answer
 // most route questions instead, rather than failing the call.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -34,11 +35,12 @@ export function registerRouteTool(server: McpServer, client: SvcClient): void {
       });
       let doc: Parameters<typeof routeStops>[0];
       try {
-        doc = await client.request('GET', `/containers/${encodeURIComponent(id)}/route`, { query: { include: 'port,vessel,route_location' } });
+        doc = await client.containers.route(id, { include: 'port,vessel,route_location' });
       } catch (err) {
         if (err instanceof FeatureNotEnabledError) return unavailable('FeatureNotEnabled', `Routing data is not enabled for this account (${err.errors[0]?.detail ?? 'HTTP 403'}).`);
         if (!(err instanceof NotFoundError)) throw err;
-        // A 404 is either "no such container" or "no route here": the container itself decides.
+        // A 404 is either "no such container" or "no route here" (an svc older than the route
+        // endpoint): the container itself decides.
         await client.containers.get(id);
         const noRoute = err.errors.some((e) => e.code === 'route_not_found');
         return unavailable('NotAvailable', noRoute ? 'This svc does not serve route data yet.' : 'svc has no route data for this container yet.');

@@ -1,7 +1,8 @@
 // A container's multi-leg route from GET /containers/{id}/route?include=port,vessel,route_location
 // (digest §9.5: route locations with inbound and outbound mode, carrier SCAC, ETA/ATA/ETD/ATD and
-// vessel). svc does not serve it yet, so the reading is tolerant: every member may be absent, and
-// the names the map data uses (inbound_eta_at, outbound_atd_at…) are tried beside shorter ones.
+// vessel). svc answers it with the names its map data uses (inbound_eta_at, outbound_atd_at…); the
+// reading stays tolerant, since the reference's own document is unpublished: every member may be
+// absent, and shorter names (eta_at, eta) are tried too.
 import { z } from 'zod';
 import { first, instant, num, rec, recs, str, type Rec } from './read.ts';
 
