@@ -14,7 +14,8 @@ import { storedCarrierEvents } from '../store/events.ts';
 import { portsByLocodes, vesselsByImos } from '../store/route-places.ts';
 import { findContainers, findShipments, type ContainerRow, type ShipmentRow } from '../store/shipments.ts';
 import { transportEventsOfContainers } from '../store/transport-events.ts';
-import { vesselTrackOfImo, type VesselPosition } from '../store/vessel-positions.ts';
+import { trackLineOfImo } from '../store/route-tracks.ts';
+import { latestPositionOfImo, type VesselPosition } from '../store/vessel-positions.ts';
 import {
   currentVesselFeature,
   displayLine,
@@ -101,16 +102,17 @@ async function legFeatures({ db, now, route, leg, ports, from, to }: LegContext)
   const vessel = leg.vessel?.imo ? route.vessels.get(leg.vessel.imo) : undefined;
   if (!departedAt || !vessel) return [];
   const until = phase === 'arrived' ? (leg.to.inboundAta ?? now) : now;
-  const track = departedAt < until ? (await vesselTrackOfImo(db, vessel.imo, departedAt, until)).filter(isValidPosition) : [];
+  const track = departedAt < until ? await trackLineOfImo(db, vessel.imo, departedAt, until) : null;
   const features: Feature[] = [];
-  if (track.length >= 2) {
-    const endTime = phase === 'arrived' ? until : track[track.length - 1].at;
-    features.push(pastVesselLocationsFeature(leg, vessel.id, displayLine(track.map(lonLat)), departedAt, endTime));
+  if (track && track.coordinates.length >= 2) {
+    const endTime = phase === 'arrived' ? until : track.last;
+    features.push(pastVesselLocationsFeature(leg, vessel.id, displayLine(track.coordinates), departedAt, endTime));
   }
 
   // The vessel marker: only at sea, from a position sent since departure and fresh enough.
-  const latest: VesselPosition | undefined = track[track.length - 1];
-  if (phase !== 'at_sea' || !latest || now.getTime() - latest.at.getTime() > CURRENT_POSITION_MAX_AGE_MS) return features;
+  if (phase !== 'at_sea' || !track) return features;
+  const latest = await latestPositionOfImo(db, vessel.imo, now);
+  if (!latest || latest.at < departedAt || !isValidPosition(latest) || now.getTime() - latest.at.getTime() > CURRENT_POSITION_MAX_AGE_MS) return features;
   const here = lonLat(latest);
   const ahead = seaLine(here, to);
   // The partial leg starts exactly at the marker (spec rule 3), whatever node the sea route snapped to.
