@@ -78,9 +78,25 @@ export async function loadContainerRoute(db: Queryable, accountId: string, conta
   return { container, shipment, journey, ports, vessels };
 }
 
+/**
+ * Sea routes already drawn, by their two ends, least recently used first. The A* search takes
+ * 10 to 30 ms, most of a route map's time (npm run bench:map); its answer for two fixed points
+ * never changes, and a vessel's latest position stays the same between AIS reports, so every
+ * client polling a container between reports asks for the same lines.
+ */
+const seaLines = new Map<string, Position[]>();
+const SEA_LINES_KEPT = 2000;
+
 function seaLine(from: LonLat, to: LonLat): Position[] {
+  const key = `${from[0]},${from[1]}|${to[0]},${to[1]}`;
+  let line = seaLines.get(key);
+  if (line) seaLines.delete(key);
   // A port MARNET cannot reach (an inland river port) still gets a line: the straight one.
-  return displayLine(seaRoute(from, to)?.coordinates ?? [from, to]);
+  else line = displayLine(seaRoute(from, to)?.coordinates ?? [from, to]);
+  seaLines.set(key, line);
+  if (seaLines.size > SEA_LINES_KEPT) seaLines.delete(seaLines.keys().next().value!);
+  // A copy: the caller may pin the first point to the vessel.
+  return line.map((p): Position => [p[0], p[1]]);
 }
 
 interface LegContext {
