@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
+import { FeatureNotEnabledError, SvcClient } from '../sdk/src/index.ts';
 import { FeatureNotEnabled } from '../src/domain/errors.ts';
 import { requireFeature, setFeature } from '../src/services/features.ts';
 import { findAccount } from '../src/store/accounts.ts';
@@ -67,6 +68,10 @@ test('svc accounts features --disable routing: the routing endpoints answer 403 
     // The other account is not affected.
     assert.notEqual((await t.request('GET', url, { key: other.key })).status, 403, url);
   }
+  // The SDK tells this 403 from others.
+  const client = new SvcClient({ baseUrl: t.baseUrl, token: t.key });
+  await assert.rejects(client.vessels.get('9811000', { show_positions: true }), FeatureNotEnabledError);
+
   // The vessel itself stays readable, without its position.
   const plain = await checker.call('GET', '/v2/vessels/9811000', '/v2/vessels/{id}');
   assert.equal(plain.status, 200);

@@ -2,6 +2,7 @@
 // sea route, ending on the port; from its latest AIS report, or from given coordinates at now.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { SvcClient } from '../sdk/src/index.ts';
 import { haversineKm } from '../src/geo/distance.ts';
 import { DEFAULT_SPEED_KNOTS, MAX_FUTURE_POSITIONS } from '../src/services/vessels.ts';
 import { findPort } from '../src/store/reference.ts';
@@ -128,4 +129,16 @@ test('port_id and previous_port_id are required port ids; coordinates in range; 
   assert.equal((await future(`port_id=${rotterdam}&previous_port_id=${unknown}`)).status, 404);
   const noVessel = await checker.call('GET', `/v2/vessels/1234567/future_positions?port_id=${rotterdam}&previous_port_id=${hamburg}`, '/v2/vessels/{id}/future_positions');
   assert.equal(noVessel.status, 404);
+});
+
+test('the SDK: vessels.futurePositions gives the vessel with its path and the meta; vessels.get takes the track window', async () => {
+  const client = new SvcClient({ baseUrl: t.baseUrl, token: t.key });
+  const [rotterdam, hamburg] = [(await port('NLRTM')).id, (await port('DEHAM')).id];
+  const { vessel, meta } = await client.vessels.futurePositions(IMO, { port_id: rotterdam, previous_port_id: hamburg });
+  assert.equal(vessel.imo, IMO);
+  assert.equal(vessel.positions.at(-1)?.timestamp, meta.arrival_at);
+  const fromHere = await client.vessels.futurePositionsWithCoordinates(IMO, { port_id: rotterdam, previous_port_id: hamburg, latitude: 53.5, longitude: 4.25 });
+  assert.equal(fromHere.vessel.positions[0].timestamp, NOW);
+  const tracked = await client.vessels.get(IMO, { 'show_positions[from_timestamp]': '2026-11-22T11:00:00Z' });
+  assert.deepEqual(tracked.positions?.map((p) => p.timestamp), [REPORTED_AT, '2026-11-22T11:50:00.000Z', '2026-11-22T11:55:00.000Z']);
 });
