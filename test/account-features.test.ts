@@ -11,23 +11,18 @@ import { FeatureNotEnabled } from '../src/domain/errors.ts';
 import { requireFeature, setFeature } from '../src/services/features.ts';
 import { findAccount } from '../src/store/accounts.ts';
 import { findPort } from '../src/store/reference.ts';
-import { startTestApp, type TestApp } from './support/app.ts';
-import { forFile } from './support/for-file.ts';
-import { openApiChecker, type OpenApiChecker } from './support/openapi.ts';
+import type { TestApp } from './support/app.ts';
+import { checkedAppForFile, type OpenApiChecker } from './support/openapi.ts';
 
 const run = promisify(execFile);
 const bin = path.resolve(import.meta.dirname, '../bin/svc.js');
 
 let t: TestApp;
 let checker: OpenApiChecker;
-forFile(
-  async () => {
-    const app = await startTestApp();
-    checker = await openApiChecker(app);
-    return app;
-  },
-  (s) => (t = s),
-);
+checkedAppForFile((app, check) => {
+  t = app;
+  checker = check;
+});
 
 const svc = (...args: string[]) => run(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: t.database.url } });
 const FORBIDDEN = { status: '403', title: 'Forbidden', detail: 'Routing data feature is not enabled for this account' };

@@ -5,20 +5,15 @@ import { test } from 'node:test';
 import { LIMITS } from '../src/http/rate-limit.ts';
 import { findAccount, listApiKeys, revokeApiKey } from '../src/store/accounts.ts';
 import { createApiKey } from '../src/services/api-keys.ts';
-import { startTestApp, type TestApp } from './support/app.ts';
-import { forFile } from './support/for-file.ts';
-import { openApiChecker, type OpenApiChecker } from './support/openapi.ts';
+import type { TestApp } from './support/app.ts';
+import { checkedAppForFile, type OpenApiChecker } from './support/openapi.ts';
 
 let t: TestApp;
 let checker: OpenApiChecker;
-forFile(
-  async () => {
-    const app = await startTestApp();
-    checker = await openApiChecker(app);
-    return app;
-  },
-  (s) => (t = s),
-);
+checkedAppForFile((app, check) => {
+  t = app;
+  checker = check;
+});
 
 const account = (key?: string | null, headers?: Record<string, string>) => checker.call('GET', '/v2/account', '/v2/account', { key, headers });
 

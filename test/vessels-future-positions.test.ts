@@ -7,20 +7,15 @@ import { haversineKm } from '../src/geo/distance.ts';
 import { DEFAULT_SPEED_KNOTS, MAX_FUTURE_POSITIONS } from '../src/services/vessels.ts';
 import { findPort } from '../src/store/reference.ts';
 import { insertVesselPositions, upsertAisIdentity } from '../src/store/vessel-positions.ts';
-import { startTestApp, type TestApp } from './support/app.ts';
-import { forFile } from './support/for-file.ts';
-import { openApiChecker, type OpenApiChecker } from './support/openapi.ts';
+import type { TestApp } from './support/app.ts';
+import { checkedAppForFile, type OpenApiChecker } from './support/openapi.ts';
 
 let t: TestApp;
 let checker: OpenApiChecker;
-forFile(
-  async () => {
-    const app = await startTestApp();
-    checker = await openApiChecker(app);
-    return app;
-  },
-  (s) => (t = s),
-);
+checkedAppForFile((app, check) => {
+  t = app;
+  checker = check;
+});
 
 const IMO = '9811000';
 const MMSI = 353136000;

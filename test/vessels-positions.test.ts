@@ -3,20 +3,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { insertVesselPositions, upsertAisIdentity, type VesselPosition } from '../src/store/vessel-positions.ts';
-import { startTestApp, type TestApp } from './support/app.ts';
-import { forFile } from './support/for-file.ts';
-import { openApiChecker, type OpenApiChecker } from './support/openapi.ts';
+import type { TestApp } from './support/app.ts';
+import { checkedAppForFile, type OpenApiChecker } from './support/openapi.ts';
 
 let t: TestApp;
 let checker: OpenApiChecker;
-forFile(
-  async () => {
-    const app = await startTestApp();
-    checker = await openApiChecker(app);
-    return app;
-  },
-  (s) => (t = s),
-);
+checkedAppForFile((app, check) => {
+  t = app;
+  checker = check;
+});
 
 const IMO = '9811000';
 const MMSI = 353136000;

@@ -3,13 +3,12 @@
 // a port, one point a minute. Tracks and predictions are routing data: an account without the
 // feature gets the reference service's 403.
 import { z } from 'zod';
-import { badParameter } from '../../jsonapi/errors.ts';
+import { badParameter, notFound } from '../../jsonapi/errors.ts';
 import { booleanParam, optionalParam, timeParam, type Query } from '../../jsonapi/query.ts';
 import { vesselResource } from '../../jsonapi/serializers/reference.ts';
 import { requireFeature } from '../../services/features.ts';
 import { DEFAULT_SPEED_KNOTS, MAX_FUTURE_POSITIONS, predictPositions, showVessel, type PredictionRequest } from '../../services/vessels.ts';
 import { isUuid } from '../../store/uuid.ts';
-import { notFound } from '../../jsonapi/errors.ts';
 import { recordDocument, resourceSchema } from '../openapi-schemas.ts';
 import type { AnyRouteSpec, Ctx, QueryParamSpec } from '../route.ts';
 
