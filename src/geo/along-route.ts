@@ -32,14 +32,19 @@ export function bearing(a: LonLat, b: LonLat): number {
   return Math.round((Math.atan2(y, x) / RAD + 360) % 360) % 360;
 }
 
-/** The point `fraction` of the way from a to b along their great circle (`km` apart). */
-function interpolate(a: LonLat, b: LonLat, km: number, fraction: number): [number, number] {
+/**
+ * Points along the great circle from a to b (`km` apart) by the fraction of the way: the unit
+ * vectors and the sine are worked out once per segment, as a segment holds thousands of points.
+ */
+function segment(a: LonLat, b: LonLat, km: number): (fraction: number) => [number, number] {
   const angle = km / EARTH_RADIUS_KM;
   // Under a metre apart the great circle and the chord agree; sin(angle) would lose precision.
-  if (angle < 1e-7) return [a[0], a[1]];
-  const [wa, wb] = [Math.sin((1 - fraction) * angle) / Math.sin(angle), Math.sin(fraction * angle) / Math.sin(angle)];
-  const [va, vb] = [toVec(a), toVec(b)];
-  return toLonLat([wa * va[0] + wb * vb[0], wa * va[1] + wb * vb[1], wa * va[2] + wb * vb[2]]);
+  if (angle < 1e-7) return () => [a[0], a[1]];
+  const [va, vb, sin] = [toVec(a), toVec(b), Math.sin(angle)];
+  return (fraction) => {
+    const [wa, wb] = [Math.sin((1 - fraction) * angle) / sin, Math.sin(fraction * angle) / sin];
+    return toLonLat([wa * va[0] + wb * vb[0], wa * va[1] + wb * vb[1], wa * va[2] + wb * vb[2]]);
+  };
 }
 
 /**
@@ -56,9 +61,10 @@ export function pointsAlong(coordinates: readonly LonLat[], stepKm: number, maxP
     const [a, b] = [coordinates[i - 1], coordinates[i]];
     const km = haversineKm(a, b);
     totalKm += km;
+    const at = segment(a, b, km);
     for (; offset < km; offset += stepKm) {
       if (points.length === maxPoints) return { points, complete: false, totalKm: totalKm + restKm(coordinates, i) };
-      const [lon, lat] = interpolate(a, b, km, offset / km);
+      const [lon, lat] = at(offset / km);
       points.push({ lon, lat, heading: bearing([lon, lat], b) });
     }
     offset -= km;
