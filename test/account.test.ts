@@ -5,20 +5,15 @@ import { test } from 'node:test';
 import { LIMITS } from '../src/http/rate-limit.ts';
 import { findAccount, listApiKeys, revokeApiKey } from '../src/store/accounts.ts';
 import { createApiKey } from '../src/services/api-keys.ts';
-import { startTestApp, type TestApp } from './support/app.ts';
-import { forFile } from './support/for-file.ts';
-import { openApiChecker, type OpenApiChecker } from './support/openapi.ts';
+import type { TestApp } from './support/app.ts';
+import { checkedAppForFile, type OpenApiChecker } from './support/openapi.ts';
 
 let t: TestApp;
 let checker: OpenApiChecker;
-forFile(
-  async () => {
-    const app = await startTestApp();
-    checker = await openApiChecker(app);
-    return app;
-  },
-  (s) => (t = s),
-);
+checkedAppForFile((app, check) => {
+  t = app;
+  checker = check;
+});
 
 const account = (key?: string | null, headers?: Record<string, string>) => checker.call('GET', '/v2/account', '/v2/account', { key, headers });
 
@@ -28,7 +23,7 @@ test("the key's account: id, name, created_at and its self link, as documented",
   assert.match(res.headers.get('content-type') ?? '', /^application\/vnd\.api\+json/);
   const stored = await findAccount(t.db, t.accountId);
   assert.deepEqual(res.body, {
-    data: { id: t.accountId, type: 'account', attributes: { name: 'Account A', created_at: stored!.created_at.toISOString() }, links: { self: '/v2/account' } },
+    data: { id: t.accountId, type: 'account', attributes: { name: 'Account A', created_at: stored!.created_at.toISOString(), features: { routing: true } }, links: { self: '/v2/account' } },
   });
   // Bearer works as anywhere else.
   assert.equal((await account(null, { authorization: `Bearer ${t.key}` })).body.data.id, t.accountId);

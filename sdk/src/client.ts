@@ -7,7 +7,7 @@ import { errorFor } from './errors.ts';
 import { toRecords, type ResourceObject } from './records.ts';
 import type { paths } from './schema.ts';
 import { retryAfterMs, retryingFetch, sleep } from './transport.ts';
-import type { Account, AttributesOf, BodyOf, Container, InferResult, MetroArea, Party, Port, QueryOf, RailTerminal, RawEvent, SearchResult, Shipment, ShippingLine, Terminal, TrackingRequest, TransportEvent, Vessel, Webhook, WebhookNotification } from './types.ts';
+import type { Account, AttributesOf, BodyOf, Container, InferResult, MetroArea, Party, Port, QueryOf, RailTerminal, RawEvent, SearchResult, Shipment, ShippingLine, Terminal, TrackingRequest, TransportEvent, Vessel, VesselWithPositions, Webhook, WebhookNotification } from './types.ts';
 
 export interface SvcClientOptions {
   /** svc's address: an origin (`http://localhost:8080`, which gets `/v2`) or the API base ending in `/v2`. */
@@ -120,6 +120,11 @@ export class SvcClient {
     return toRecords([doc.data], doc.included, includeList(options.query?.include))[0] as T;
   }
 
+  private async prediction(path: string, query: Query): Promise<{ vessel: VesselWithPositions; meta: BodyOf<'getV2VesselsIdFuturePositions'>['meta'] }> {
+    const doc = await this.request<BodyOf<'getV2VesselsIdFuturePositions'>>('GET', path, { query });
+    return { vessel: toRecords([doc.data as ResourceObject])[0] as VesselWithPositions, meta: doc.meta };
+  }
+
   private async page<T>(path: string, query: Query = {}): Promise<Page<T>> {
     return this.toPage<T>(await this.request(`GET`, path, { query }), includeList(query.include));
   }
@@ -205,7 +210,15 @@ export class SvcClient {
   readonly metroAreas = { get: (idOrLocode: string) => this.one<MetroArea>('GET', `/metro_areas/${enc(idOrLocode)}`) };
   readonly terminals = { get: (id: string, query: QueryOf<'getV2TerminalsId'> = {}) => this.one<Terminal>('GET', `/terminals/${enc(id)}`, { query }) };
   readonly railTerminals = { get: (id: string, query: QueryOf<'getV2RailTerminalsId'> = {}) => this.one<RailTerminal>('GET', `/rail_terminals/${enc(id)}`, { query }) };
-  readonly vessels = { get: (idOrImo: string) => this.one<Vessel>('GET', `/vessels/${enc(idOrImo)}`) };
+  readonly vessels = {
+    /** By id or IMO number; `show_positions` (or either `show_positions[…_timestamp]`) adds the AIS track, which needs the routing feature. */
+    get: (idOrImo: string, query: QueryOf<'getV2VesselsId'> = {}) => this.one<Vessel>('GET', `/vessels/${enc(idOrImo)}`, { query }),
+    /** The predicted path to `port_id`, a position a minute, from the vessel's latest position; `meta` has the arrival and the speed assumed. */
+    futurePositions: (id: string, query: QueryOf<'getV2VesselsIdFuturePositions'>) => this.prediction(`/vessels/${enc(id)}/future_positions`, query),
+    /** The same from `latitude`/`longitude` at now. */
+    futurePositionsWithCoordinates: (id: string, query: QueryOf<'getV2VesselsIdFuturePositionsWithCoordinates'>) =>
+      this.prediction(`/vessels/${enc(id)}/future_positions_with_coordinates`, query),
+  };
   /** The account of this client's API key (a cheap way to check the key). */
   readonly account = { get: () => this.one<Account>('GET', '/account') };
 

@@ -386,8 +386,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a vessel by id or IMO number */
+        /** Get a vessel by id or IMO number, with its latest AIS position and, on request, its track */
         get: operations["getV2VesselsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/vessels/{id}/future_positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Predicted path of a vessel from its latest position to a port, one position a minute */
+        get: operations["getV2VesselsIdFuturePositions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/vessels/{id}/future_positions_with_coordinates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Predicted path of a vessel from given coordinates to a port, one position a minute */
+        get: operations["getV2VesselsIdFuturePositionsWithCoordinates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3915,6 +3949,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["Errors"];
                 };
             };
+            /** @description The routing data feature is not enabled for this account (the operator switches it with svc accounts features) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
             /** @description No such record in this account */
             404: {
                 headers: {
@@ -4083,6 +4126,15 @@ export interface operations {
             };
             /** @description Missing, malformed or revoked API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description The routing data feature is not enabled for this account (the operator switches it with svc accounts features) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5151,7 +5203,14 @@ export interface operations {
     };
     getV2VesselsId: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: include the track over the default window (the 7 days to now) */
+                show_positions?: boolean;
+                /** @description Track from (ISO 8601; default 7 days before the end; at most 31 days before it). Asks for the track. */
+                "show_positions[from_timestamp]"?: string;
+                /** @description Track to (ISO 8601; default now). Asks for the track. */
+                "show_positions[to_timestamp]"?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -5175,12 +5234,28 @@ export interface operations {
                             attributes: {
                                 name: string;
                                 imo: string | null;
+                                /** @description The MMSI the vessel transmits as (from AIS once heard, else the reference data) */
                                 mmsi: string | null;
+                                /** @description Latest AIS position; null without AIS data or without the routing feature */
                                 latitude: number | null;
                                 longitude: number | null;
+                                /** @description Speed over ground in the latest report, knots */
                                 nautical_speed_knots: number | null;
+                                /** @description 0 is north, 90 east: the true heading of the latest report, else its course */
                                 navigational_heading_degrees: number | null;
+                                /** @description When the latest position was reported (ISO 8601) */
                                 position_timestamp: string | null;
+                                /** @description The track, only when show_positions is asked for; oldest first */
+                                positions?: {
+                                    latitude: number;
+                                    longitude: number;
+                                    /** @description Degrees from north (0–359): the true heading, else the course over ground */
+                                    heading: number | null;
+                                    /** Format: date-time */
+                                    timestamp: string;
+                                    /** @description false: reported by AIS */
+                                    estimated: boolean;
+                                }[];
                             };
                             relationships?: {
                                 [key: string]: {
@@ -5236,6 +5311,305 @@ export interface operations {
             };
             /** @description Missing, malformed or revoked API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description The routing data feature is not enabled for this account (the operator switches it with svc accounts features) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2VesselsIdFuturePositions: {
+        parameters: {
+            query: {
+                /** @description The destination port (its id) */
+                port_id: string;
+                /** @description The port the vessel left before it (its id) */
+                previous_port_id: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vessel with its predicted path, one position a minute, ending at the port */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "vessel";
+                            attributes: {
+                                name: string;
+                                imo: string | null;
+                                /** @description The MMSI the vessel transmits as (from AIS once heard, else the reference data) */
+                                mmsi: string | null;
+                                /** @description Latest AIS position; null without AIS data or without the routing feature */
+                                latitude: number | null;
+                                longitude: number | null;
+                                /** @description Speed over ground in the latest report, knots */
+                                nautical_speed_knots: number | null;
+                                /** @description 0 is north, 90 east: the true heading of the latest report, else its course */
+                                navigational_heading_degrees: number | null;
+                                /** @description When the latest position was reported (ISO 8601) */
+                                position_timestamp: string | null;
+                                positions: {
+                                    latitude: number;
+                                    longitude: number;
+                                    /** @description Degrees from north (0–359): the true heading, else the course over ground */
+                                    heading: number | null;
+                                    /** Format: date-time */
+                                    timestamp: string;
+                                    /** @description true: predicted */
+                                    estimated: boolean;
+                                }[];
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        };
+                        meta: {
+                            /** @description The speed the prediction assumed: the latest reported one, or 14 knots when that is unknown or not a passage speed */
+                            speed_knots: number;
+                            /** @description Sea-route distance from the start to the port, nautical miles */
+                            distance_nm: number;
+                            /**
+                             * Format: date-time
+                             * @description Predicted arrival at the port
+                             */
+                            arrival_at: string;
+                            /** @description True when the path was cut after 43200 positions (30 days) before reaching the port */
+                            truncated: boolean;
+                        };
+                        links: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description The routing data feature is not enabled for this account (the operator switches it with svc accounts features) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2VesselsIdFuturePositionsWithCoordinates: {
+        parameters: {
+            query: {
+                /** @description The destination port (its id) */
+                port_id: string;
+                /** @description The port the vessel left before it (its id) */
+                previous_port_id: string;
+                /** @description Start latitude, degrees (-90 to 90) */
+                latitude: number;
+                /** @description Start longitude, degrees (-180 to 180) */
+                longitude: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vessel with its predicted path, one position a minute, ending at the port */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "vessel";
+                            attributes: {
+                                name: string;
+                                imo: string | null;
+                                /** @description The MMSI the vessel transmits as (from AIS once heard, else the reference data) */
+                                mmsi: string | null;
+                                /** @description Latest AIS position; null without AIS data or without the routing feature */
+                                latitude: number | null;
+                                longitude: number | null;
+                                /** @description Speed over ground in the latest report, knots */
+                                nautical_speed_knots: number | null;
+                                /** @description 0 is north, 90 east: the true heading of the latest report, else its course */
+                                navigational_heading_degrees: number | null;
+                                /** @description When the latest position was reported (ISO 8601) */
+                                position_timestamp: string | null;
+                                positions: {
+                                    latitude: number;
+                                    longitude: number;
+                                    /** @description Degrees from north (0–359): the true heading, else the course over ground */
+                                    heading: number | null;
+                                    /** Format: date-time */
+                                    timestamp: string;
+                                    /** @description true: predicted */
+                                    estimated: boolean;
+                                }[];
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        };
+                        meta: {
+                            /** @description The speed the prediction assumed: the latest reported one, or 14 knots when that is unknown or not a passage speed */
+                            speed_knots: number;
+                            /** @description Sea-route distance from the start to the port, nautical miles */
+                            distance_nm: number;
+                            /**
+                             * Format: date-time
+                             * @description Predicted arrival at the port
+                             */
+                            arrival_at: string;
+                            /** @description True when the path was cut after 43200 positions (30 days) before reaching the port */
+                            truncated: boolean;
+                        };
+                        links: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description The routing data feature is not enabled for this account (the operator switches it with svc accounts features) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7344,6 +7718,11 @@ export interface operations {
                                 name: string;
                                 /** Format: date-time */
                                 created_at: string;
+                                /** @description Whether the account has each feature; the operator switches them with svc accounts features */
+                                features: {
+                                    /** @description vessel positions and predicted paths, container maps and routes */
+                                    routing: boolean;
+                                };
                             };
                             relationships?: {
                                 [key: string]: {

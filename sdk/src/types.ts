@@ -32,6 +32,7 @@ export type MetroArea = RecordOf<'getV2MetroAreasId'>;
 export type Terminal = RecordOf<'getV2TerminalsId'>;
 export type RailTerminal = RecordOf<'getV2RailTerminalsId'>;
 export type Vessel = RecordOf<'getV2VesselsId'>;
+export type VesselWithPositions = RecordOf<'getV2VesselsIdFuturePositions'>;
 export type Account = RecordOf<'getV2Account'>;
 export type Party = RecordOf<'getV2PartiesId'>;
 export type Webhook = RecordOf<'getV2WebhooksId'>;

@@ -61,3 +61,13 @@ export class LimitExceeded extends DomainError {
     super(code, detail, meta);
   }
 }
+
+/** The account does not have `feature` (the operator switched it off): no input would help. */
+export class FeatureNotEnabled extends DomainError {
+  constructor(
+    readonly feature: string,
+    detail: string,
+  ) {
+    super('feature_not_enabled', detail);
+  }
+}

@@ -11,6 +11,8 @@ import { LIMITS, tooManyRequests, WINDOW, type Bucket } from './rate-limit.ts';
 export interface AuthenticatedKey {
   id: string;
   account_id: string;
+  /** The account's switched-off features, read with the key (src/services/features.ts). */
+  disabled_features: readonly string[];
 }
 
 declare module 'fastify' {
@@ -37,5 +39,5 @@ export async function authenticate(db: Queryable, clock: Clock, req: FastifyRequ
   const key = await authenticateKey(db, hashApiKey(token), { bucket, max: LIMITS[bucket].limit, window: WINDOW, now: clock.now() });
   if (!key) throw unauthorized('Invalid or missing API token: the API key could not be verified.');
   if (key.wait_ms > 0) throw tooManyRequests(bucket, key.wait_ms);
-  return { id: key.id, account_id: key.account_id };
+  return { id: key.id, account_id: key.account_id, disabled_features: key.disabled_features };
 }

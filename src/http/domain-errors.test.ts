@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Conflict, Invalid, LimitExceeded, NotFound } from '../domain/errors.ts';
+import { Conflict, FeatureNotEnabled, Invalid, LimitExceeded, NotFound } from '../domain/errors.ts';
 import { apiErrorOf } from './domain-errors.ts';
 
 const answer = (err: unknown) => {
@@ -59,4 +59,12 @@ test('LimitExceeded is a 429 with Retry-After in whole seconds (at least 1) when
 test('anything else is not a domain error: the error handler answers it as before', () => {
   assert.equal(apiErrorOf(new Error('boom')), undefined);
   assert.equal(apiErrorOf('text'), undefined);
+});
+
+test('FeatureNotEnabled is a 403 with exactly the title and detail, as the reference service answers it', () => {
+  assert.deepEqual(answer(new FeatureNotEnabled('routing', 'Routing data feature is not enabled for this account')), {
+    status: 403,
+    errors: [{ status: '403', title: 'Forbidden', detail: 'Routing data feature is not enabled for this account' }],
+    headers: {},
+  });
 });

@@ -66,6 +66,7 @@ export function buildOpenApi(routes: AnyRouteSpec[]): Record<string, unknown> {
           description: q.description,
           schema: q.schema ?? { type: 'string' },
           ...(q.commaSeparated ? { style: 'form', explode: false } : {}),
+          ...(q.required ? { required: true } : {}),
         })),
       ],
       responses: {
@@ -78,6 +79,7 @@ export function buildOpenApi(routes: AnyRouteSpec[]): Record<string, unknown> {
         '404': errorResponse('No such record in this account'),
         '422': errorResponse('A member of the request body is missing or invalid; source.pointer names it'),
         '429': errorResponse('Over the rate limit; Retry-After says how many seconds to wait'),
+        ...Object.fromEntries(Object.entries(route.errors ?? {}).map(([status, description]) => [status, errorResponse(description)])),
       },
     };
     if (route.body) {

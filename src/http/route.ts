@@ -43,6 +43,8 @@ export interface Ctx<B> {
   reply: FastifyReply;
   services: Services;
   accountId: string;
+  /** The account's switched-off features: what requireFeature (src/services/features.ts) reads. */
+  disabledFeatures: readonly string[];
   params: Record<string, string>;
   query: Query;
   body: B;
@@ -67,6 +69,8 @@ export interface QueryParamSpec {
   schema?: Record<string, unknown>;
   /** Several values in one parameter, comma-separated ("a,b"): OpenAPI's form style, not exploded. */
   commaSeparated?: boolean;
+  /** The route refuses a request without it (a 400 naming it). */
+  required?: boolean;
 }
 
 export interface RouteSpec<B = undefined> {
@@ -82,6 +86,8 @@ export interface RouteSpec<B = undefined> {
   query?: QueryParamSpec[];
   /** Schema of a successful response body, for OpenAPI. */
   response?: { status: number; description: string; schema?: z.ZodType };
+  /** Error statuses beyond the ones every route documents (400, 401, 404, 422, 429), with what they mean here. */
+  errors?: Record<number, string>;
   bucket?: Bucket;
   /** Plain JSON instead of JSON:API (infer_number, refresh and the like). */
   plainJson?: boolean;
@@ -152,6 +158,7 @@ export function registerRoute(app: FastifyInstance, services: Services, spec: An
         reply,
         services,
         accountId,
+        disabledFeatures: req.apiKey!.disabled_features,
         params: req.params as Record<string, string>,
         query,
         body,

@@ -90,7 +90,7 @@ export function timeRangeParam(query: Query, name: string): TimeRange | undefine
 }
 
 /** An ISO 8601 timestamp parameter. */
-function timeParam(query: Query, name: string): Date | undefined {
+export function timeParam(query: Query, name: string): Date | undefined {
   const value = optionalParam(query, name);
   if (value === undefined) return undefined;
   const date = new Date(value);

@@ -5,7 +5,8 @@ import { table } from '../client-cli/table.ts';
 import { apiBaseUrl, ConfigError, describeConfig, loadConfig, type Config } from '../config/index.ts';
 import { maskedSetting } from '../config/mask.ts';
 import { createApiKey, maskApiKey } from '../services/api-keys.ts';
-import { findAccount, findDefaultAccount, insertAccount, listAccounts, listApiKeys, revokeApiKey } from '../store/accounts.ts';
+import { FEATURE_NAMES, FEATURES, featureStates, isFeature, setFeature, type Feature } from '../services/features.ts';
+import { findAccount, findDefaultAccount, insertAccount, listAccounts, listApiKeys, revokeApiKey, type Account } from '../store/accounts.ts';
 import { EmbeddedPostgresError } from '../store/embedded-access.ts';
 import { isUuid } from '../store/uuid.ts';
 import { openDatabase, type Database } from './database.ts';
@@ -28,6 +29,9 @@ const USAGE = `usage: svc <command>
   migrate                                apply database migrations and load reference data
   accounts create <name>                 create an account and print its first API key
   accounts list                          list accounts
+  accounts features <account-id> [--enable <feature>] [--disable <feature>]
+                                         list an account's features (all on by default), or switch
+                                         some on or off; each option may repeat. Features: ${FEATURE_NAMES.join(', ')}
   keys create [--account <id>] [--name <label>]
                                          create an API key (default account unless --account)
   keys list [--account <id>]             list API keys, masked
@@ -57,12 +61,32 @@ function parseCommandLine(argv: string[]) {
     return parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { account: { type: 'string' }, name: { type: 'string' }, stdio: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        account: { type: 'string' },
+        name: { type: 'string' },
+        stdio: { type: 'boolean' },
+        enable: { type: 'string', multiple: true },
+        disable: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (err) {
     throw new UsageError((err as Error).message); // an unknown option, a missing option value
   }
 }
+
+/** --enable and --disable as [feature, enabled] pairs; an unknown name, or one given both ways, is a usage error. */
+function featureChanges(enable: string[], disable: string[]): [Feature, boolean][] {
+  const changes: [string, boolean][] = [...enable.map((f): [string, boolean] => [f, true]), ...disable.map((f): [string, boolean] => [f, false])];
+  const unknown = changes.find(([name]) => !isFeature(name));
+  if (unknown) throw new UsageError(`unknown feature: ${unknown[0]} (features: ${FEATURE_NAMES.join(', ')})`);
+  const both = enable.find((f) => disable.includes(f));
+  if (both) throw new UsageError(`${both} is given to both --enable and --disable`);
+  return changes as [Feature, boolean][];
+}
+
+const featureTable = (account: Account) =>
+  table(Object.entries(featureStates(account.disabled_features)).map(([feature, on]) => ({ feature, enabled: on ? 'yes' : 'no', what: FEATURES[feature as Feature].description })));
 
 async function main(argv: string[]): Promise<void> {
   // The client commands have options of their own and reach svc through its REST API only.
@@ -87,6 +111,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (values.stdio && command !== 'mcp') throw new UsageError('--stdio is an option of svc mcp');
+  if ((values.enable || values.disable) && `${command} ${sub}` !== 'accounts features') throw new UsageError('--enable and --disable are options of svc accounts features');
   const config = loadConfig();
   const out = (s: string): void => void process.stdout.write(s);
 
@@ -114,6 +139,17 @@ async function main(argv: string[]): Promise<void> {
         const rows = await listAccounts(db);
         out(table(rows.map((a) => ({ id: a.id, name: a.name, default: a.is_default ? 'yes' : '', active_keys: a.active_keys, created_at: a.created_at }))));
       });
+    case 'accounts features': {
+      if (!arg) throw new UsageError('accounts features needs an account id (see svc accounts list)');
+      if (!isUuid(arg)) throw notAnId(arg, 'an account', 'accounts list');
+      const changes = featureChanges(values.enable ?? [], values.disable ?? []);
+      return withDatabase(config, async (db) => {
+        let account = await findAccount(db, arg);
+        for (const [feature, enabled] of changes) account = account && (await setFeature(db, arg, feature, enabled));
+        if (!account) throw new CommandError(`no account ${arg}`);
+        out(featureTable(account));
+      });
+    }
     case 'keys create':
       if (values.account && !isUuid(values.account)) throw notAnId(values.account, 'an account', 'accounts list');
       return withDatabase(config, async (db) => {

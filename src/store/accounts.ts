@@ -7,6 +7,8 @@ export interface Account {
   name: string;
   is_default: boolean;
   created_at: Date;
+  /** Features the operator switched off for this account; the rest are on. */
+  disabled_features: string[];
 }
 
 export interface ApiKeyRow {
@@ -80,18 +82,37 @@ export async function revokeApiKey(db: Queryable, id: string, at: Date): Promise
 
 /**
  * The hot path of every authenticated request, in one round trip: the live key with this digest
- * (if any), and the request counted against its rate-limit bucket. `wait_ms` is 0 when the
- * request is within the limit, else the time until the bucket has room.
+ * (if any), its account's switched-off features (so a feature check costs no query of its own),
+ * and the request counted against its rate-limit bucket. `wait_ms` is 0 when the request is
+ * within the limit, else the time until the bucket has room.
  */
 export async function authenticateKey(
   db: Queryable,
   hash: Buffer,
   limit: { bucket: string; max: number; window: string; now: Date },
-): Promise<{ id: string; account_id: string; wait_ms: number } | undefined> {
-  const { rows } = await db.query<{ id: string; account_id: string; wait_ms: number }>(
-    `SELECT id, account_id, svc_rate_limit_hit(id, $2, $3, $4, $5) AS wait_ms
-       FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+): Promise<{ id: string; account_id: string; disabled_features: string[]; wait_ms: number } | undefined> {
+  const { rows } = await db.query<{ id: string; account_id: string; disabled_features: string[]; wait_ms: number }>(
+    `SELECT k.id, k.account_id, a.disabled_features, svc_rate_limit_hit(k.id, $2, $3, $4, $5) AS wait_ms
+       FROM api_keys k JOIN accounts a ON a.id = k.account_id
+      WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
     [hash, limit.bucket, limit.max, limit.window, limit.now],
+  );
+  return rows[0];
+}
+
+/**
+ * Switches one feature off (`enabled` false) or back on for an account; doing it twice changes
+ * nothing. Undefined when there is no such account.
+ */
+export async function setAccountFeature(db: Queryable, id: string, feature: string, enabled: boolean): Promise<Account | undefined> {
+  if (!isUuid(id)) return undefined;
+  const { rows } = await db.query<Account>(
+    `UPDATE accounts
+        SET disabled_features = CASE WHEN $3 THEN array_remove(disabled_features, $2)
+                                     WHEN $2 = ANY (disabled_features) THEN disabled_features
+                                     ELSE array_append(disabled_features, $2) END
+      WHERE id = $1 RETURNING *`,
+    [id, feature, enabled],
   );
   return rows[0];
 }

@@ -60,6 +60,8 @@ const METHODS: Record<string, string> = {
   getV2TerminalsId: 'terminals.get',
   getV2RailTerminalsId: 'railTerminals.get',
   getV2VesselsId: 'vessels.get',
+  getV2VesselsIdFuturePositions: 'vessels.futurePositions',
+  getV2VesselsIdFuturePositionsWithCoordinates: 'vessels.futurePositionsWithCoordinates',
   getV2Account: 'account.get',
   getV2Parties: 'parties.list',
   postV2Parties: 'parties.create',

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
-import type { RequestOptions, Response, TestApp } from './app.ts';
+import { startTestApp, type RequestOptions, type Response, type TestApp } from './app.ts';
+import { forFile } from './for-file.ts';
 
 // ajv-formats is CommonJS; its default export arrives as the module object under NodeNext typing.
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => void;
@@ -59,4 +60,17 @@ export async function openApiChecker(app: Pick<TestApp, 'request'>): Promise<Ope
       return res;
     },
   };
+}
+
+/** The test file's app (started before its first test, closed after its last) with a checker of its answers. */
+export function checkedAppForFile(keep: (app: TestApp, checker: OpenApiChecker) => void): void {
+  let checker: OpenApiChecker;
+  forFile(
+    async () => {
+      const app = await startTestApp();
+      checker = await openApiChecker(app);
+      return app;
+    },
+    (app) => keep(app, checker),
+  );
 }

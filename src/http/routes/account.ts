@@ -2,12 +2,17 @@
 // (the MCP server among them) makes to check that a key is live and see whose it is.
 import { z } from 'zod';
 import { accountResource } from '../../jsonapi/serializers/account.ts';
+import { FEATURE_NAMES, FEATURES } from '../../services/features.ts';
 import { findAccount } from '../../store/accounts.ts';
 import { resourceSchema } from '../openapi-schemas.ts';
 import { showRoute } from '../read-routes.ts';
 import type { AnyRouteSpec } from '../route.ts';
 
-const account = resourceSchema('account', z.object({ name: z.string(), created_at: z.iso.datetime() }), { selfLink: true });
+// Every feature is listed, on (true) or switched off by the operator (false).
+const features = z
+  .object(Object.fromEntries(FEATURE_NAMES.map((name) => [name, z.boolean().describe(FEATURES[name].description)])))
+  .describe('Whether the account has each feature; the operator switches them with svc accounts features');
+const account = resourceSchema('account', z.object({ name: z.string(), created_at: z.iso.datetime(), features }), { selfLink: true });
 
 export const accountRoutes: AnyRouteSpec[] = [
   showRoute({

@@ -7,9 +7,11 @@ import { parseInclude } from '../../jsonapi/query.ts';
 import { portResource, vesselResource } from '../../jsonapi/serializers/reference.ts';
 import type { Leg, PortCall } from '../../domain/route/legs.ts';
 import { stableId } from '../../refdata/ids.ts';
+import { requireFeature } from '../../services/features.ts';
 import { containerRouteMap, loadContainerRoute, type ContainerRoute } from '../../services/route-map.ts';
 import { trackingClockOf, type AnyRouteSpec } from '../route.ts';
 import { routeDocumentSchema, routeMapSchema } from './container-map-schema.ts';
+import { ROUTING_FORBIDDEN } from './vessel-positions.ts';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 const toOne = (type: string, id: string | null | undefined) => ({ data: id ? { type, id } : null });
@@ -76,7 +78,7 @@ function routeDocument(route: ContainerRoute, include: Set<string>) {
   const included: Resource[] = [
     ...(include.has('route_location') ? locations : []),
     ...(include.has('port') ? route.journey.calls.flatMap((c) => route.ports.get(c.locode) ?? []).map(portResource) : []),
-    ...(include.has('vessel') ? [...route.vessels.values()].map(vesselResource) : []),
+    ...(include.has('vessel') ? [...route.vessels.values()].map((v) => vesselResource(v)) : []),
   ];
   return {
     data: {
@@ -102,7 +104,10 @@ export const containerMapRoutes: AnyRouteSpec[] = [
     tag: 'Routing',
     plainJson: true,
     response: { status: 200, description: 'The route map; an empty FeatureCollection when the route is not known yet', schema: routeMapSchema },
-    async handler({ services, accountId, params }) {
+    errors: ROUTING_FORBIDDEN,
+    async handler(ctx) {
+      const { services, accountId, params } = ctx;
+      requireFeature(ctx, 'routing');
       return { body: { ...(await containerRouteMap(services.db, trackingClockOf(services).now(), accountId, params.id)) } };
     },
   },
@@ -113,7 +118,10 @@ export const containerMapRoutes: AnyRouteSpec[] = [
     tag: 'Routing',
     query: [{ name: 'include', description: `Comma-separated: ${[...ROUTE_INCLUDES.keys()].join(', ')}`, schema: { type: 'string' } }],
     response: { status: 200, description: 'The route', schema: routeDocumentSchema },
-    async handler({ services, accountId, params, query }) {
+    errors: ROUTING_FORBIDDEN,
+    async handler(ctx) {
+      const { services, accountId, params, query } = ctx;
+      requireFeature(ctx, 'routing');
       const include = routeIncludes(query);
       return { body: routeDocument(await loadContainerRoute(services.db, accountId, params.id), include) };
     },

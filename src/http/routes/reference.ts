@@ -7,7 +7,6 @@ import {
   railTerminalResource,
   shippingLineResource,
   terminalResource,
-  vesselResource,
 } from '../../jsonapi/serializers/reference.ts';
 import type { Resource } from '../../jsonapi/document.ts';
 import {
@@ -16,13 +15,13 @@ import {
   findRailTerminal,
   findShippingLine,
   findTerminal,
-  findVessel,
   listShippingLines,
 } from '../../store/reference.ts';
 import { listDocument, resourceSchema } from '../openapi-schemas.ts';
 import { showRoute } from '../read-routes.ts';
 import type { ShippingLineRow } from '../../refdata/types.ts';
 import type { AnyRouteSpec, Services } from '../route.ts';
+import { vesselRoutes } from './vessel-positions.ts';
 
 const nullableString = z.string().nullable();
 const nullableNumber = z.number().nullable();
@@ -68,20 +67,6 @@ const terminal = resourceSchema(
   }),
 );
 const railTerminal = resourceSchema('rail_terminal', z.object({ name: z.string(), nickname: nullableString, firms_code: nullableString }));
-const vessel = resourceSchema(
-  'vessel',
-  z.object({
-    name: z.string(),
-    imo: nullableString,
-    mmsi: nullableString,
-    latitude: nullableNumber,
-    longitude: nullableNumber,
-    nautical_speed_knots: nullableNumber,
-    navigational_heading_degrees: nullableNumber,
-    position_timestamp: nullableString,
-  }),
-);
-
 /**
  * A shipping line as svc can track it here: a line without a carrier connector supports no kind
  * of number, whatever the coverage list says (when the app knows its connectors).
@@ -156,13 +141,6 @@ export const referenceRoutes: AnyRouteSpec[] = [
     find: ({ services, params }) => findRailTerminal(services.db, params.id),
     serialize: railTerminalResource,
   }),
-  showRoute({
-    tag: 'Reference data',
-    url: '/v2/vessels/:id',
-    summary: 'Get a vessel by id or IMO number',
-    type: 'vessel',
-    schema: vessel,
-    find: ({ services, params }) => findVessel(services.db, params.id),
-    serialize: vesselResource,
-  }),
+  // By id or IMO, with AIS positions (routing data): src/http/routes/vessel-positions.ts.
+  ...vesselRoutes,
 ];

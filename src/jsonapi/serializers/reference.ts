@@ -1,7 +1,9 @@
 // JSON:API resources for reference data: shipping lines, ports, metro areas,
 // terminals, rail terminals and vessels.
 import type { LocationRow, RailTerminalRow, ShippingLineRow, TerminalRow, VesselRow } from '../../refdata/types.ts';
-import { toOne, type Resource } from '../document.ts';
+import type { PositionPoint } from '../../services/vessels.ts';
+import type { VesselPosition } from '../../store/vessel-positions.ts';
+import { iso, toOne, type Resource } from '../document.ts';
 
 export function shippingLineResource(row: ShippingLineRow): Resource {
   return {
@@ -79,21 +81,26 @@ export function railTerminalResource(row: RailTerminalRow): Resource {
   };
 }
 
-/** Like every record, a vessel links to itself by id, whether it was fetched by id or by IMO. */
-export function vesselResource(row: VesselRow): Resource {
+/**
+ * Like every record, a vessel links to itself by id, whether it was fetched by id or by IMO. Its
+ * position attributes are the latest AIS report (null without one); `positions` is there only when
+ * asked for (a track, or a predicted path).
+ */
+export function vesselResource(row: VesselRow, latest: VesselPosition | null = null, positions?: PositionPoint[]): Resource {
   return {
     id: row.id,
     type: 'vessel',
     attributes: {
       name: row.name,
       imo: row.imo,
-      mmsi: row.mmsi,
-      // Positions arrive with AIS data; until then a vessel has none.
-      latitude: null,
-      longitude: null,
-      nautical_speed_knots: null,
-      navigational_heading_degrees: null,
-      position_timestamp: null,
+      // The MMSI the vessel transmits as, once AIS has been heard; until then the reference data's.
+      mmsi: latest ? String(latest.mmsi) : row.mmsi,
+      latitude: latest?.latitude ?? null,
+      longitude: latest?.longitude ?? null,
+      nautical_speed_knots: latest?.speedKnots ?? null,
+      navigational_heading_degrees: latest ? (latest.headingDegrees ?? latest.courseDegrees) : null,
+      position_timestamp: iso(latest?.at),
+      ...(positions ? { positions: positions.map((p) => ({ ...p, timestamp: iso(p.timestamp) })) } : {}),
     },
     links: { self: `/v2/vessels/${row.id}` },
   };
