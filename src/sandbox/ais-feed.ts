@@ -17,7 +17,7 @@ export const AIS_FEED = {
   underWayIntervalMs: 10 * SECOND,
   /** Moored, every 3 minutes. */
   mooredIntervalMs: 3 * MINUTE,
-  /** Static and voyage data (type 5), every 6 minutes. */
+  /** Static and voyage data (type 5), every 6 minutes, and at most every sixth position report. */
   staticIntervalMs: 6 * MINUTE,
   /** GPS noise: each of east and north is off by up to this many metres. */
   positionNoiseM: 30,
@@ -88,8 +88,9 @@ function cadenceOf(options: AisFeedOptions): Cadence {
   return {
     intervalMs,
     mooredEvery: Math.max(1, Math.round(AIS_FEED.mooredIntervalMs / intervalMs)),
-    // At least every sixth report even on a fast clock, so a receiver learns names quickly.
-    staticEvery: Math.max(1, Math.min(6, Math.round(AIS_FEED.staticIntervalMs / intervalMs))),
+    // On a fast clock, every sixth position report: static data stays a small part of the feed,
+    // and a receiver that just connected still learns every ship's name within seconds.
+    staticEvery: Math.max(6, Math.round(AIS_FEED.staticIntervalMs / intervalMs)),
   };
 }
 
@@ -153,16 +154,15 @@ function shipSentences(ship: AisIdentity, ordinal: number, legs: ShipLeg[], from
         emitAt += rng.int(...AIS_FEED.lateSlots) * intervalMs;
         quirks.push('late');
       }
-      const copies = rng.chance(AIS_FEED.duplicateChance) ? 2 : 1;
-      if (copies === 2) quirks.push('duplicate');
+      const duplicated = rng.chance(AIS_FEED.duplicateChance);
       const delivered = lines.map((line) => {
         if (!rng.chance(AIS_FEED.corruptChance)) return { line, quirks };
         return { line: garble(line, rng), quirks: [...quirks, 'corrupt' as const] };
       });
       if (emitAt <= fromMs || emitAt > toMs) continue;
-      for (let copy = 0; copy < copies; copy++) {
-        for (const d of delivered) out.push({ emitAt: new Date(emitAt), at, imo: ship.imo, mmsi: ship.mmsi, type, line: d.line, quirks: d.quirks });
-      }
+      // The copy, not the original, is marked as the duplicate.
+      const copies = duplicated ? [...delivered, ...delivered.map((d) => ({ ...d, quirks: [...d.quirks, 'duplicate' as const] }))] : delivered;
+      for (const d of copies) out.push({ emitAt: new Date(emitAt), at, imo: ship.imo, mmsi: ship.mmsi, type, line: d.line, quirks: d.quirks });
     }
   }
   return out;
