@@ -73,6 +73,9 @@ const schema = z.object({
     .describe('carrier endpoints as a JSON array of {scac, baseUrl, version ("2.2"|"3.0"), apiKey?, apiKeyHeader?, terminalBaseUrl?, timeoutMs?}; they take precedence over the sandbox'),
   SVC_SANDBOX: bool.default(true).describe('run the sandbox carrier network and track its carriers through it'),
   SVC_SANDBOX_PORT: port.default(8090).describe('port of the sandbox carrier network (loopback only; 0: any free port)'),
+  SVC_SANDBOX_AIS_PORT: port
+    .default(8091)
+    .describe('TCP port of the sandbox AIS feed, NMEA 0183 !AIVDM lines for every sandbox ship (loopback only; 0: any free port); svc reads it when SVC_AIS_FEEDS is unset'),
   SVC_SANDBOX_SPEED: decimalNumber(1, 1_000_000).default(3600).describe('how much faster than real time sandbox journeys run (3600: an hour a second)'),
   SVC_WORKER_INTERVAL_MS: wholeNumber(50, 3_600_000).default(1000).describe('how often the tracking worker looks for due work, in milliseconds'),
   SVC_WEBHOOK_ALLOW_INSECURE: bool

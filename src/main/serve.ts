@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ConnectorRegistry, type CarrierEndpoint } from '../carriers/registry.ts';
-import { SANDBOX_SCACS, startSandbox } from '../sandbox/index.ts';
+import { DEFAULT_AIS_PUSH_INTERVAL_MS, SANDBOX_SCACS, startSandbox, startSandboxAis } from '../sandbox/index.ts';
+import { aisFeeds } from '../config/ais-feeds.ts';
 import type { Config } from '../config/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { buildApp } from '../http/app.ts';
@@ -40,14 +41,27 @@ async function startSandboxCarriers(config: Config, say: (msg: string) => void) 
     throw listenFailure(err, '127.0.0.1', config.SVC_SANDBOX_PORT, { port: 'SVC_SANDBOX_PORT' });
   });
   say(`sandbox carrier network on ${sandbox.url} (${SANDBOX_SCACS.join(', ')}), ${config.SVC_SANDBOX_SPEED}x real time`);
+  // The sandbox's ships on AIS, on the same clock: what svc's AIS ingestion reads by default.
+  const ais = await startSandboxAis({
+    port: config.SVC_SANDBOX_AIS_PORT,
+    host: '127.0.0.1',
+    clock,
+    speed: config.SVC_SANDBOX_SPEED,
+    source: sandbox.sandbox,
+    pushIntervalMs: DEFAULT_AIS_PUSH_INTERVAL_MS,
+  }).catch(async (err: unknown) => {
+    await sandbox.close();
+    throw listenFailure(err, '127.0.0.1', config.SVC_SANDBOX_AIS_PORT, { port: 'SVC_SANDBOX_AIS_PORT' });
+  });
+  say(`sandbox AIS feed on ${ais.address} (NMEA 0183 over TCP)`);
   const endpoints: CarrierEndpoint[] = SANDBOX_SCACS.map((scac) => ({
     scac,
     baseUrl: `${sandbox.url}/carriers/${scac}`,
     version: '2.2' as const,
     terminalBaseUrl: `${sandbox.url}/terminal`,
   }));
-  const close = () => sandbox.close().finally(() => clock.close());
-  return { clock, close, endpoints, url: sandbox.url };
+  const close = () => ais.close().finally(() => sandbox.close()).finally(() => clock.close());
+  return { clock, close, endpoints, url: sandbox.url, aisPort: ais.port };
 }
 type SandboxCarriers = Awaited<ReturnType<typeof startSandboxCarriers>>;
 
@@ -118,6 +132,8 @@ export async function serve(config: Config): Promise<void> {
     const configured = config.SVC_CARRIERS ?? [];
     sandbox = config.SVC_SANDBOX ? await startSandboxCarriers(config, say) : undefined;
     const trackingClock: Clock = sandbox?.clock ?? systemClock;
+    // SVC_AIS_FEEDS, else the sandbox's own feed; the AIS ingestion reads these.
+    const feeds = aisFeeds(config, sandbox?.aisPort);
     // Configured endpoints win over the sandbox's for the same SCAC.
     const endpoints = [...(sandbox?.endpoints ?? []).filter((e) => !configured.some((c) => c.scac.toUpperCase() === e.scac)), ...configured];
     const connectors = new ConnectorRegistry(endpoints, trackingClock);
@@ -170,6 +186,7 @@ export async function serve(config: Config): Promise<void> {
       `  database: ${database.embedded ? `embedded PostgreSQL in ${config.SVC_DATA_DIR}` : 'DATABASE_URL'}`,
       `  default account: ${account.id}`,
       `  carriers: ${endpoints.length} (${sandbox ? `sandbox at ${sandbox.url}; test numbers: ${sandbox.url}/sandbox/test-numbers` : 'SVC_CARRIERS'})`,
+      `  AIS feeds: ${feeds.length > 0 ? feeds.join(', ') : 'none (SVC_AIS_FEEDS)'}`,
     ];
     if (newKey) {
       lines.push(`  API key (shown once, keep it): ${newKey}`);

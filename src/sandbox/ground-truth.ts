@@ -1,6 +1,8 @@
 // Ground truth: everything that really happens in a journey, published or not, in svc's terms —
 // one entry per container and milestone (anchors §2.7 names), with its time, place, vessel, voyage
 // and the moment the carrier published it. scripts/sandbox-accuracy.ts compares svc against this.
+import type { AisFleet } from './ais-identity.ts';
+import { activeLeg, shipFixAt, shipLegs } from './ais-track.ts';
 import type { Journey, JourneyEvent, Leg } from './journey.ts';
 import type { TestNumber } from './test-numbers.ts';
 
@@ -159,5 +161,42 @@ export function behaviourTruth(test: TestNumber, now: Date) {
     now: iso(now),
     milestones: [],
     estimates: [],
+  };
+}
+
+/**
+ * Where a ship truly is at `at` (before the AIS feed's noise), for tests of svc's current vessel
+ * position: its state, position, speed and course, the leg it sails, and all its legs among the
+ * registered journeys, each marked active, shadowed (active at the same time but ranked after the
+ * active one, see ais-track.ts) or neither. Null for an IMO that is not a sandbox ship.
+ */
+export function vesselTruth(fleet: AisFleet, journeys: readonly Journey[], imo: string, at: Date) {
+  const ship = fleet.get(imo);
+  if (!ship) return null;
+  const legs = shipLegs(journeys).get(imo) ?? [];
+  const fix = shipFixAt(legs, at);
+  const active = activeLeg(legs, at);
+  const t = at.getTime();
+  const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places;
+  return {
+    imo,
+    name: ship.name,
+    mmsi: String(ship.mmsi),
+    call_sign: ship.callSign,
+    at: iso(at),
+    // not_transmitting: a ship in no registered journey is not on the feed.
+    state: fix?.state ?? ('not_transmitting' as const),
+    lon: fix ? round(fix.lon, 6) : null,
+    lat: fix ? round(fix.lat, 6) : null,
+    speed_knots: fix ? round(fix.speedKnots, 2) : null,
+    course: fix?.courseDeg == null ? null : round(fix.courseDeg, 1),
+    destination: fix?.destination?.locode ?? null,
+    eta: fix?.eta ? iso(fix.eta) : null,
+    legs: legs.map((s) => ({
+      journey: s.journeyKey,
+      leg_index: s.leg.index,
+      status: s === active ? 'active' : s.leg.departAt.getTime() <= t && t < s.leg.arriveAt.getTime() ? 'shadowed' : t < s.leg.departAt.getTime() ? 'planned' : 'done',
+      ...legSummary(s.leg),
+    })),
   };
 }

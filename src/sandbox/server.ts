@@ -5,9 +5,10 @@ import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { normaliseNumber } from '../domain/carrier-numbers.ts';
+import { aisFleet } from './ais-identity.ts';
 import { toDcsaEvent } from './dcsa-serialise.ts';
 import { encodeCursor, matchesCreated, matchesFilter, parseEventsQuery, QueryError, sortEvents, REFERENCE_TYPES, type EventsQuery, type References } from './event-query.ts';
-import { behaviourTruth, groundTruth } from './ground-truth.ts';
+import { behaviourTruth, groundTruth, vesselTruth } from './ground-truth.ts';
 import { isValidContainerNumber } from './iso6346.ts';
 import type { Journey } from './journey.ts';
 import { JourneyRegistry } from './registry.ts';
@@ -37,6 +38,10 @@ export interface SandboxControls {
   /** Stops the background delivery ticker (closing the app does too). */
   stop(): void;
   registry: JourneyRegistry;
+  /** The world the journeys are planned in (the AIS feed reads its ships). */
+  world: SandboxWorld;
+  /** Every journey anchored so far, of every carrier. */
+  journeys(): Journey[];
 }
 
 export type SandboxApp = FastifyInstance & { sandbox: SandboxControls };
@@ -70,7 +75,8 @@ export async function buildSandboxServer(options: SandboxOptions): Promise<Sandb
     logger: options.logger ?? false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200, querystringParser: parseQueryString },
   });
-  const controls: SandboxControls = { tick: () => hub.tick(), stop: () => hub.stop(), registry };
+  const journeys = () => SANDBOX_SCACS.flatMap((scac) => registry.journeysOf(scac));
+  const controls: SandboxControls = { tick: () => hub.tick(), stop: () => hub.stop(), registry, world, journeys };
   app.addHook('onClose', async () => hub.stop());
   if (options.deliveryIntervalMs) hub.start(options.deliveryIntervalMs);
 
@@ -251,6 +257,29 @@ export async function buildSandboxServer(options: SandboxOptions): Promise<Sandb
     })),
   );
 
+  // Ground truth of the AIS feed: where a ship really is at `at` (default now), before noise.
+  const fleet = aisFleet(world);
+  function truthTime(req: FastifyRequest<{ Querystring: { at?: string } }>, reply: FastifyReply): Date | null {
+    if (req.query.at === undefined) return clock.now();
+    const at = new Date(req.query.at);
+    if (!Number.isNaN(at.getTime())) return at;
+    void fail(req, reply, 400, 'invalidQuery', 'at must be an ISO 8601 date-time');
+    return null;
+  }
+  app.get<{ Querystring: { at?: string } }>('/sandbox/vessels', async (req, reply) => {
+    const at = truthTime(req, reply);
+    if (!at) return reply;
+    const all = journeys();
+    return [...fleet.keys()].map((imo) => vesselTruth(fleet, all, imo, at)!).filter((v) => v.state !== 'not_transmitting');
+  });
+  app.get<{ Params: { imo: string }; Querystring: { at?: string } }>('/sandbox/vessels/:imo', async (req, reply) => {
+    const at = truthTime(req, reply);
+    if (!at) return reply;
+    const truth = vesselTruth(fleet, journeys(), req.params.imo, at);
+    if (!truth) return fail(req, reply, 404, 'notFound', `${req.params.imo} is not the IMO number of a sandbox ship`);
+    return truth;
+  });
+
   const speed = options.speed ?? (clock instanceof ScaledClock ? clock.speed : 1);
   app.get('/sandbox/clock', async () => ({ now: clock.now().toISOString(), speed }));
 
@@ -273,8 +302,8 @@ export interface StartSandboxOptions extends Omit<SandboxOptions, 'deliveryInter
 }
 
 /** Runs the sandbox on its own port (`svc sandbox`, or alongside `svc serve`). */
-export async function startSandbox(options: StartSandboxOptions): Promise<{ url: string; close(): Promise<void> }> {
+export async function startSandbox(options: StartSandboxOptions): Promise<{ url: string; close(): Promise<void>; sandbox: SandboxControls }> {
   const app = await buildSandboxServer({ ...options, deliveryIntervalMs: options.deliveryIntervalMs ?? 1000 });
   const address = await app.listen({ port: options.port, host: options.host });
-  return { url: address, close: () => app.close() };
+  return { url: address, close: () => app.close(), sandbox: app.sandbox };
 }

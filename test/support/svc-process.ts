@@ -10,7 +10,7 @@ import { freshDatabase, type TestDatabase } from './database.ts';
 
 const bin = path.resolve(import.meta.dirname, '../../bin/svc.js');
 /** Quiet logs and free ports unless a test says otherwise. */
-const DEFAULTS = { PORT: '0', SVC_SANDBOX_PORT: '0', SVC_LOG_LEVEL: 'warn' };
+const DEFAULTS = { PORT: '0', SVC_SANDBOX_PORT: '0', SVC_SANDBOX_AIS_PORT: '0', SVC_LOG_LEVEL: 'warn' };
 
 export interface SvcProcess {
   child: ChildProcess;
