@@ -2,6 +2,8 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { registerAisMetrics } from '../ais/counters.ts';
+import { AisWorker } from '../ais/worker.ts';
 import { ConnectorRegistry, type CarrierEndpoint } from '../carriers/registry.ts';
 import { SANDBOX_SCACS, startSandbox } from '../sandbox/index.ts';
 import type { Config } from '../config/index.ts';
@@ -70,6 +72,28 @@ function startDeliveryWorker(config: Config, db: Db, logger: Logger, metrics?: M
   return worker;
 }
 
+/**
+ * The AIS worker, when SVC_AIS_FEEDS lists feeds. It runs on the tracking clock, so positions and
+ * tracking agree on "now" in the sandbox's accelerated time too; the UTC second of a report can
+ * place it only on real time.
+ */
+async function startAisWorker(config: Config, db: Db, clock: Clock, logger: Logger, metrics: Metrics): Promise<AisWorker | undefined> {
+  if (config.SVC_AIS_FEEDS.length === 0) return undefined;
+  const days = (n: number) => n * 86_400_000;
+  const worker = new AisWorker({
+    db,
+    clock,
+    feeds: config.SVC_AIS_FEEDS,
+    positionIntervalMs: config.SVC_AIS_POSITION_INTERVAL_S * 1000,
+    retention: { fullResolutionMs: days(config.SVC_AIS_FULL_RESOLUTION_DAYS), keepMs: config.SVC_AIS_RETENTION_DAYS === 0 ? null : days(config.SVC_AIS_RETENTION_DAYS) },
+    useReportSecond: clock === systemClock,
+    log: outageAwareLog(workerLog(logger, 'ais'), db),
+  });
+  registerAisMetrics(metrics.registry, worker.counters);
+  await worker.start();
+  return worker;
+}
+
 /** The listener of GET /metrics alone, when SVC_METRICS_PORT is set. */
 async function listenForMetrics(config: Config, metrics: Metrics, say: (msg: string) => void): Promise<FastifyInstance | undefined> {
   const server = await startMetricsServer(metrics, config).catch((err: unknown) => {
@@ -89,6 +113,7 @@ export async function serve(config: Config): Promise<void> {
   let app: FastifyInstance | undefined;
   let worker: TrackingWorker | undefined;
   let delivery: DeliveryWorker | undefined;
+  let ais: AisWorker | undefined;
   let metricsServer: FastifyInstance | undefined;
   /** Stops whatever has started: requests first, then the workers, then what they use. */
   const stopAll = async () => {
@@ -96,6 +121,7 @@ export async function serve(config: Config): Promise<void> {
     await metricsServer?.close().catch(() => {});
     await worker?.stop().catch(() => {});
     await delivery?.stop().catch(() => {});
+    await ais?.stop().catch(() => {});
     await sandbox?.close().catch(() => {});
     await database.close().catch(() => {});
   };
@@ -159,6 +185,7 @@ export async function serve(config: Config): Promise<void> {
     });
     worker.start(config.SVC_WORKER_INTERVAL_MS);
     delivery = startDeliveryWorker(config, database.db, logger, metrics);
+    ais = await startAisWorker(config, database.db, trackingClock, logger, metrics);
     const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
     const base = config.SVC_PUBLIC_URL ? new URL('/v2', config.SVC_PUBLIC_URL).href : `http://${shownHost}:${port}/v2`;
     restBase = base;
@@ -171,6 +198,7 @@ export async function serve(config: Config): Promise<void> {
       `  default account: ${account.id}`,
       `  carriers: ${endpoints.length} (${sandbox ? `sandbox at ${sandbox.url}; test numbers: ${sandbox.url}/sandbox/test-numbers` : 'SVC_CARRIERS'})`,
     ];
+    if (ais) lines.push(`  AIS feeds: ${config.SVC_AIS_FEEDS.map((f) => `${f.host}:${f.port}`).join(', ')}`);
     if (newKey) {
       lines.push(`  API key (shown once, keep it): ${newKey}`);
       lines.push(`  try: curl -H "Authorization: Token ${newKey}" ${base}/shipping_lines`);

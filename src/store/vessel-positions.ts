@@ -94,3 +94,68 @@ export async function latestPositionOfImo(db: Queryable, imo: string, at: Date):
   );
   return rows[0] ?? null;
 }
+
+/** The vessels the AIS ingester stores positions of, and what is already known of their MMSIs. */
+export interface AisMatchData {
+  /** IMO numbers of the reference vessels and of vessels carriers named lately, as written there. */
+  imos: string[];
+  /** MMSI → IMO as the reference data gives it. */
+  referenceMmsis: { mmsi: number; imo: string }[];
+  /** MMSI → IMO as stored static reports gave it. */
+  learnedMmsis: { mmsi: number; imo: string }[];
+}
+
+/** What the ingester matches MMSIs against; carriers' vessels count if named in an event since `carriersSince`. */
+export async function aisMatchData(db: Queryable, carriersSince: Date): Promise<AisMatchData> {
+  const [imos, reference, learned] = await Promise.all([
+    db.query<{ imo: string }>(
+      `SELECT imo FROM vessels
+       UNION SELECT vessel_imo FROM transport_events WHERE vessel_imo IS NOT NULL AND created_at >= $1
+       UNION SELECT vessel_imo FROM estimated_events WHERE vessel_imo IS NOT NULL AND created_at >= $1`,
+      [carriersSince],
+    ),
+    db.query<{ mmsi: number; imo: string }>(`SELECT mmsi::integer AS mmsi, imo FROM vessels WHERE mmsi ~ '^[0-9]{9}$'`),
+    db.query<{ mmsi: number; imo: string }>(`SELECT mmsi, imo FROM ais_vessels WHERE imo IS NOT NULL`),
+  ]);
+  return { imos: imos.rows.map((r) => r.imo), referenceMmsis: reference.rows, learnedMmsis: learned.rows };
+}
+
+/** Deletes positions older than `before`; returns how many. */
+export async function deleteVesselPositionsBefore(db: Queryable, before: Date): Promise<number> {
+  const { rowCount } = await db.query(`DELETE FROM vessel_positions WHERE at < $1`, [before]);
+  return rowCount ?? 0;
+}
+
+/**
+ * Keeps, of the positions from `from` (included) to `to` (excluded), only the first of each
+ * vessel in each UTC hour; returns how many were deleted.
+ */
+export async function thinVesselPositions(db: Queryable, from: Date, to: Date): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM vessel_positions p USING (
+       SELECT mmsi, at, row_number() OVER (PARTITION BY mmsi, date_trunc('hour', at AT TIME ZONE 'UTC') ORDER BY at) AS n
+       FROM vessel_positions WHERE at >= $1 AND at < $2) later
+     WHERE later.n > 1 AND p.mmsi = later.mmsi AND p.at = later.at`,
+    [from, to],
+  );
+  return rowCount ?? 0;
+}
+
+/**
+ * Where thinning goes on from: up to where it last went, else (never thinned) the oldest position
+ * stored; null when there is neither. COALESCE evaluates the scan for the oldest only when needed.
+ */
+export async function vesselPositionsThinnedUntil(db: Queryable): Promise<Date | null> {
+  const { rows } = await db.query<{ until: Date | null }>(
+    `SELECT coalesce((SELECT until FROM vessel_positions_thinned), (SELECT min(at) FROM vessel_positions)) AS until`,
+  );
+  return rows[0].until;
+}
+
+export async function setVesselPositionsThinnedUntil(db: Queryable, until: Date): Promise<void> {
+  await db.query(
+    `INSERT INTO vessel_positions_thinned (until) VALUES ($1)
+     ON CONFLICT (singleton) DO UPDATE SET until = greatest(vessel_positions_thinned.until, EXCLUDED.until)`,
+    [until],
+  );
+}
