@@ -51,7 +51,6 @@ describe('decoding', () => {
     decoder.decode(a1);
     decoder.decode(b1); // the same id again: the first message can never complete
     assert.equal(skipped.fragment, 1, 'the abandoned message counts');
-    decoder.decode(a1);
     decoder.reset();
     assert.equal(skipped.fragment, 2, 'the connection dropped with a message unfinished');
   });
@@ -140,4 +139,11 @@ test('retry waits double from the base up to the maximum, the upper half random'
   const backoff = { baseMs: 1000, maxMs: 60_000 };
   assert.deepEqual([1, 2, 3, 7, 8, 50].map((n) => backoffDelay(n, backoff, () => 0)), [500, 1000, 2000, 30_000, 30_000, 30_000]);
   assert.deepEqual([1, 2, 7].map((n) => backoffDelay(n, backoff, () => 0.999999)), [1000, 2000, 60_000]);
+});
+
+test('a message cut short is refused rather than read as zeros (a position at 0°N 0°E)', () => {
+  const full = position(227006760, 48.3, -4.5);
+  const payload = full.split(',')[5];
+  const cut = withChecksum(`!AIVDM,1,1,,A,${payload.slice(0, 20)},0`);
+  assert.deepEqual(decodeAll([cut]).map(reasonOf), ['malformed']);
 });

@@ -48,6 +48,14 @@ const skipped = (reason: AisSkipReason) => ({ kind: 'skipped', reason }) as cons
 
 const POSITION_TYPES = new Set([1, 2, 3, 18, 19]);
 
+/**
+ * Shortest payload, in 6-bit characters, that holds the fields svc needs of each type (up to the
+ * time stamp of a position report, up to the ship type of a type 5; text fields cut short are
+ * read short). ggencoder reads bits past the end of a payload as zeros (a cut-off position
+ * report would put the vessel at 0°N 0°E), so shorter messages are refused here.
+ */
+const MIN_PAYLOAD: Record<number, number> = { 1: 24, 2: 24, 3: 24, 18: 24, 19: 51, 5: 40, 24: 22 };
+
 /** "Not available" values (102.3 kn, 360°, 511°, seconds 60–63) become null. */
 const speed = (sog: number | undefined) => (sog === undefined || sog >= 102.3 ? null : sog);
 const course = (cog: number | undefined) => (cog === undefined || cog >= 360 ? null : cog);
@@ -111,7 +119,8 @@ export class AisSentenceDecoder {
 
 function report(d: InstanceType<typeof AisDecode>): AisDecoded {
   const type = d.aistype;
-  if (type === undefined) return skipped('malformed'); // payload characters outside the 6-bit alphabet
+  // Undefined type: payload characters outside the 6-bit alphabet.
+  if (type === undefined || (d.msglen ?? 0) < (MIN_PAYLOAD[type] ?? 0)) return skipped('malformed');
   if (POSITION_TYPES.has(type)) {
     if (!d.valid || d.lat === undefined || d.lon === undefined || d.lat < -90 || d.lon < -180) return skipped('unavailable');
     return {

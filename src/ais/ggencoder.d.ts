@@ -15,6 +15,8 @@ declare module 'ggencoder' {
     mmsi?: string;
     immsi?: number;
     channel?: string;
+    /** Payload length in characters (of the whole message, once reassembled). */
+    msglen?: number;
     lat?: number;
     lon?: number;
     /** Knots; 102.3 means not available. */
