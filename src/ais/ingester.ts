@@ -4,7 +4,7 @@
 import type { Clock } from '../clock.ts';
 import { DAY, HOUR, MINUTE } from '../domain/time-units.ts';
 import type { Db } from '../store/db.ts';
-import { aisMatchData, insertVesselPositions, upsertAisIdentity, type AisIdentity, type VesselPosition } from '../store/vessel-positions.ts';
+import { aisMatchData, insertVesselPositions, upsertAisIdentities, type AisIdentity, type VesselPosition } from '../store/vessel-positions.ts';
 import { newAisCounters, type AisCounters } from './counters.ts';
 import { AisSentenceDecoder, type AisPositionReport, type AisStaticReport } from './decode.ts';
 import { PositionSampler, samplingRule } from './downsample.ts';
@@ -223,15 +223,13 @@ export class AisIngester {
     const { db, log } = this.options;
     const identities = [...this.#identities.values()];
     this.#identities.clear();
-    for (const [i, identity] of identities.entries()) {
-      try {
-        await upsertAisIdentity(db, identity);
-      } catch (err) {
-        // Tried again with the next flush, unless a newer report came meanwhile.
-        for (const rest of identities.slice(i)) if (!this.#identities.has(rest.mmsi)) this.#identities.set(rest.mmsi, rest);
-        log?.('AIS static reports could not be stored; will retry', { err: String(err) });
-        return;
-      }
+    try {
+      await upsertAisIdentities(db, identities);
+    } catch (err) {
+      // Tried again with the next flush, unless a newer report came meanwhile.
+      for (const identity of identities) if (!this.#identities.has(identity.mmsi)) this.#identities.set(identity.mmsi, identity);
+      log?.('AIS static reports could not be stored; will retry', { err: String(err) });
+      return;
     }
     while (this.#queue.length > 0) {
       const batch = this.#queue.splice(0, MAX_INSERT);

@@ -8,6 +8,7 @@ import { ConnectorRegistry, type CarrierEndpoint } from '../carriers/registry.ts
 import { SANDBOX_SCACS, startSandbox } from '../sandbox/index.ts';
 import type { Config } from '../config/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
+import { DAY } from '../domain/time-units.ts';
 import { buildApp } from '../http/app.ts';
 import { metricsOnApiPort, startMetricsServer } from '../http/metrics.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
@@ -79,13 +80,12 @@ function startDeliveryWorker(config: Config, db: Db, logger: Logger, metrics?: M
  */
 async function startAisWorker(config: Config, db: Db, clock: Clock, logger: Logger, metrics: Metrics): Promise<AisWorker | undefined> {
   if (config.SVC_AIS_FEEDS.length === 0) return undefined;
-  const days = (n: number) => n * 86_400_000;
   const worker = new AisWorker({
     db,
     clock,
     feeds: config.SVC_AIS_FEEDS,
     positionIntervalMs: config.SVC_AIS_POSITION_INTERVAL_S * 1000,
-    retention: { fullResolutionMs: days(config.SVC_AIS_FULL_RESOLUTION_DAYS), keepMs: config.SVC_AIS_RETENTION_DAYS === 0 ? null : days(config.SVC_AIS_RETENTION_DAYS) },
+    retention: { fullResolutionMs: config.SVC_AIS_FULL_RESOLUTION_DAYS * DAY, keepMs: config.SVC_AIS_RETENTION_DAYS === 0 ? null : config.SVC_AIS_RETENTION_DAYS * DAY },
     useReportSecond: clock === systemClock,
     log: outageAwareLog(workerLog(logger, 'ais'), db),
   });

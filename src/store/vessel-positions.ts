@@ -59,15 +59,29 @@ export async function insertVesselPositions(db: Queryable, positions: readonly V
 
 /** Records what a static report says about an MMSI (the newest report wins). */
 export async function upsertAisIdentity(db: Queryable, identity: AisIdentity): Promise<void> {
+  await upsertAisIdentities(db, [identity]);
+}
+
+/** Records several static reports in one statement; at most one per MMSI. */
+export async function upsertAisIdentities(db: Queryable, identities: readonly AisIdentity[]): Promise<void> {
+  if (identities.length === 0) return;
   await db.query(
     `INSERT INTO ais_vessels (mmsi, imo, name, call_sign, ship_type, destination, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     SELECT * FROM unnest($1::integer[], $2::text[], $3::text[], $4::text[], $5::smallint[], $6::text[], $7::timestamptz[])
      ON CONFLICT (mmsi) DO UPDATE SET
        imo = coalesce(EXCLUDED.imo, ais_vessels.imo), name = coalesce(EXCLUDED.name, ais_vessels.name),
        call_sign = coalesce(EXCLUDED.call_sign, ais_vessels.call_sign), ship_type = coalesce(EXCLUDED.ship_type, ais_vessels.ship_type),
        destination = coalesce(EXCLUDED.destination, ais_vessels.destination), updated_at = EXCLUDED.updated_at
      WHERE ais_vessels.updated_at <= EXCLUDED.updated_at`,
-    [identity.mmsi, identity.imo, identity.name, identity.callSign, identity.shipType, identity.destination, identity.at],
+    [
+      identities.map((i) => i.mmsi),
+      identities.map((i) => i.imo),
+      identities.map((i) => i.name),
+      identities.map((i) => i.callSign),
+      identities.map((i) => i.shipType),
+      identities.map((i) => i.destination),
+      identities.map((i) => i.at),
+    ],
   );
 }
 
