@@ -51,6 +51,9 @@ describe('decoding', () => {
     decoder.decode(a1);
     decoder.decode(b1); // the same id again: the first message can never complete
     assert.equal(skipped.fragment, 1, 'the abandoned message counts');
+    const corrupted = b1.slice(0, -2) + (b1.endsWith('00') ? '01' : '00');
+    assert.equal(reasonOf(decoder.decode(corrupted)), 'checksum');
+    assert.equal(skipped.fragment, 1, 'a corrupted first fragment does not displace the message in progress');
     decoder.reset();
     assert.equal(skipped.fragment, 2, 'the connection dropped with a message unfinished');
   });
@@ -66,12 +69,13 @@ describe('decoding', () => {
       '$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47',
       withChecksum('!AIVDM,1,1,,A'),
       withChecksum('!AIVDM,3,1,,A,13HOI,0'), // multi-sentence without a sequential id
+      withChecksum('!AIVDM,12,1,3,A,13HOI,0'), // a fragment count ggencoder throws on
       wrongPayload,
       encode({ aistype: 21, mmsi: 992271000, aid_type: 1, atonname: 'BUOY', lat: 48, lon: -4 } as never),
       encode({ aistype: 1, mmsi: 227006762, navstatus: 0, lat: 91, lon: 181, sog: 0, cog: 0, hdg: 511 }),
       good,
     ];
-    assert.deepEqual(decodeAll(lines).map(reasonOf), ['checksum', 'malformed', 'malformed', 'malformed', 'malformed', 'malformed', 'malformed', 'unsupported', 'unavailable', 'position']);
+    assert.deepEqual(decodeAll(lines).map(reasonOf), ['checksum', 'malformed', 'malformed', 'malformed', 'malformed', 'malformed', 'malformed', 'malformed', 'unsupported', 'unavailable', 'position']);
   });
 
   test('a tag block before the sentence and fields after its checksum are cut off', () => {

@@ -1,9 +1,11 @@
 // One feed's AIS sentences → position and static reports, through ggencoder (checksum, 6-bit
 // payload, fields). Every refusal has a reason, which the ingester counts; none throws.
 import ggencoder, { type AisSession } from 'ggencoder';
+import type { AisIdentity } from '../store/vessel-positions.ts';
 import { sentenceOf } from './nmea.ts';
 
 const { AisDecode } = ggencoder;
+const checksumOk = (sentence: string) => AisDecode.prototype.validateChecksum(sentence);
 
 export interface AisPositionReport {
   kind: 'position';
@@ -17,16 +19,8 @@ export interface AisPositionReport {
   second: number | null;
 }
 
-export interface AisStaticReport {
-  kind: 'static';
-  mmsi: number;
-  /** Seven digits, as svc's vessels carry it; null when the report gives none (type 24, or 0). */
-  imo: string | null;
-  name: string | null;
-  callSign: string | null;
-  shipType: number | null;
-  destination: string | null;
-}
+/** A static report (type 5 or 24): the vessel's identity as the store records it, without the time. */
+export type AisStaticReport = { kind: 'static' } & Omit<AisIdentity, 'at'>;
 
 /** Why a sentence gave no report. */
 export type AisSkipReason =
@@ -93,15 +87,22 @@ export class AisSentenceDecoder {
       const key = comma < 0 ? '' : sentence.slice(11, comma);
       // Without a sequential message id ggencoder can never match the fragments: refuse early.
       if (number < 1 || number > count || key === '') return skipped(number === 1 ? 'malformed' : 'fragment');
+      // A corrupted fragment must not displace a message in progress: its checksum first.
+      if (!checksumOk(sentence)) return skipped('checksum');
       if (number === 1) {
         if (this.#sessions.has(key)) this.skipped.fragment++;
         this.#sessions.set(key, (session = {}));
-      }
-      else session = this.#sessions.get(key) ?? {};
+      } else session = this.#sessions.get(key) ?? {};
       last = number === count;
       if (last) this.#sessions.delete(key);
     }
-    const decoded = new AisDecode(sentence, session);
+    let decoded: InstanceType<typeof AisDecode>;
+    try {
+      decoded = new AisDecode(sentence, session);
+    } catch {
+      // ggencoder throws (a string) for a fragment count it cannot read as one digit ("!AIVDM,12,…").
+      return skipped('malformed');
+    }
     if (decoded.error) {
       if (decoded.error.includes('checksum')) return skipped('checksum');
       return skipped(decoded.error.includes('ession') ? 'fragment' : 'malformed');

@@ -37,6 +37,9 @@ const MMSI_OF_IMO = `coalesce(
   (SELECT mmsi FROM ais_vessels WHERE imo = $1 ORDER BY updated_at DESC LIMIT 1),
   (SELECT mmsi::integer FROM vessels WHERE imo = $1 AND mmsi ~ '^[0-9]{9}$'))`;
 
+/** One array per field, in order, for `INSERT … SELECT * FROM unnest(…)`: a whole batch in one statement. */
+const columnsOf = <T>(rows: readonly T[], fields: readonly (keyof T)[]) => fields.map((field) => rows.map((row) => row[field]));
+
 /** Stores positions; one already stored for the same MMSI and instant is kept. Returns how many were new. */
 export async function insertVesselPositions(db: Queryable, positions: readonly VesselPosition[]): Promise<number> {
   if (positions.length === 0) return 0;
@@ -44,15 +47,7 @@ export async function insertVesselPositions(db: Queryable, positions: readonly V
     `INSERT INTO vessel_positions (mmsi, at, latitude, longitude, speed_knots, course_degrees, heading_degrees)
      SELECT * FROM unnest($1::integer[], $2::timestamptz[], $3::real[], $4::real[], $5::real[], $6::real[], $7::smallint[])
      ON CONFLICT (mmsi, at) DO NOTHING`,
-    [
-      positions.map((p) => p.mmsi),
-      positions.map((p) => p.at),
-      positions.map((p) => p.latitude),
-      positions.map((p) => p.longitude),
-      positions.map((p) => p.speedKnots),
-      positions.map((p) => p.courseDegrees),
-      positions.map((p) => p.headingDegrees),
-    ],
+    columnsOf(positions, ['mmsi', 'at', 'latitude', 'longitude', 'speedKnots', 'courseDegrees', 'headingDegrees']),
   );
   return rowCount ?? 0;
 }
@@ -73,15 +68,7 @@ export async function upsertAisIdentities(db: Queryable, identities: readonly Ai
        call_sign = coalesce(EXCLUDED.call_sign, ais_vessels.call_sign), ship_type = coalesce(EXCLUDED.ship_type, ais_vessels.ship_type),
        destination = coalesce(EXCLUDED.destination, ais_vessels.destination), updated_at = EXCLUDED.updated_at
      WHERE ais_vessels.updated_at <= EXCLUDED.updated_at`,
-    [
-      identities.map((i) => i.mmsi),
-      identities.map((i) => i.imo),
-      identities.map((i) => i.name),
-      identities.map((i) => i.callSign),
-      identities.map((i) => i.shipType),
-      identities.map((i) => i.destination),
-      identities.map((i) => i.at),
-    ],
+    columnsOf(identities, ['mmsi', 'imo', 'name', 'callSign', 'shipType', 'destination', 'at']),
   );
 }
 
