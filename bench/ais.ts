@@ -1,7 +1,7 @@
 // `npm run bench:ais`: BENCH_SENTENCES (default 300,000) AIS sentences of BENCH_VESSELS (default
 // 2,000) vessels, read over loopback TCP by svc's AIS worker (framing, checks, reassembly, decode,
 // matching, downsampling, batched INSERTs into PostgreSQL), beside the ceiling: a bare loop of
-// ggencoder decodes over the same sentences (best of three). Goal: ≥ 10,000 sentences/s and ≥ 50% of the bare loop.
+// ggencoder decodes over the same sentences (best of three runs each, alternating). Goal: ≥ 10,000 sentences/s and ≥ 50% of the bare loop.
 // The mix is a busy coastal feed's: mostly class A and B positions, a type 5 in two fragments
 // about every 20 sentences, and a few bad lines; half the vessels are ones svc knows.
 import { once } from 'node:events';
@@ -12,6 +12,7 @@ import { newAisCounters } from '../src/ais/counters.ts';
 import { AisWorker } from '../src/ais/worker.ts';
 import { DAY, MINUTE } from '../src/domain/time-units.ts';
 import { encode, position, voyage } from '../test/support/ais-feed.ts';
+import type { Db } from '../src/store/db.ts';
 import { benchDatabase } from './database.ts';
 
 const N = Number(process.env.BENCH_SENTENCES ?? 300_000);
@@ -59,22 +60,18 @@ function bareLoop(lines: string[]): number {
   return lines.length / ((performance.now() - started) / 1000);
 }
 
-async function ingest(lines: string[]) {
-  const database = await benchDatabase();
-  const payload = lines.join('\r\n') + '\r\n';
-  const server = createServer((socket) => void socket.end(payload));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
+/** One run of svc's path; each run's feed time starts a day after the last's, so none overwrites another's rows. */
+async function ingest(db: Db, port: number, lines: number, run: number) {
   // Feed time, not real time: a feed of this many vessels sends about 200 sentences a second, so
   // the clock stands at 5 ms per sentence read. Downsampling then keeps what the same feed would
   // keep in real time, however fast this machine reads it.
   const counters = newAisCounters();
-  const start = Date.parse('2026-03-01T00:00:00Z');
+  const start = Date.parse('2026-03-01T00:00:00Z') + run * DAY;
   const clock = { now: () => new Date(start + counters.sentences * 5) };
   const worker = new AisWorker({
-    db: database.db,
+    db,
     clock,
-    feeds: [{ host: '127.0.0.1', port: (server.address() as AddressInfo).port }],
+    feeds: [{ host: '127.0.0.1', port }],
     positionIntervalMs: 5 * MINUTE,
     retention: { fullResolutionMs: 30 * DAY, keepMs: null },
     useReportSecond: false,
@@ -84,22 +81,36 @@ async function ingest(lines: string[]) {
   });
   const started = performance.now();
   await worker.start();
-  while (worker.counters.sentences < lines.length) await sleep(2);
+  while (counters.sentences < lines) await sleep(2);
   await worker.stop(); // writes what is still queued
-  const seconds = (performance.now() - started) / 1000;
-  server.close();
-  await database.drop();
-  return { rate: lines.length / seconds, counters: worker.counters };
+  return { rate: lines / ((performance.now() - started) / 1000), counters };
 }
 
 const lines = sentences();
+const database = await benchDatabase();
+// The feed: sends every sentence to each connection, then closes it (encoded once, before timing).
+const payload = Buffer.from(lines.join('\r\n') + '\r\n', 'latin1');
+const server = createServer((socket) => void socket.end(payload));
+server.listen(0, '127.0.0.1');
+await once(server, 'listening');
+const port = (server.address() as AddressInfo).port;
+
 bareLoop(lines.slice(0, 20_000)); // warm up
-// The best of three: on a busy machine the ceiling is not underestimated (nor the ratio flattered).
-const bare = Math.max(bareLoop(lines), bareLoop(lines), bareLoop(lines));
-const { rate, counters } = await ingest(lines);
+// Three rounds of each, alternating, and the best of each: a busy machine slows one run or another.
+let bare = 0;
+let best = { rate: 0, counters: newAisCounters() };
+for (let run = 0; run < 3; run++) {
+  bare = Math.max(bare, bareLoop(lines));
+  const result = await ingest(database.db, port, lines.length, run);
+  if (result.rate > best.rate) best = result;
+}
+server.close();
+await database.drop();
+
+const { rate, counters } = best;
 const ratio = rate / bare;
 const k = (n: number) => Math.round(n).toLocaleString('en-US');
-console.log(`AIS sentences: ${k(N)} of ${k(VESSELS)} vessels`);
+console.log(`AIS sentences: ${k(N)} of ${k(VESSELS)} vessels (best of 3 runs each)`);
 console.log(`bare ggencoder decode loop: ${k(bare)} sentences/s`);
 console.log(`svc ingest (TCP, decode, match, downsample, batched INSERT): ${k(rate)} sentences/s`);
 console.log(`ratio: ${(ratio * 100).toFixed(1)}% of the bare loop`);
