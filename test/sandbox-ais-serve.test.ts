@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import gg from 'ggencoder';
-import { aisFeeds } from '../src/config/ais-feeds.ts';
+import { aisFeeds, feedLabel } from '../src/config/ais-feeds.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { TEST_NUMBERS } from '../src/sandbox/test-numbers.ts';
 import type { TestDatabase } from './support/database.ts';
@@ -16,16 +16,18 @@ import { serveDatabase, spawnSvc, startServe, stopServe } from './support/svc-pr
 let database: TestDatabase;
 forFile(serveDatabase, (s) => (database = s), (s) => s.drop());
 
-test('aisFeeds: SVC_AIS_FEEDS when set (list or text), else the sandbox feed on loopback when the sandbox runs, else none', () => {
+test('aisFeeds: SVC_AIS_FEEDS when set, else the sandbox feed on loopback when the sandbox runs, else none', () => {
   assert.equal(loadConfig({}).SVC_SANDBOX_AIS_PORT, 8091);
   assert.equal(loadConfig({ SVC_SANDBOX_AIS_PORT: '0' }).SVC_SANDBOX_AIS_PORT, 0);
   assert.throws(() => loadConfig({ SVC_SANDBOX_AIS_PORT: '70000' }), /SVC_SANDBOX_AIS_PORT/);
-  assert.deepEqual(aisFeeds({ SVC_SANDBOX: true }, 8091), ['127.0.0.1:8091']);
-  assert.deepEqual(aisFeeds({ SVC_SANDBOX: true, SVC_AIS_FEEDS: [] }, 40123), ['127.0.0.1:40123']);
-  assert.deepEqual(aisFeeds({ SVC_SANDBOX: true, SVC_AIS_FEEDS: ['ais.example.com:5631'] }, 8091), ['ais.example.com:5631']);
-  assert.deepEqual(aisFeeds({ SVC_SANDBOX: true, SVC_AIS_FEEDS: ' a.example:1, ,b.example:2 ' }, 8091), ['a.example:1', 'b.example:2']);
-  assert.deepEqual(aisFeeds({ SVC_SANDBOX: false }, undefined), []);
-  assert.deepEqual(aisFeeds({ SVC_SANDBOX: false, SVC_AIS_FEEDS: 'a.example:1' }), ['a.example:1']);
+  const feeds = (text?: string) => loadConfig(text === undefined ? {} : { SVC_AIS_FEEDS: text });
+  const sandbox = { host: '127.0.0.1', port: 8091 };
+  assert.deepEqual(aisFeeds({ ...feeds(), SVC_SANDBOX: true }, 8091), [sandbox]);
+  assert.deepEqual(aisFeeds({ ...feeds(''), SVC_SANDBOX: true }, 40123), [{ host: '127.0.0.1', port: 40123 }]);
+  assert.deepEqual(aisFeeds({ ...feeds('ais.example.com:5631'), SVC_SANDBOX: true }, 8091), [{ host: 'ais.example.com', port: 5631 }]);
+  assert.deepEqual(aisFeeds({ ...feeds(' a.example:1, ,[::1]:2 '), SVC_SANDBOX: true }, 8091).map(feedLabel), ['a.example:1', '[::1]:2']);
+  assert.deepEqual(aisFeeds({ ...feeds(), SVC_SANDBOX: false }, undefined), []);
+  assert.deepEqual(aisFeeds({ ...feeds('a.example:1'), SVC_SANDBOX: false }).map(feedLabel), ['a.example:1']);
 });
 
 test('svc serve: the banner names the sandbox AIS feed, and a registered journey\'s ship comes over it', async () => {

@@ -2,15 +2,16 @@
 // feed on loopback, so `npm start` shows ships moving without any setting.
 import type { Config } from './index.ts';
 
+export type AisFeedAddress = Config['SVC_AIS_FEEDS'][number];
+
 /**
- * The effective list of `host:port` AIS feeds. `sandboxAisPort` is the port the sandbox AIS feed
- * actually listens on (SVC_SANDBOX_AIS_PORT may be 0); leave it out when no sandbox runs.
- * SVC_AIS_FEEDS is read whether it arrives parsed (a list) or as the raw comma-separated text.
+ * The effective list of AIS feeds. `sandboxAisPort` is the port the sandbox AIS feed actually
+ * listens on (SVC_SANDBOX_AIS_PORT may be 0); leave it out when no sandbox runs.
  */
-export function aisFeeds(config: Pick<Config, 'SVC_SANDBOX'> & { SVC_AIS_FEEDS?: unknown }, sandboxAisPort?: number): string[] {
-  const configured = config.SVC_AIS_FEEDS;
-  const items = Array.isArray(configured) ? configured.map(String) : typeof configured === 'string' ? configured.split(',') : [];
-  const feeds = items.map((item) => item.trim()).filter((item) => item !== '');
-  if (feeds.length > 0) return feeds;
-  return config.SVC_SANDBOX && sandboxAisPort !== undefined ? [`127.0.0.1:${sandboxAisPort}`] : [];
+export function aisFeeds(config: Pick<Config, 'SVC_SANDBOX' | 'SVC_AIS_FEEDS'>, sandboxAisPort?: number): AisFeedAddress[] {
+  if (config.SVC_AIS_FEEDS.length > 0) return config.SVC_AIS_FEEDS;
+  return config.SVC_SANDBOX && sandboxAisPort !== undefined ? [{ host: '127.0.0.1', port: sandboxAisPort }] : [];
 }
+
+/** host:port as people write it (an IPv6 address in brackets). */
+export const feedLabel = ({ host, port }: AisFeedAddress): string => `${host.includes(':') ? `[${host}]` : host}:${port}`;

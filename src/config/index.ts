@@ -45,6 +45,19 @@ const carriers = z
   })
   .pipe(z.array(carrierEndpointSchema, 'must be a JSON array of carrier endpoints'));
 
+/** SVC_AIS_FEEDS: host:port items (an IPv6 address in brackets), comma-separated. */
+const aisFeeds = list.transform((items, ctx) =>
+  items.flatMap((item) => {
+    const match = /^(\[[0-9A-Fa-f:.]+\]|[^\s:[\]]+):(\d{1,5})$/.exec(item);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65535) {
+      ctx.addIssue({ code: 'custom', message: `"${item}" is not host:port (e.g. 127.0.0.1:10110 or [::1]:10110)`, input: item });
+      return [];
+    }
+    return [{ host: match[1].replace(/^\[(.*)\]$/, '$1'), port }];
+  }),
+);
+
 const schema = z.object({
   PORT: port.default(8080).describe('HTTP port of the REST API (0: any free port)'),
   HOST: z.string().min(1).default('127.0.0.1').describe('interface the HTTP server binds to (0.0.0.0 for all)'),
@@ -121,6 +134,14 @@ const schema = z.object({
     .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 visible ASCII characters without blanks')
     .optional()
     .describe('bearer token GET /metrics asks for (Authorization: Bearer <token>), wherever it is served'),
+  SVC_AIS_FEEDS: aisFeeds
+    .default([])
+    .describe('comma-separated host:port list of AIS feeds (NMEA 0183 !AIVDM lines over TCP) svc reads vessel positions from; empty: none'),
+  SVC_AIS_POSITION_INTERVAL_S: wholeNumber(10, 86_400)
+    .default(300)
+    .describe('keep a moving vessel\'s AIS position about once per this many seconds (sooner on a turn, a stop or a start; a stopped vessel\'s six times less often)'),
+  SVC_AIS_FULL_RESOLUTION_DAYS: wholeNumber(1, 36_500).default(30).describe('AIS positions older than this many days are thinned to one per vessel per hour'),
+  SVC_AIS_RETENTION_DAYS: wholeNumber(0, 36_500).default(1095).describe('AIS positions older than this many days are deleted (0: kept for ever)'),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -2,11 +2,14 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { registerAisMetrics } from '../ais/counters.ts';
+import { AisWorker } from '../ais/worker.ts';
 import { ConnectorRegistry, type CarrierEndpoint } from '../carriers/registry.ts';
 import { DEFAULT_AIS_PUSH_INTERVAL_MS, SANDBOX_SCACS, startSandbox, startSandboxAis } from '../sandbox/index.ts';
-import { aisFeeds } from '../config/ais-feeds.ts';
+import { aisFeeds, feedLabel, type AisFeedAddress } from '../config/ais-feeds.ts';
 import type { Config } from '../config/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
+import { DAY } from '../domain/time-units.ts';
 import { buildApp } from '../http/app.ts';
 import { metricsOnApiPort, startMetricsServer } from '../http/metrics.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
@@ -84,6 +87,27 @@ function startDeliveryWorker(config: Config, db: Db, logger: Logger, metrics?: M
   return worker;
 }
 
+/**
+ * The AIS worker, when SVC_AIS_FEEDS lists feeds. It runs on the tracking clock, so positions and
+ * tracking agree on "now" in the sandbox's accelerated time too; the UTC second of a report can
+ * place it only on real time.
+ */
+async function startAisWorker(config: Config, feeds: AisFeedAddress[], db: Db, clock: Clock, logger: Logger, metrics: Metrics): Promise<AisWorker | undefined> {
+  if (feeds.length === 0) return undefined;
+  const worker = new AisWorker({
+    db,
+    clock,
+    feeds,
+    positionIntervalMs: config.SVC_AIS_POSITION_INTERVAL_S * 1000,
+    retention: { fullResolutionMs: config.SVC_AIS_FULL_RESOLUTION_DAYS * DAY, keepMs: config.SVC_AIS_RETENTION_DAYS === 0 ? null : config.SVC_AIS_RETENTION_DAYS * DAY },
+    useReportSecond: clock === systemClock,
+    log: outageAwareLog(workerLog(logger, 'ais'), db),
+  });
+  registerAisMetrics(metrics.registry, worker.counters);
+  await worker.start();
+  return worker;
+}
+
 /** The listener of GET /metrics alone, when SVC_METRICS_PORT is set. */
 async function listenForMetrics(config: Config, metrics: Metrics, say: (msg: string) => void): Promise<FastifyInstance | undefined> {
   const server = await startMetricsServer(metrics, config).catch((err: unknown) => {
@@ -103,6 +127,7 @@ export async function serve(config: Config): Promise<void> {
   let app: FastifyInstance | undefined;
   let worker: TrackingWorker | undefined;
   let delivery: DeliveryWorker | undefined;
+  let ais: AisWorker | undefined;
   let metricsServer: FastifyInstance | undefined;
   /** Stops whatever has started: requests first, then the workers, then what they use. */
   const stopAll = async () => {
@@ -110,6 +135,7 @@ export async function serve(config: Config): Promise<void> {
     await metricsServer?.close().catch(() => {});
     await worker?.stop().catch(() => {});
     await delivery?.stop().catch(() => {});
+    await ais?.stop().catch(() => {});
     await sandbox?.close().catch(() => {});
     await database.close().catch(() => {});
   };
@@ -132,7 +158,7 @@ export async function serve(config: Config): Promise<void> {
     const configured = config.SVC_CARRIERS ?? [];
     sandbox = config.SVC_SANDBOX ? await startSandboxCarriers(config, say) : undefined;
     const trackingClock: Clock = sandbox?.clock ?? systemClock;
-    // SVC_AIS_FEEDS, else the sandbox's own feed; the AIS ingestion reads these.
+    // SVC_AIS_FEEDS, else the sandbox's own feed: what the AIS worker reads.
     const feeds = aisFeeds(config, sandbox?.aisPort);
     // Configured endpoints win over the sandbox's for the same SCAC.
     const endpoints = [...(sandbox?.endpoints ?? []).filter((e) => !configured.some((c) => c.scac.toUpperCase() === e.scac)), ...configured];
@@ -175,6 +201,7 @@ export async function serve(config: Config): Promise<void> {
     });
     worker.start(config.SVC_WORKER_INTERVAL_MS);
     delivery = startDeliveryWorker(config, database.db, logger, metrics);
+    ais = await startAisWorker(config, feeds, database.db, trackingClock, logger, metrics);
     const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
     const base = config.SVC_PUBLIC_URL ? new URL('/v2', config.SVC_PUBLIC_URL).href : `http://${shownHost}:${port}/v2`;
     restBase = base;
@@ -186,7 +213,7 @@ export async function serve(config: Config): Promise<void> {
       `  database: ${database.embedded ? `embedded PostgreSQL in ${config.SVC_DATA_DIR}` : 'DATABASE_URL'}`,
       `  default account: ${account.id}`,
       `  carriers: ${endpoints.length} (${sandbox ? `sandbox at ${sandbox.url}; test numbers: ${sandbox.url}/sandbox/test-numbers` : 'SVC_CARRIERS'})`,
-      `  AIS feeds: ${feeds.length > 0 ? feeds.join(', ') : 'none (SVC_AIS_FEEDS)'}`,
+      `  AIS feeds: ${feeds.length > 0 ? feeds.map(feedLabel).join(', ') : 'none (SVC_AIS_FEEDS)'}`,
     ];
     if (newKey) {
       lines.push(`  API key (shown once, keep it): ${newKey}`);

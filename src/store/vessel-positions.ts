@@ -37,6 +37,9 @@ const MMSI_OF_IMO = `coalesce(
   (SELECT mmsi FROM ais_vessels WHERE imo = $1 ORDER BY updated_at DESC LIMIT 1),
   (SELECT mmsi::integer FROM vessels WHERE imo = $1 AND mmsi ~ '^[0-9]{9}$'))`;
 
+/** One array per field, in order, for `INSERT … SELECT * FROM unnest(…)`: a whole batch in one statement. */
+const columnsOf = <T>(rows: readonly T[], fields: readonly (keyof T)[]) => fields.map((field) => rows.map((row) => row[field]));
+
 /** Stores positions; one already stored for the same MMSI and instant is kept. Returns how many were new. */
 export async function insertVesselPositions(db: Queryable, positions: readonly VesselPosition[]): Promise<number> {
   if (positions.length === 0) return 0;
@@ -44,30 +47,28 @@ export async function insertVesselPositions(db: Queryable, positions: readonly V
     `INSERT INTO vessel_positions (mmsi, at, latitude, longitude, speed_knots, course_degrees, heading_degrees)
      SELECT * FROM unnest($1::integer[], $2::timestamptz[], $3::real[], $4::real[], $5::real[], $6::real[], $7::smallint[])
      ON CONFLICT (mmsi, at) DO NOTHING`,
-    [
-      positions.map((p) => p.mmsi),
-      positions.map((p) => p.at),
-      positions.map((p) => p.latitude),
-      positions.map((p) => p.longitude),
-      positions.map((p) => p.speedKnots),
-      positions.map((p) => p.courseDegrees),
-      positions.map((p) => p.headingDegrees),
-    ],
+    columnsOf(positions, ['mmsi', 'at', 'latitude', 'longitude', 'speedKnots', 'courseDegrees', 'headingDegrees']),
   );
   return rowCount ?? 0;
 }
 
 /** Records what a static report says about an MMSI (the newest report wins). */
 export async function upsertAisIdentity(db: Queryable, identity: AisIdentity): Promise<void> {
+  await upsertAisIdentities(db, [identity]);
+}
+
+/** Records several static reports in one statement; at most one per MMSI. */
+export async function upsertAisIdentities(db: Queryable, identities: readonly AisIdentity[]): Promise<void> {
+  if (identities.length === 0) return;
   await db.query(
     `INSERT INTO ais_vessels (mmsi, imo, name, call_sign, ship_type, destination, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     SELECT * FROM unnest($1::integer[], $2::text[], $3::text[], $4::text[], $5::smallint[], $6::text[], $7::timestamptz[])
      ON CONFLICT (mmsi) DO UPDATE SET
        imo = coalesce(EXCLUDED.imo, ais_vessels.imo), name = coalesce(EXCLUDED.name, ais_vessels.name),
        call_sign = coalesce(EXCLUDED.call_sign, ais_vessels.call_sign), ship_type = coalesce(EXCLUDED.ship_type, ais_vessels.ship_type),
        destination = coalesce(EXCLUDED.destination, ais_vessels.destination), updated_at = EXCLUDED.updated_at
      WHERE ais_vessels.updated_at <= EXCLUDED.updated_at`,
-    [identity.mmsi, identity.imo, identity.name, identity.callSign, identity.shipType, identity.destination, identity.at],
+    columnsOf(identities, ['mmsi', 'imo', 'name', 'callSign', 'shipType', 'destination', 'at']),
   );
 }
 
@@ -93,4 +94,69 @@ export async function latestPositionOfImo(db: Queryable, imo: string, at: Date):
     [imo, at],
   );
   return rows[0] ?? null;
+}
+
+/** The vessels the AIS ingester stores positions of, and what is already known of their MMSIs. */
+export interface AisMatchData {
+  /** IMO numbers of the reference vessels and of vessels carriers named lately, as written there. */
+  imos: string[];
+  /** MMSI → IMO as the reference data gives it. */
+  referenceMmsis: { mmsi: number; imo: string }[];
+  /** MMSI → IMO as stored static reports gave it. */
+  learnedMmsis: { mmsi: number; imo: string }[];
+}
+
+/** What the ingester matches MMSIs against; carriers' vessels count if named in an event since `carriersSince`. */
+export async function aisMatchData(db: Queryable, carriersSince: Date): Promise<AisMatchData> {
+  const [imos, reference, learned] = await Promise.all([
+    db.query<{ imo: string }>(
+      `SELECT imo FROM vessels
+       UNION SELECT vessel_imo FROM transport_events WHERE vessel_imo IS NOT NULL AND created_at >= $1
+       UNION SELECT vessel_imo FROM estimated_events WHERE vessel_imo IS NOT NULL AND created_at >= $1`,
+      [carriersSince],
+    ),
+    db.query<{ mmsi: number; imo: string }>(`SELECT mmsi::integer AS mmsi, imo FROM vessels WHERE mmsi ~ '^[0-9]{9}$'`),
+    db.query<{ mmsi: number; imo: string }>(`SELECT mmsi, imo FROM ais_vessels WHERE imo IS NOT NULL`),
+  ]);
+  return { imos: imos.rows.map((r) => r.imo), referenceMmsis: reference.rows, learnedMmsis: learned.rows };
+}
+
+/** Deletes positions older than `before`; returns how many. */
+export async function deleteVesselPositionsBefore(db: Queryable, before: Date): Promise<number> {
+  const { rowCount } = await db.query(`DELETE FROM vessel_positions WHERE at < $1`, [before]);
+  return rowCount ?? 0;
+}
+
+/**
+ * Keeps, of the positions from `from` (included) to `to` (excluded), only the first of each
+ * vessel in each UTC hour; returns how many were deleted.
+ */
+export async function thinVesselPositions(db: Queryable, from: Date, to: Date): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM vessel_positions p USING (
+       SELECT mmsi, at, row_number() OVER (PARTITION BY mmsi, date_trunc('hour', at AT TIME ZONE 'UTC') ORDER BY at) AS n
+       FROM vessel_positions WHERE at >= $1 AND at < $2) later
+     WHERE later.n > 1 AND p.mmsi = later.mmsi AND p.at = later.at`,
+    [from, to],
+  );
+  return rowCount ?? 0;
+}
+
+/**
+ * Where thinning goes on from: up to where it last went, else (never thinned) the oldest position
+ * stored; null when there is neither. COALESCE evaluates the scan for the oldest only when needed.
+ */
+export async function vesselPositionsThinnedUntil(db: Queryable): Promise<Date | null> {
+  const { rows } = await db.query<{ until: Date | null }>(
+    `SELECT coalesce((SELECT until FROM vessel_positions_thinned), (SELECT min(at) FROM vessel_positions)) AS until`,
+  );
+  return rows[0].until;
+}
+
+export async function setVesselPositionsThinnedUntil(db: Queryable, until: Date): Promise<void> {
+  await db.query(
+    `INSERT INTO vessel_positions_thinned (until) VALUES ($1)
+     ON CONFLICT (singleton) DO UPDATE SET until = greatest(vessel_positions_thinned.until, EXCLUDED.until)`,
+    [until],
+  );
 }
