@@ -13,7 +13,7 @@ import { aisEta, DEFAULT_ETA_RULE, type EtaRule } from '../../domain/tracking/ai
 import { milestoneKey } from '../../domain/tracking/milestones.ts';
 import type { ContainerState, ShipmentState } from '../../domain/tracking/types.ts';
 import { domainEvent } from '../../domain/events/domain-event.ts';
-import { DAY, MINUTE } from '../../domain/time-units.ts';
+import { DAY, HOUR, MINUTE } from '../../domain/time-units.ts';
 import { haversineNm } from '../../geo/distance.ts';
 import { seaRoute } from '../../geo/searoute.ts';
 import {
@@ -36,9 +36,11 @@ export interface AisSettings {
   eta: EtaRule;
   /** How far back the track is read each pass: long enough to bridge a pass or two missed. */
   lookbackMs: number;
+  /** An estimate is recomputed from a position at least this much newer than the one it came from. */
+  etaEveryMs: number;
 }
 
-export const DEFAULT_AIS_SETTINGS: AisSettings = { stop: DEFAULT_STOP_RULE, eta: DEFAULT_ETA_RULE, lookbackMs: DAY };
+export const DEFAULT_AIS_SETTINGS: AisSettings = { stop: DEFAULT_STOP_RULE, eta: DEFAULT_ETA_RULE, lookbackMs: DAY, etaEveryMs: HOUR };
 
 export interface AisPassResult {
   /** Shipments whose arrival this pass recorded. */
@@ -91,8 +93,8 @@ export class AisArrivals {
         continue;
       }
       const latest = track[track.length - 1];
-      // The sea route is the costly part (A* over the network): only a newer position is worth it.
-      if ((etas.get(key)?.position_at.getTime() ?? -Infinity) >= latest.at.getTime()) continue;
+      // The sea route is the costly part (A* over the network, a few ms): at most once per etaEveryMs of track.
+      if (latest.at.getTime() - (etas.get(key)?.position_at.getTime() ?? -Infinity) < this.settings.etaEveryMs) continue;
       const route = seaRoute([latest.lon, latest.lat], port);
       const eta = route && aisEta(track, route.distanceNm, distance, now, this.settings.eta);
       if (!eta) continue;
