@@ -4,8 +4,9 @@
 // sandbox AIS feed not being there yet, each journey's last sea leg is turned into positions: the
 // vessel follows the sea route at the leg's steady speed (a report every 2 h at sea, every 10
 // minutes in the last 12 hours) and lies at the port from the carrier's actual arrival time on.
-// That is the conservative case: real ships often wait at anchor inside the area for hours before
-// the berth arrival carriers report, which AIS counts as arrival and makes it earlier still.
+// With BENCH_AIS_ANCHOR_HOURS=0 (the default) that is the conservative case; real ships often wait
+// at anchor inside the area before the berth arrival carriers report, which AIS counts as arrival:
+// BENCH_AIS_ANCHOR_HOURS=h has each vessel reach an anchorage 8 nm out h hours before it.
 //
 // Printed, per journey, against the AIS detection (when svc recorded the arrival):
 //   - the carrier's publication of its arrival event (what svc would get at once by carrier push);
@@ -27,6 +28,7 @@ import { benchDatabase } from './database.ts';
 const N = Number(process.env.BENCH_AIS_SHIPMENTS ?? 120);
 const FINE_STEP = 10 * MINUTE;
 const COARSE_STEP = 2 * HOUR;
+const ANCHOR_MS = Number(process.env.BENCH_AIS_ANCHOR_HOURS ?? 0) * HOUR;
 
 const database = await benchDatabase();
 const db = createPool(database.url, 10);
@@ -77,6 +79,7 @@ await db.query(
    SELECT $1, n, 'bill_of_lading', s, $4, $4, $4 FROM unnest($2::text[], $3::text[]) AS r(n, s)`,
   [account.id, chosen.map((c) => c.number), chosen.map((c) => c.scac), clock.now()],
 );
+console.log(`anchorage wait before the carrier's arrival time: ${ANCHOR_MS / HOUR} h`);
 console.log(`${chosen.length} journeys (each last sea leg on a vessel no other chosen journey uses at the time), ${positions} AIS positions`);
 
 // Virtual time: fine steps around arrivals (the AIS pass runs every 10 minutes), coarse ones between.
@@ -145,7 +148,11 @@ function legTrack(mmsi: number, from: [number, number], port: [number, number], 
   const out: VesselPosition[] = [];
   const at = (t: number, [lon, lat]: [number, number], speed: number) =>
     out.push({ mmsi, at: new Date(t), longitude: lon, latitude: lat, speedKnots: speed, courseDegrees: null, headingDegrees: null });
-  for (let t = departAt; t < arriveAt; t += t < arriveAt - 12 * HOUR ? 2 * HOUR : 10 * MINUTE) at(t, along(((t - departAt) / HOUR) * knots), knots);
+  // Without a wait the vessel sails to the port itself; with one, to the anchorage 8 nm south of it, arriving that much earlier.
+  const anchorage: [number, number] = [port[0], port[1] - 8 / 60];
+  const reached = arriveAt - ANCHOR_MS;
+  for (let t = departAt; t < reached; t += t < reached - 12 * HOUR ? 2 * HOUR : 10 * MINUTE) at(t, along(((t - departAt) / (reached - departAt)) * total), knots);
+  for (let t = reached; t < arriveAt; t += 10 * MINUTE) at(t, anchorage, 0.1);
   for (let t = arriveAt; t <= arriveAt + 2 * DAY; t += 10 * MINUTE) at(t, port, 0.1);
   return out;
 }
