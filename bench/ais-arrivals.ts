@@ -10,7 +10,9 @@
 //
 // Printed, per journey, against the AIS detection (when svc recorded the arrival):
 //   - the carrier's publication of its arrival event (what svc would get at once by carrier push);
-//   - when svc actually received it by polling (the default refresh cadence).
+//   - when svc without AIS received it by polling (the default refresh cadence): a second svc
+//     database, tracking the same journeys on the same clock with the AIS pass off, is the
+//     baseline, since an AIS arrival itself makes the shipment due and so hastens the carrier's.
 import { ManualClock } from '../src/clock.ts';
 import { ConnectorRegistry } from '../src/carriers/registry.ts';
 import { HOUR, MINUTE, DAY } from '../src/domain/time-units.ts';
@@ -23,6 +25,7 @@ import { insertAccount } from '../src/store/accounts.ts';
 import { portPositions } from '../src/store/ais-arrivals.ts';
 import { createPool } from '../src/store/db.ts';
 import { insertVesselPositions, upsertAisIdentity, type VesselPosition } from '../src/store/vessel-positions.ts';
+import { freshDatabase } from '../test/support/database.ts';
 import { benchDatabase } from './database.ts';
 
 const N = Number(process.env.BENCH_AIS_SHIPMENTS ?? 120);
@@ -32,6 +35,8 @@ const ANCHOR_MS = Number(process.env.BENCH_AIS_ANCHOR_HOURS ?? 0) * HOUR;
 
 const database = await benchDatabase();
 const db = createPool(database.url, 10);
+const baselineDatabase = await freshDatabase();
+const baselineDb = createPool(baselineDatabase.url, 10);
 const clock = new ManualClock('2026-06-01T00:00:00Z');
 const sandbox = await buildSandboxServer({ clock });
 const sandboxUrl = await sandbox.listen({ port: 0, host: '127.0.0.1' });
@@ -41,7 +46,9 @@ const registry = new ConnectorRegistry(
   clock,
 );
 const worker = new TrackingWorker({ db, clock, connectors: registry });
+const baselineWorker = new TrackingWorker({ db: baselineDb, clock, connectors: registry, ais: false });
 const account = await insertAccount(db, 'bench');
+const baselineAccount = await insertAccount(baselineDb, 'bench without AIS');
 
 /** The leg that brings the cargo to the port of discharge by sea. */
 const podLeg = (j: Journey): Leg | undefined => j.legs.find((l) => l.vessel && j.route && l.to.place.locode === j.route.pod.locode);
@@ -74,11 +81,13 @@ for (const { leg } of chosen) {
   const track = legTrack(mmsis.get(leg.vessel!.imo)!, [leg.from.place.lon, leg.from.place.lat], port, leg.departAt.getTime(), leg.arriveAt.getTime());
   positions += await insertVesselPositions(db, track);
 }
-await db.query(
-  `INSERT INTO tracking_requests (account_id, request_number, request_type, scac, next_attempt_at, created_at, updated_at)
-   SELECT $1, n, 'bill_of_lading', s, $4, $4, $4 FROM unnest($2::text[], $3::text[]) AS r(n, s)`,
-  [account.id, chosen.map((c) => c.number), chosen.map((c) => c.scac), clock.now()],
-);
+for (const [target, accountId] of [[db, account.id], [baselineDb, baselineAccount.id]] as const) {
+  await target.query(
+    `INSERT INTO tracking_requests (account_id, request_number, request_type, scac, next_attempt_at, created_at, updated_at)
+     SELECT $1, n, 'bill_of_lading', s, $4, $4, $4 FROM unnest($2::text[], $3::text[]) AS r(n, s)`,
+    [accountId, chosen.map((c) => c.number), chosen.map((c) => c.scac), clock.now()],
+  );
+}
 console.log(`anchorage wait before the carrier's arrival time: ${ANCHOR_MS / HOUR} h`);
 console.log(`${chosen.length} journeys (each last sea leg on a vessel no other chosen journey uses at the time), ${positions} AIS positions`);
 
@@ -87,13 +96,14 @@ const fine = chosen.map((c) => [c.leg.arriveAt.getTime() - DAY, c.leg.arriveAt.g
 const end = Math.max(...chosen.map((c) => c.leg.arriveAt.getTime())) + 3 * DAY;
 const started = performance.now();
 while (clock.now().getTime() < end) {
-  await worker.drain(100);
+  await Promise.all([worker.drain(100), baselineWorker.drain(100)]);
   const now = clock.now().getTime();
   clock.advance(fine.some(([a, b]) => now >= a && now < b) ? FINE_STEP : COARSE_STEP);
 }
 const seconds = (performance.now() - started) / 1000;
 
-const { rows } = await db.query<{ number: string; detected_at: Date | null; arrived_at: Date | null; published_at: Date | null; received_at: Date | null; occurred_at: Date | null; announced: number; milestones: number }>(
+interface Outcome { number: string; detected_at: Date | null; arrived_at: Date | null; published_at: Date | null; received_at: Date | null; occurred_at: Date | null; announced: number; milestones: number }
+const outcomes = (target: typeof db, accountId: string) => target.query<Outcome>(
   `SELECT tr.request_number AS number, a.detected_at, a.arrived_at, r.published_at, r.received_at, r.occurred_at,
           (SELECT count(*) FROM domain_events d WHERE d.shipment_id = s.id AND d.name = 'container.transport.vessel_arrived') AS announced,
           (SELECT count(*) FROM transport_events e WHERE e.shipment_id = s.id AND e.event = 'container.transport.vessel_arrived') AS milestones
@@ -102,9 +112,12 @@ const { rows } = await db.query<{ number: string; detected_at: Date | null; arri
      LEFT JOIN LATERAL (SELECT min(published_at) AS published_at, min(received_at) AS received_at, min(occurred_at) AS occurred_at FROM raw_events
                          WHERE shipment_id = s.id AND code = 'ARRI' AND classifier = 'ACT' AND location_locode = s.state->>'port_of_discharge_locode') r ON true
     WHERE tr.account_id = $1`,
-  [account.id],
+  [accountId],
 );
-const both = rows.filter((r) => r.detected_at && r.received_at);
+const { rows } = await outcomes(db, account.id);
+const baseline = new Map((await outcomes(baselineDb, baselineAccount.id)).rows.map((r) => [r.number, r.received_at]));
+const both = rows.filter((r) => r.detected_at && r.received_at && baseline.get(r.number));
+const withoutAis = (r: Outcome) => baseline.get(r.number)!;
 const hours = (ms: number) => (ms / HOUR).toFixed(2);
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -118,15 +131,16 @@ console.log(`AIS detection after the vessel stopped (the 30-minute stop rule plu
 report('detected − stopped', both.map((r) => r.detected_at!.getTime() - r.arrived_at!.getTime()));
 console.log(`How much earlier svc had the arrival from AIS than:`);
 report("the carrier's publication of its event", both.map((r) => r.published_at!.getTime() - r.detected_at!.getTime()));
-report('svc receiving the carrier event (polling)', both.map((r) => r.received_at!.getTime() - r.detected_at!.getTime()));
-console.log(`  AIS first in ${both.filter((r) => r.detected_at! < r.published_at!).length}/${both.length} against publication, ${both.filter((r) => r.detected_at! < r.received_at!).length}/${both.length} against svc's receipt`);
+report('svc without AIS receiving the carrier event (polling)', both.map((r) => withoutAis(r).getTime() - r.detected_at!.getTime()));
+console.log(`  AIS first in ${both.filter((r) => r.detected_at! < r.published_at!).length}/${both.length} against publication, ${both.filter((r) => r.detected_at! < withoutAis(r)).length}/${both.length} against svc's receipt without AIS`);
 const doubled = rows.filter((r) => r.milestones !== r.announced);
 console.log(`vessel_arrived milestones vs announcements: ${doubled.length === 0 ? 'one announcement per milestone in every shipment' : `${doubled.length} shipments differ`}`);
 const stillAis = await db.query("SELECT count(*) AS n FROM transport_events WHERE data_source = 'ais'");
 console.log(`milestones still on AIS data (carrier event not yet in): ${stillAis.rows[0].n}`);
 
 await sandbox.close();
-await db.end();
+await Promise.all([db.end(), baselineDb.end()]);
+await baselineDatabase.drop();
 await database.drop();
 
 /** The vessel along the sea route at a steady speed, then lying at the port from `arriveAt` for two days. */
