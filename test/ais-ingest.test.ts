@@ -8,6 +8,7 @@ import { registerAisMetrics } from '../src/ais/counters.ts';
 import { AisWorker } from '../src/ais/worker.ts';
 import { ManualClock } from '../src/clock.ts';
 import { DAY, MINUTE } from '../src/domain/time-units.ts';
+import { learnVessels } from '../src/store/learned-vessels.ts';
 import { vesselTrackOfImo, type VesselPosition } from '../src/store/vessel-positions.ts';
 import { FeedServer, position, until, voyage, withChecksum } from './support/ais-feed.ts';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
@@ -75,6 +76,15 @@ describe('ingest from a TCP feed', () => {
     clock.advance(10 * MINUTE);
     await feed([position(STRANGER, 50.1, 0)]);
     assert.equal(worker.counters.positionsStored, 1, 'only EVER GIVEN so far');
+  });
+
+  test('a vessel a carrier named counts too, from the next time the ingester reads the vessels', async () => {
+    const named = 9074731; // in no reference file
+    const mmsi = 636000004;
+    await learnVessels(t.db, [{ imo: String(named), name: 'NAMED BY A CARRIER' }], clock.now());
+    await worker.ingester.loadVessels();
+    await feed([...voyage(mmsi, named, 'NAMED BY A CARRIER', 4), position(mmsi, 10, 60)]);
+    assert.equal((await track(String(named))).length, 1);
   });
 
   test('positions are downsampled: one per interval at sea, sooner on a sharp turn', async () => {

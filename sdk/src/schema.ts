@@ -3562,8 +3562,11 @@ export interface operations {
                                 /** @description IANA time zone of the place, e.g. America/Los_Angeles */
                                 timezone: string | null;
                                 location_locode: string | null;
-                                /** @enum {string} */
-                                data_source: "shipping_line" | "terminal";
+                                /**
+                                 * @description ais: an arrival seen in the vessel's AIS positions before the carrier reported it; the carrier's event later replaces its time and source
+                                 * @enum {string}
+                                 */
+                                data_source: "shipping_line" | "terminal" | "ais";
                                 /** @description When the source published it */
                                 published_at: string | null;
                                 /** @description When svc recorded it */
@@ -4206,8 +4209,11 @@ export interface operations {
                                 /** @description IANA time zone of the place, e.g. America/Los_Angeles */
                                 timezone: string | null;
                                 location_locode: string | null;
-                                /** @enum {string} */
-                                data_source: "shipping_line" | "terminal";
+                                /**
+                                 * @description ais: an arrival seen in the vessel's AIS positions before the carrier reported it; the carrier's event later replaces its time and source
+                                 * @enum {string}
+                                 */
+                                data_source: "shipping_line" | "terminal" | "ais";
                                 /** @description When the source published it */
                                 published_at: string | null;
                                 /** @description When svc recorded it */

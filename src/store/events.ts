@@ -86,11 +86,17 @@ export async function insertTrackingEvents(db: Queryable, b: Batch): Promise<Dom
               location_locode text, terminal_code text, vessel_imo text, vessel_name text, voyage_number text, data_source text,
               source_event_id text, published_at timestamptz)
        -- A milestone the carrier corrected keeps its identity and takes the new time (and the new name, when the
-       -- route showed its leg was a feeder after all); a new one, or a renamed one, is announced.
+       -- route showed its leg was a feeder after all); a new one, or a renamed one, is announced. An arrival
+       -- AIS recorded first becomes the carrier's: its time, source and vessel, without a second announcement.
        ON CONFLICT (container_id, key) DO UPDATE
          SET event = EXCLUDED.event, timestamp = EXCLUDED.timestamp, timezone = EXCLUDED.timezone, source_event_id = EXCLUDED.source_event_id,
-             published_at = EXCLUDED.published_at
+             published_at = EXCLUDED.published_at, data_source = EXCLUDED.data_source,
+             vessel_imo = coalesce(EXCLUDED.vessel_imo, transport_events.vessel_imo), vessel_name = coalesce(EXCLUDED.vessel_name, transport_events.vessel_name),
+             voyage_number = coalesce(EXCLUDED.voyage_number, transport_events.voyage_number),
+             terminal_code = coalesce(EXCLUDED.terminal_code, transport_events.terminal_code),
+             terminal_id = coalesce(EXCLUDED.terminal_id, transport_events.terminal_id)
          WHERE transport_events.timestamp IS DISTINCT FROM EXCLUDED.timestamp OR transport_events.event IS DISTINCT FROM EXCLUDED.event
+            OR transport_events.data_source IS DISTINCT FROM EXCLUDED.data_source
        RETURNING id, container_id, event, key, (xmax = 0) AS inserted`,
       [b.account_id, b.shipment_id, json(transport), b.now],
     );

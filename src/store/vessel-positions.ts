@@ -110,9 +110,8 @@ export interface AisMatchData {
 export async function aisMatchData(db: Queryable, carriersSince: Date): Promise<AisMatchData> {
   const [imos, reference, learned] = await Promise.all([
     db.query<{ imo: string }>(
-      `SELECT imo FROM vessels
-       UNION SELECT vessel_imo FROM transport_events WHERE vessel_imo IS NOT NULL AND created_at >= $1
-       UNION SELECT vessel_imo FROM estimated_events WHERE vessel_imo IS NOT NULL AND created_at >= $1`,
+      // learned_vessels (src/store/learned-vessels.ts) holds the vessels carriers named, with when they last did.
+      `SELECT imo FROM vessels UNION SELECT imo FROM learned_vessels WHERE last_seen_at >= $1`,
       [carriersSince],
     ),
     db.query<{ mmsi: number; imo: string }>(`SELECT mmsi::integer AS mmsi, imo FROM vessels WHERE mmsi ~ '^[0-9]{9}$'`),

@@ -13,7 +13,7 @@ export const transportEventSchema = resourceSchema(
     timestamp: instant.describe('When it happened'),
     timezone: timezone,
     location_locode: z.string().nullable(),
-    data_source: z.enum(['shipping_line', 'terminal']),
+    data_source: z.enum(['shipping_line', 'terminal', 'ais']).describe('ais: an arrival seen in the vessel\'s AIS positions before the carrier reported it; the carrier\'s event later replaces its time and source'),
     published_at: instant.describe('When the source published it'),
     created_at: z.string().describe('When svc recorded it'),
   }),

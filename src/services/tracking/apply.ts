@@ -11,6 +11,8 @@ import { insertTrackingEvents, storedCarrierEvents } from '../../store/events.ts
 import { placesByLocode, terminalIdsOfCodes } from '../../store/reference.ts';
 import { containersOfShipments, saveShipmentState, upsertContainer, type ShipmentRow } from '../../store/shipments.ts';
 import { emittedEventKeys } from '../../store/transport-events.ts';
+import { learnVessels } from '../../store/learned-vessels.ts';
+import { vesselsNamed } from '../../domain/tracking/ais-vessels.ts';
 
 export interface ApplyResult {
   /** Anything new from the carrier: a milestone, an estimate, a terminal change. */
@@ -48,7 +50,9 @@ export async function applySnapshot(tx: Tx, shipment: ShipmentRow, fetched: Carr
     {
       shipment: previousShipment,
       containers: stored.map((c) => c.state as unknown as ContainerState),
-      emittedKeys: new Set(keys.map((k) => k.key)),
+      // An arrival AIS saw first (data_source 'ais') waits for the carrier's own record: left out here,
+      // the carrier's milestone is written over it under the same key, not announced a second time.
+      emittedKeys: new Set(keys.filter((k) => k.data_source !== 'ais').map((k) => k.key)),
       // The names they are recorded under: a milestone the fuller route renames (a feeder recognised late) is corrected in place.
       emittedEvents: new Map(keys.map((k) => [k.key, k.event])),
     },
@@ -79,6 +83,7 @@ export async function applySnapshot(tx: Tx, shipment: ShipmentRow, fetched: Carr
 
   const inserted = await insertTrackingEvents(tx, { ...base, containerIds, diff, rawEvents: fresh, now });
   events.push(...inserted);
+  await learnVessels(tx, vesselsNamed(diff, previousShipment), now);
 
   await saveShipmentState(tx, shipment.id, { state: shipmentState, billOfLadingNumber: snapshot.billOfLadingNumber, bookingNumber: snapshot.bookingNumber, at: now });
   await recordEvents(tx, events, now);

@@ -16,6 +16,7 @@ import { applySnapshot, type ApplyResult } from './apply.ts';
 import { shipmentForFoundRequest } from './same-journey.ts';
 import { defaultPolicy, nextRefreshDelay, retryDelay, type TrackingPolicy } from './policy.ts';
 import { stopReason, stopTracking } from './stop.ts';
+import { AisArrivals, AisSchedule, type AisSettings } from './ais-arrivals.ts';
 
 export interface Connectors {
   get(scac: string): CarrierConnector | undefined;
@@ -31,6 +32,8 @@ export interface WorkerDeps {
   callbackBaseUrl?: string;
   /** Where carrier lookups are counted and timed. */
   metrics?: Pick<Metrics, 'trackingLookups'>;
+  /** The AIS pass (arrivals and ETAs from vessel positions), every `everyMs` of the clock (10 minutes); false: off. */
+  ais?: false | { everyMs?: number; settings?: Partial<AisSettings> };
 }
 
 const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
@@ -49,15 +52,19 @@ export class TrackingWorker {
   readonly policy: TrackingPolicy;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<unknown> = Promise.resolve();
+  readonly #ais: AisSchedule | null;
 
   constructor(private readonly deps: WorkerDeps) {
     this.policy = deps.policy ?? defaultPolicy;
+    this.#ais = deps.ais === false ? null : new AisSchedule(new AisArrivals(deps, deps.ais?.settings), deps.ais?.everyMs);
   }
 
   /** Processes what is due now; returns how many requests and shipments it handled. */
   async runDue(limit = 25): Promise<{ requests: number; shipments: number }> {
     const now = this.deps.clock.now();
     const lease = at(now, this.policy.leaseMs);
+    // First, so the shipments an AIS arrival makes due are refreshed in this same round.
+    await this.#ais?.runIfDue(now).catch((err: unknown) => this.deps.log?.('AIS pass error', { err: String(err) }));
     const requests = await claimDueTrackingRequests(this.deps.db, now, lease, limit);
     await Promise.all(requests.map((r) => this.#resolve(r)));
     const shipments = await claimDueShipments(this.deps.db, now, lease, limit);

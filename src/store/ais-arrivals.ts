@@ -1,0 +1,154 @@
+// SQL for AIS in the tracking engine (migration 012): the shipments whose vessel is at sea, the
+// arrivals AIS saw, and the ETAs it suggests.
+import type { Queryable } from './db.ts';
+import type { ShipmentRow } from './shipments.ts';
+
+/** What the AIS pass needs of a shipment at sea; the state is the diff engine's ShipmentState. */
+export interface ShipmentAtSea {
+  id: string;
+  account_id: string;
+  state: Record<string, unknown>;
+}
+
+// The predicate of the shipments_at_sea partial index: keep the two in step.
+const AT_SEA = `line_tracking_stopped_at IS NULL AND state->>'pod_ata_at' IS NULL
+  AND state->>'pol_atd_at' IS NOT NULL AND state->>'pod_vessel_imo' IS NOT NULL`;
+
+/** Tracked shipments whose port-of-discharge vessel has left the port of lading and not arrived. */
+export async function shipmentsAtSea(db: Queryable): Promise<ShipmentAtSea[]> {
+  const { rows } = await db.query<ShipmentAtSea>(`SELECT id, account_id, state FROM shipments WHERE ${AT_SEA}`);
+  return rows;
+}
+
+/** Longitude and latitude of each port among the UN/LOCODEs that has coordinates. */
+export async function portPositions(db: Queryable, locodes: string[]): Promise<Map<string, [number, number]>> {
+  const { rows } = await db.query<{ locode: string; longitude: number; latitude: number }>(
+    'SELECT locode, longitude, latitude FROM locations WHERE locode = ANY($1) AND latitude IS NOT NULL AND longitude IS NOT NULL',
+    [locodes],
+  );
+  return new Map(rows.map((r) => [r.locode, [r.longitude, r.latitude]]));
+}
+
+/**
+ * Locks, for the rest of the transaction, those of the shipments no tracking worker holds and
+ * that are still at sea. A worker refreshing one holds its lease (locked_until), and one about to
+ * claim it skips the locked row (FOR UPDATE SKIP LOCKED), so an AIS arrival and a carrier refresh
+ * never write one shipment's events at the same time.
+ */
+export async function lockShipmentsAtSea(db: Queryable, ids: string[], now: Date): Promise<ShipmentRow[]> {
+  const { rows } = await db.query<ShipmentRow>(
+    `SELECT * FROM shipments WHERE id = ANY($1::uuid[]) AND (locked_until IS NULL OR locked_until <= $2) AND ${AT_SEA}
+      ORDER BY id FOR UPDATE SKIP LOCKED`,
+    [ids, now],
+  );
+  return rows;
+}
+
+export interface AisArrivalMilestone {
+  container_id: string;
+  key: string;
+  timestamp: Date;
+  timezone: string | null;
+  location_locode: string;
+  vessel_imo: string;
+  vessel_name: string | null;
+  voyage_number: string | null;
+  /** The AIS report that confirmed the stop: when the source said so. */
+  published_at: Date;
+}
+
+/**
+ * Records container.transport.vessel_arrived with data_source 'ais' for each container; one
+ * already recorded under its key (the carrier was first after all) is left alone. Returns the
+ * rows inserted, which are the ones to announce.
+ */
+export async function insertAisArrivalMilestones(
+  db: Queryable,
+  owner: { account_id: string; shipment_id: string },
+  milestones: readonly AisArrivalMilestone[],
+  now: Date,
+): Promise<{ id: string; container_id: string }[]> {
+  if (milestones.length === 0) return [];
+  const { rows } = await db.query<{ id: string; container_id: string }>(
+    `INSERT INTO transport_events (account_id, shipment_id, container_id, event, key, timestamp, timezone, location_locode,
+                                   vessel_imo, vessel_name, voyage_number, data_source, published_at, created_at)
+     SELECT $1, $2, m.container_id, 'container.transport.vessel_arrived', m.key, m.timestamp, m.timezone, m.location_locode,
+            m.vessel_imo, m.vessel_name, m.voyage_number, 'ais', m.published_at, $4
+       FROM jsonb_to_recordset($3::jsonb) AS m(container_id uuid, key text, timestamp timestamptz, timezone text, location_locode text,
+            vessel_imo text, vessel_name text, voyage_number text, published_at timestamptz)
+     ON CONFLICT (container_id, key) DO NOTHING
+     RETURNING id, container_id`,
+    [owner.account_id, owner.shipment_id, JSON.stringify(milestones), now],
+  );
+  return rows;
+}
+
+export interface AisArrivalRow {
+  shipment_id: string;
+  account_id: string;
+  vessel_imo: string;
+  port_locode: string;
+  arrived_at: Date;
+  detected_at: Date;
+  latitude: number;
+  longitude: number;
+}
+
+export async function insertAisArrival(db: Queryable, a: AisArrivalRow): Promise<void> {
+  await db.query(
+    `INSERT INTO ais_arrivals (shipment_id, account_id, vessel_imo, port_locode, arrived_at, detected_at, latitude, longitude)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (shipment_id) DO NOTHING`,
+    [a.shipment_id, a.account_id, a.vessel_imo, a.port_locode, a.arrived_at, a.detected_at, a.latitude, a.longitude],
+  );
+}
+
+export async function aisArrivalOf(db: Queryable, shipmentId: string): Promise<AisArrivalRow | null> {
+  const { rows } = await db.query<AisArrivalRow>('SELECT * FROM ais_arrivals WHERE shipment_id = $1', [shipmentId]);
+  return rows[0] ?? null;
+}
+
+export interface AisPortEta {
+  vessel_imo: string;
+  port_locode: string;
+  eta_at: Date;
+  distance_nm: number;
+  speed_knots: number;
+  position_at: Date;
+  latitude: number;
+  longitude: number;
+  computed_at: Date;
+}
+
+/** The stored estimates for these vessels, by `imo|locode`. */
+export async function aisPortEtasOf(db: Queryable, imos: string[]): Promise<Map<string, AisPortEta>> {
+  if (imos.length === 0) return new Map();
+  const { rows } = await db.query<AisPortEta>('SELECT * FROM ais_port_etas WHERE vessel_imo = ANY($1)', [imos]);
+  return new Map(rows.map((r) => [`${r.vessel_imo}|${r.port_locode}`, r]));
+}
+
+export async function saveAisPortEta(db: Queryable, e: AisPortEta): Promise<void> {
+  await db.query(
+    `INSERT INTO ais_port_etas (vessel_imo, port_locode, eta_at, distance_nm, speed_knots, position_at, latitude, longitude, computed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+     ON CONFLICT (vessel_imo, port_locode) DO UPDATE SET eta_at = EXCLUDED.eta_at, distance_nm = EXCLUDED.distance_nm,
+       speed_knots = EXCLUDED.speed_knots, position_at = EXCLUDED.position_at, latitude = EXCLUDED.latitude,
+       longitude = EXCLUDED.longitude, computed_at = EXCLUDED.computed_at
+     WHERE ais_port_etas.position_at < EXCLUDED.position_at`,
+    [e.vessel_imo, e.port_locode, e.eta_at, e.distance_nm, e.speed_knots, e.position_at, e.latitude, e.longitude, e.computed_at],
+  );
+}
+
+/**
+ * The AIS estimate of a shipment's arrival at its port of discharge, for the vessel the carrier
+ * says carries it there; null when AIS has none. For the route map (current_vessel.arrival_port_eta)
+ * and anyone comparing it with the carrier's pod_eta_at.
+ */
+export async function aisEtaOfShipment(db: Queryable, accountId: string, shipmentId: string): Promise<AisPortEta | null> {
+  const { rows } = await db.query<AisPortEta>(
+    `SELECT e.* FROM shipments s
+       JOIN ais_port_etas e ON e.vessel_imo = s.state->>'pod_vessel_imo' AND e.port_locode = s.state->>'port_of_discharge_locode'
+      WHERE s.account_id = $1 AND s.id = $2`,
+    [accountId, shipmentId],
+  );
+  return rows[0] ?? null;
+}
