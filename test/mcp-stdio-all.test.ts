@@ -60,11 +60,12 @@ test('over stdio: each of the ten tools answers what its output schema declares;
   for (const tool of tools) {
     const result = await client.callTool({ name: tool.name, arguments: tool.name === 'get_container_route' ? { id: container } : args[tool.name] });
     const text = JSON.stringify(result.content);
+    assert.notEqual(result.isError, true, `${tool.name}: ${text}`);
     if (tool.name === 'get_container_route') {
-      // No route data in svc yet: a structured "not available" pointing to the events tool.
-      assert.match(JSON.stringify(result.structuredContent ?? result.content), /get_container_transport_events/);
-    } else {
-      assert.notEqual(result.isError, true, `${tool.name}: ${text}`);
+      // The route endpoint answers: the ports of lading and discharge with the vessel between them.
+      const route = result.structuredContent as { available: boolean; stops: { label: string }[] };
+      assert.equal(route.available, true, text);
+      assert.deepEqual(route.stops.map((s) => s.label), ['POL', 'POD']);
     }
     if (result.structuredContent) {
       const { $schema: _draft, ...schema } = tool.outputSchema as Record<string, unknown>; // draft-07 named, 2020-12 compatible
