@@ -5,6 +5,7 @@ import { DAY } from '../domain/time-units.ts';
 import { NotFound } from '../domain/errors.ts';
 import { journeyOf, legPhase, type Journey, type Leg } from '../domain/route/legs.ts';
 import type { ShipmentState } from '../domain/tracking/types.ts';
+import { LRUCache } from 'lru-cache';
 import { seaRoute } from '../geo/searoute.ts';
 import type { LonLat } from '../geo/distance.ts';
 import { stableId } from '../refdata/ids.ts';
@@ -14,7 +15,6 @@ import { storedCarrierEvents } from '../store/events.ts';
 import { portsByLocodes, vesselsByImos } from '../store/route-places.ts';
 import { findContainers, findShipments, type ContainerRow, type ShipmentRow } from '../store/shipments.ts';
 import { transportEventsOfContainers } from '../store/transport-events.ts';
-import { trackLineOfImo } from '../store/route-tracks.ts';
 import { latestPositionOfImo, type VesselPosition } from '../store/vessel-positions.ts';
 import {
   currentVesselFeature,
@@ -30,6 +30,7 @@ import {
   type LegPorts,
   type Position,
 } from './route-map-features.ts';
+import { drawnTrack } from './route-map-tracks.ts';
 
 /**
  * The oldest AIS position still shown as where the vessel is now. Terrestrial AIS loses ships in
@@ -60,9 +61,13 @@ function vesselRowOf(known: Map<string, VesselRow>, imo: string, name: string | 
 export async function loadContainerRoute(db: Queryable, accountId: string, containerId: string): Promise<ContainerRoute> {
   const [container] = await findContainers(db, accountId, [containerId]);
   if (!container) throw new NotFound();
-  const [shipment] = await findShipments(db, accountId, [container.shipment_id]);
+  // The container names its shipment, so the shipment and both kinds of events are read together.
+  const [[shipment], events, carrierEvents] = await Promise.all([
+    findShipments(db, accountId, [container.shipment_id]),
+    transportEventsOfContainers(db, [container.id]),
+    storedCarrierEvents(db, container.shipment_id),
+  ]);
   if (!shipment) throw new NotFound();
-  const [events, carrierEvents] = await Promise.all([transportEventsOfContainers(db, [container.id]), storedCarrierEvents(db, shipment.id)]);
   const milestones = events.map((e) => ({
     event: e.event,
     timestamp: e.timestamp,
@@ -84,17 +89,16 @@ export async function loadContainerRoute(db: Queryable, accountId: string, conta
  * never changes, and a vessel's latest position stays the same between AIS reports, so every
  * client polling a container between reports asks for the same lines.
  */
-const seaLines = new Map<string, Position[]>();
-const SEA_LINES_KEPT = 2000;
+const seaLines = new LRUCache<string, Position[]>({ max: 2000 });
 
 function seaLine(from: LonLat, to: LonLat): Position[] {
   const key = `${from[0]},${from[1]}|${to[0]},${to[1]}`;
   let line = seaLines.get(key);
-  if (line) seaLines.delete(key);
-  // A port MARNET cannot reach (an inland river port) still gets a line: the straight one.
-  else line = displayLine(seaRoute(from, to)?.coordinates ?? [from, to]);
-  seaLines.set(key, line);
-  if (seaLines.size > SEA_LINES_KEPT) seaLines.delete(seaLines.keys().next().value!);
+  if (!line) {
+    // A port MARNET cannot reach (an inland river port) still gets a line: the straight one.
+    line = displayLine(seaRoute(from, to)?.coordinates ?? [from, to]);
+    seaLines.set(key, line);
+  }
   // A copy: the caller may pin the first point to the vessel.
   return line.map((p): Position => [p[0], p[1]]);
 }
@@ -117,18 +121,21 @@ async function legFeatures({ db, now, route, leg, ports, from, to }: LegContext)
   const departedAt = leg.from.outboundAtd;
   const vessel = leg.vessel?.imo ? route.vessels.get(leg.vessel.imo) : undefined;
   if (!departedAt || !vessel) return [];
-  const until = phase === 'arrived' ? (leg.to.inboundAta ?? now) : now;
-  const track = departedAt < until ? await trackLineOfImo(db, vessel.imo, departedAt, until) : null;
+  // A leg known to be done without its own arrival time (a later port reached) is drawn up to now.
+  const arrivedAt = phase === 'arrived' ? leg.to.inboundAta : null;
+  // At sea, the marker's position is read beside the track.
+  const [track, latest] = await Promise.all([
+    drawnTrack(db, now, vessel.imo, departedAt, arrivedAt),
+    phase === 'at_sea' ? latestPositionOfImo(db, vessel.imo, now) : null,
+  ]);
   const features: Feature[] = [];
-  if (track && track.coordinates.length >= 2) {
-    const endTime = phase === 'arrived' ? until : track.last;
-    features.push(pastVesselLocationsFeature(leg, vessel.id, displayLine(track.coordinates), departedAt, endTime));
+  if (track && track.line.length >= 2) {
+    const endTime = phase === 'arrived' ? (arrivedAt ?? now) : track.last;
+    features.push(pastVesselLocationsFeature(leg, vessel.id, track.line, departedAt, endTime));
   }
 
   // The vessel marker: only at sea, from a position sent since departure and fresh enough.
-  if (phase !== 'at_sea' || !track) return features;
-  const latest = await latestPositionOfImo(db, vessel.imo, now);
-  if (!latest || latest.at < departedAt || !isValidPosition(latest) || now.getTime() - latest.at.getTime() > CURRENT_POSITION_MAX_AGE_MS) return features;
+  if (!track || !latest || latest.at < departedAt || !isValidPosition(latest) || now.getTime() - latest.at.getTime() > CURRENT_POSITION_MAX_AGE_MS) return features;
   const here = lonLat(latest);
   const ahead = seaLine(here, to);
   // The partial leg starts exactly at the marker (spec rule 3), whatever node the sea route snapped to.
