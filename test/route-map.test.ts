@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { check } from '@placemarkio/check-geojson';
-import { CURRENT_POSITION_MAX_AGE_MS } from '../src/services/route-map.ts';
+import { CURRENT_POSITION_MAX_AGE_MS, containerRouteMap } from '../src/services/route-map.ts';
+import { ARRIVED_TRACK_SETTLES_MS } from '../src/services/route-map-tracks.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
 import { forFile } from './support/for-file.ts';
 import { insertJourney, insertTrack, positionsAlong, seaPath, type Vessel } from './support/route-journeys.ts';
@@ -25,6 +26,8 @@ const MAERSK_B: Vessel = { imo: '9700001', name: 'MAERSK BRAVO', mmsi: 219000002
 const PACIFIC_E: Vessel = { imo: '9700002', name: 'PACIFIC EAST', mmsi: 477000003 };
 const PACIFIC_W: Vessel = { imo: '9700003', name: 'PACIFIC WEST', mmsi: 477000004 };
 const STALE: Vessel = { imo: '9700004', name: 'STALE STAR', mmsi: 477000005 };
+const KEEP_A: Vessel = { imo: '9700005', name: 'KEEP ALPHA', mmsi: 477000006 };
+const KEEP_B: Vessel = { imo: '9700006', name: 'KEEP BRAVO', mmsi: 477000007 };
 
 const day = (d: string) => new Date(`${d}T00:00:00Z`);
 
@@ -281,4 +284,75 @@ test("another account's container, an unknown id and a malformed id are 404 (JSO
     assert.equal(res.status, 404);
     assert.equal(res.body.errors[0].status, '404');
   }
+});
+
+/**
+ * The map as a server that has kept nothing draws it: the service called on a Queryable of its
+ * own (tracks are kept per pool object) over the same database, at the same instant.
+ */
+async function mapFromScratch(containerId: string): Promise<any[]> {
+  const map = await containerRouteMap({ query: t.db.query.bind(t.db) }, t.clock.now(), t.accountId, containerId);
+  return JSON.parse(JSON.stringify(map)).features;
+}
+
+const hasPoint = (feature: any, [lon, lat]: [number, number]) => feature.geometry.coordinates.some((c: number[]) => Math.abs(c[0] - lon) < 1e-4 && Math.abs(c[1] - lat) < 1e-4);
+
+test('kept tracks: the leg at sea grows, reports stored late show, an arrived leg stays right and settles a day after arrival', async () => {
+  const arrived = new Date('2026-01-11T00:00:00Z');
+  const departed = new Date('2026-01-11T06:00:00Z');
+  const { containerId } = await insertJourney(t.db, {
+    accountId: t.accountId,
+    state: { port_of_lading_locode: 'CNSHA', port_of_discharge_locode: 'NLRTM', transshipment_locodes: ['SGSIN'], pol_atd_at: '2026-01-05T00:00:00Z', pod_eta_at: '2026-02-20T00:00:00Z' },
+    milestones: [
+      { event: 'vessel_departed', at: '2026-01-05T00:00:00Z', locode: 'CNSHA', vessel: KEEP_A },
+      { event: 'transshipment_arrived', at: arrived.toISOString(), locode: 'SGSIN', vessel: KEEP_A },
+      { event: 'transshipment_departed', at: departed.toISOString(), locode: 'SGSIN', vessel: KEEP_B },
+    ],
+  });
+  const legA = positionsAlong(KEEP_A, seaPath(CNSHA, SGSIN), day('2026-01-05'), arrived, 600);
+  const legB = positionsAlong(KEEP_B, seaPath(SGSIN, NLRTM), departed, day('2026-02-20'), 4000);
+  const reportedBy = (at: Date) => legB.filter((p) => p.at <= at);
+  await insertTrack(t.db, KEEP_A, legA);
+  /** A report far off the line, at a time between two stored ones, as satellite AIS might deliver it hours later. */
+  const lateReport = (vessel: Vessel, at: string, lonLat: [number, number]) =>
+    insertTrack(t.db, vessel, [{ mmsi: vessel.mmsi, at: new Date(at), longitude: lonLat[0], latitude: lonLat[1], speedKnots: 18, courseDegrees: 0, headingDegrees: 0 }]);
+  const pastOf = (features: any[], sequence: number) => ofType(features, 'past_vessel_locations').find((f) => f.properties.ports_sequence === sequence);
+
+  // Half a day after the arrival: the second vessel has just left Singapore.
+  t.clock.set('2026-01-11T12:00:00Z');
+  await insertTrack(t.db, KEEP_B, reportedBy(t.clock.now()));
+  const first = await mapOf(containerId);
+  assert.deepEqual(first, await mapFromScratch(containerId));
+
+  // Not settled yet: a late report of the arrived leg is drawn.
+  await lateReport(KEEP_A, '2026-01-08T00:01:00Z', [112, 10]);
+  t.clock.set('2026-01-11T13:00:00Z');
+  const withLateA = await mapOf(containerId);
+  assert.ok(hasPoint(pastOf(withLateA, 1), [112, 10]), 'the late report of the arrived leg is on its track');
+  assert.deepEqual(withLateA, await mapFromScratch(containerId));
+
+  // Nine days on: the leg at sea has grown; the arrived leg's track is the same.
+  t.clock.set('2026-01-20T00:00:00Z');
+  await insertTrack(t.db, KEEP_B, reportedBy(t.clock.now()));
+  const later = await mapOf(containerId);
+  assert.deepEqual(later, await mapFromScratch(containerId));
+  assert.deepEqual(pastOf(later, 1), pastOf(withLateA, 1));
+  assert.equal(pastOf(later, 2).properties.end_time, reportedBy(t.clock.now()).at(-1)!.at.toISOString().replace('.000Z', 'Z'));
+  assert.ok(pastOf(later, 2).properties.point_count > pastOf(withLateA, 2).properties.point_count);
+
+  // A report stored late inside the leg at sea's kept track is drawn.
+  await lateReport(KEEP_B, '2026-01-15T00:01:00Z', [75, -5]);
+  t.clock.set('2026-01-20T01:00:00Z');
+  const withLateB = await mapOf(containerId);
+  assert.ok(hasPoint(pastOf(withLateB, 2), [75, -5]), 'the late report of the leg at sea is on its track');
+  assert.deepEqual(withLateB, await mapFromScratch(containerId));
+
+  // Settled (checked more than a day after its arrival), the arrived leg is drawn from memory:
+  // a report delivered later still is left off, as the settling time says.
+  assert.ok(t.clock.now().getTime() - arrived.getTime() > ARRIVED_TRACK_SETTLES_MS);
+  await lateReport(KEEP_A, '2026-01-09T00:01:00Z', [108, 0]);
+  t.clock.set('2026-01-20T02:00:00Z');
+  const settled = await mapOf(containerId);
+  assert.deepEqual(pastOf(settled, 1), pastOf(withLateA, 1));
+  assert.ok(hasPoint(pastOf(await mapFromScratch(containerId), 1), [108, 0]), 'a server that kept nothing would draw it');
 });

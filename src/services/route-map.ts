@@ -3,8 +3,9 @@
 // sailed (stored AIS positions), where the vessel is now, and sea routes for what is still ahead.
 import { DAY } from '../domain/time-units.ts';
 import { NotFound } from '../domain/errors.ts';
-import { journeyOf, legPhase, type Journey, type Leg } from '../domain/route/legs.ts';
+import { journeyOf, legPhase, type Journey, type Leg, type LegPhase } from '../domain/route/legs.ts';
 import type { ShipmentState } from '../domain/tracking/types.ts';
+import { LRUCache } from 'lru-cache';
 import { seaRoute } from '../geo/searoute.ts';
 import type { LonLat } from '../geo/distance.ts';
 import { stableId } from '../refdata/ids.ts';
@@ -14,7 +15,6 @@ import { storedCarrierEvents } from '../store/events.ts';
 import { portsByLocodes, vesselsByImos } from '../store/route-places.ts';
 import { findContainers, findShipments, type ContainerRow, type ShipmentRow } from '../store/shipments.ts';
 import { transportEventsOfContainers } from '../store/transport-events.ts';
-import { trackLineOfImo } from '../store/route-tracks.ts';
 import { latestPositionOfImo, type VesselPosition } from '../store/vessel-positions.ts';
 import {
   currentVesselFeature,
@@ -30,6 +30,7 @@ import {
   type LegPorts,
   type Position,
 } from './route-map-features.ts';
+import { drawnTrack, type DrawnTrack } from './route-map-tracks.ts';
 
 /**
  * The oldest AIS position still shown as where the vessel is now. Terrestrial AIS loses ships in
@@ -56,13 +57,19 @@ function vesselRowOf(known: Map<string, VesselRow>, imo: string, name: string | 
   return known.get(imo) ?? { id: stableId('vessel', imo), imo, name: name ?? imo, mmsi: null, operator: null };
 }
 
+type JourneyOfContainer = Pick<ContainerRoute, 'container' | 'shipment' | 'journey'>;
+
 /** The account's container with its journey; NotFound for an unknown id or another account's container. */
-export async function loadContainerRoute(db: Queryable, accountId: string, containerId: string): Promise<ContainerRoute> {
+async function loadJourney(db: Queryable, accountId: string, containerId: string): Promise<JourneyOfContainer> {
   const [container] = await findContainers(db, accountId, [containerId]);
   if (!container) throw new NotFound();
-  const [shipment] = await findShipments(db, accountId, [container.shipment_id]);
+  // The container names its shipment, so the shipment and both kinds of events are read together.
+  const [[shipment], events, carrierEvents] = await Promise.all([
+    findShipments(db, accountId, [container.shipment_id]),
+    transportEventsOfContainers(db, [container.id]),
+    storedCarrierEvents(db, container.shipment_id),
+  ]);
   if (!shipment) throw new NotFound();
-  const [events, carrierEvents] = await Promise.all([transportEventsOfContainers(db, [container.id]), storedCarrierEvents(db, shipment.id)]);
   const milestones = events.map((e) => ({
     event: e.event,
     timestamp: e.timestamp,
@@ -71,11 +78,21 @@ export async function loadContainerRoute(db: Queryable, accountId: string, conta
     vesselName: e.vessel_name,
     voyageNumber: e.voyage_number,
   }));
-  const journey = journeyOf(shipment.state as Partial<ShipmentState>, milestones, carrierEvents);
-  const legVessels = journey.legs.flatMap((l) => (l.vessel?.imo ? [l.vessel] : []));
-  const [ports, knownVessels] = await Promise.all([portsByLocodes(db, journey.calls.map((c) => c.locode)), vesselsByImos(db, legVessels.map((v) => v.imo!))]);
+  return { container, shipment, journey: journeyOf(shipment.state as Partial<ShipmentState>, milestones, carrierEvents) };
+}
+
+/** The journey with the reference rows of its ports and vessels. */
+async function withPlaces(db: Queryable, loaded: JourneyOfContainer): Promise<ContainerRoute> {
+  const { calls, legs } = loaded.journey;
+  const legVessels = legs.flatMap((l) => (l.vessel?.imo ? [l.vessel] : []));
+  const [ports, knownVessels] = await Promise.all([portsByLocodes(db, calls.map((c) => c.locode)), vesselsByImos(db, legVessels.map((v) => v.imo!))]);
   const vessels = new Map(legVessels.map((v) => [v.imo!, vesselRowOf(knownVessels, v.imo!, v.name)]));
-  return { container, shipment, journey, ports, vessels };
+  return { ...loaded, ports, vessels };
+}
+
+/** The account's container with its journey, ports and vessels; NotFound for an unknown id or another account's container. */
+export async function loadContainerRoute(db: Queryable, accountId: string, containerId: string): Promise<ContainerRoute> {
+  return withPlaces(db, await loadJourney(db, accountId, containerId));
 }
 
 /**
@@ -84,51 +101,66 @@ export async function loadContainerRoute(db: Queryable, accountId: string, conta
  * never changes, and a vessel's latest position stays the same between AIS reports, so every
  * client polling a container between reports asks for the same lines.
  */
-const seaLines = new Map<string, Position[]>();
-const SEA_LINES_KEPT = 2000;
+const seaLines = new LRUCache<string, Position[]>({ max: 2000 });
 
 function seaLine(from: LonLat, to: LonLat): Position[] {
   const key = `${from[0]},${from[1]}|${to[0]},${to[1]}`;
   let line = seaLines.get(key);
-  if (line) seaLines.delete(key);
-  // A port MARNET cannot reach (an inland river port) still gets a line: the straight one.
-  else line = displayLine(seaRoute(from, to)?.coordinates ?? [from, to]);
-  seaLines.set(key, line);
-  if (seaLines.size > SEA_LINES_KEPT) seaLines.delete(seaLines.keys().next().value!);
+  if (!line) {
+    // A port MARNET cannot reach (an inland river port) still gets a line: the straight one.
+    line = displayLine(seaRoute(from, to)?.coordinates ?? [from, to]);
+    seaLines.set(key, line);
+  }
   // A copy: the caller may pin the first point to the vessel.
   return line.map((p): Position => [p[0], p[1]]);
 }
 
+/** What the vessel of a leg sailed, and while at sea where it is now. */
+interface Sailed {
+  phase: LegPhase;
+  departedAt: Date;
+  track: DrawnTrack | null;
+  latest: VesselPosition | null;
+}
+
+/** Null for a leg not started or one whose vessel or departure is unknown: nothing to read. */
+async function sailedOn(db: Queryable, now: Date, journey: Journey, leg: Leg): Promise<Sailed | null> {
+  const phase = legPhase(journey, leg);
+  const departedAt = leg.from.outboundAtd;
+  const imo = leg.vessel?.imo;
+  if (phase === 'not_started' || !departedAt || !imo) return null;
+  // A leg known to be done without its own arrival time (a later port reached) is drawn up to now.
+  const [track, latest] = await Promise.all([
+    drawnTrack(db, now, imo, departedAt, phase === 'arrived' ? leg.to.inboundAta : null),
+    phase === 'at_sea' ? latestPositionOfImo(db, imo, now) : null,
+  ]);
+  return { phase, departedAt, track, latest };
+}
+
 interface LegContext {
-  db: Queryable;
   now: Date;
   route: ContainerRoute;
   leg: Leg;
+  sailed: Sailed | null;
   ports: LegPorts;
   from: Position;
   to: Position;
 }
 
 /** The lines (and vessel marker) of one leg, in the order a map draws them: what was sailed, then what is ahead. */
-async function legFeatures({ db, now, route, leg, ports, from, to }: LegContext): Promise<Feature[]> {
-  const phase = legPhase(route.journey, leg);
-  if (phase === 'not_started') return [estimatedFullLegFeature(leg, ports, seaLine(from, to))];
-
-  const departedAt = leg.from.outboundAtd;
+function legFeatures({ now, route, leg, sailed, ports, from, to }: LegContext): Feature[] {
+  if (legPhase(route.journey, leg) === 'not_started') return [estimatedFullLegFeature(leg, ports, seaLine(from, to))];
   const vessel = leg.vessel?.imo ? route.vessels.get(leg.vessel.imo) : undefined;
-  if (!departedAt || !vessel) return [];
-  const until = phase === 'arrived' ? (leg.to.inboundAta ?? now) : now;
-  const track = departedAt < until ? await trackLineOfImo(db, vessel.imo, departedAt, until) : null;
+  if (!sailed || !vessel) return [];
+  const { phase, departedAt, track, latest } = sailed;
   const features: Feature[] = [];
-  if (track && track.coordinates.length >= 2) {
-    const endTime = phase === 'arrived' ? until : track.last;
-    features.push(pastVesselLocationsFeature(leg, vessel.id, displayLine(track.coordinates), departedAt, endTime));
+  if (track && track.line.length >= 2) {
+    const endTime = phase === 'arrived' ? (leg.to.inboundAta ?? now) : track.last;
+    features.push(pastVesselLocationsFeature(leg, vessel.id, track.line, departedAt, endTime));
   }
 
   // The vessel marker: only at sea, from a position sent since departure and fresh enough.
-  if (phase !== 'at_sea' || !track) return features;
-  const latest = await latestPositionOfImo(db, vessel.imo, now);
-  if (!latest || latest.at < departedAt || !isValidPosition(latest) || now.getTime() - latest.at.getTime() > CURRENT_POSITION_MAX_AGE_MS) return features;
+  if (!track || !latest || latest.at < departedAt || !isValidPosition(latest) || now.getTime() - latest.at.getTime() > CURRENT_POSITION_MAX_AGE_MS) return features;
   const here = lonLat(latest);
   const ahead = seaLine(here, to);
   // The partial leg starts exactly at the marker (spec rule 3), whatever node the sea route snapped to.
@@ -147,19 +179,20 @@ const lonLat = (p: VesselPosition): Position => [p.longitude, p.latitude];
  * does not name its ports yet (spec rule 6). Throws NotFound as loadContainerRoute does.
  */
 export async function containerRouteMap(db: Queryable, now: Date, accountId: string, containerId: string): Promise<FeatureCollection> {
-  const route = await loadContainerRoute(db, accountId, containerId);
-  const { calls, legs } = route.journey;
-  const featuresOfCall = await Promise.all(
-    calls.map(async (call): Promise<Feature[]> => {
-      const port = route.ports.get(call.locode);
-      const at = port ? lonLatOf(port) : null;
-      const features = port && at ? [portFeature(call, calls.length, port, at, route.shipment.updated_at)] : [];
-      const leg = legs.find((l) => l.sequence === call.sequence);
-      const next = leg && route.ports.get(leg.to.locode);
-      const to = next ? lonLatOf(next) : null;
-      if (!leg || !port || !at || !next || !to) return features;
-      return [...features, ...(await legFeatures({ db, now, route, leg, ports: { from: port, to: next }, from: at, to }))];
-    }),
-  );
-  return { type: 'FeatureCollection', features: featuresOfCall.flat() };
+  const loaded = await loadJourney(db, accountId, containerId);
+  const { calls, legs } = loaded.journey;
+  // The tracks need only the journey: they are read while the ports and vessels are.
+  const [route, sailed] = await Promise.all([withPlaces(db, loaded), Promise.all(legs.map((leg) => sailedOn(db, now, loaded.journey, leg)))]);
+  const features = calls.flatMap((call): Feature[] => {
+    const port = route.ports.get(call.locode);
+    const at = port ? lonLatOf(port) : null;
+    const features = port && at ? [portFeature(call, calls.length, port, at, route.shipment.updated_at)] : [];
+    const index = legs.findIndex((l) => l.sequence === call.sequence);
+    const leg = legs[index];
+    const next = leg && route.ports.get(leg.to.locode);
+    const to = next ? lonLatOf(next) : null;
+    if (!leg || !port || !at || !next || !to) return features;
+    return [...features, ...legFeatures({ now, route, leg, sailed: sailed[index], ports: { from: port, to: next }, from: at, to })];
+  });
+  return { type: 'FeatureCollection', features };
 }

@@ -33,7 +33,7 @@ const POSITION_COLUMNS = `mmsi, at, latitude, longitude, speed_knots AS "speedKn
  * The MMSI the vessel with this IMO number transmits as: the newest static report naming the
  * IMO, else the MMSI the reference data gives.
  */
-const MMSI_OF_IMO = `coalesce(
+export const MMSI_OF_IMO = `coalesce(
   (SELECT mmsi FROM ais_vessels WHERE imo = $1 ORDER BY updated_at DESC LIMIT 1),
   (SELECT mmsi::integer FROM vessels WHERE imo = $1 AND mmsi ~ '^[0-9]{9}$'))`;
 
