@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { KeyCache, MISSING_TOKEN, tokenOfHeader } from './auth.ts';
+import { plainRequest } from './direct-transport.ts';
 import { OriginPolicy, type OriginPolicyOptions } from './origin-policy.ts';
 import { restClient } from './rest-client.ts';
 import { McpServerPool } from './server.ts';
@@ -81,10 +82,17 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) 
       return fail(reply, 502, check.error, check.message);
     }
 
+    const body = typeof req.body === 'string' ? req.body : '';
+    const request = plainRequest({ headers: req.headers, body });
+    if (request) {
+      const answer = await servers.answer(client, request, { requestInfo: { headers: forwardedHeaders(req), url: new URL(requestUrl(req)) } });
+      return reply.code(200).type('application/json').send(JSON.stringify(answer));
+    }
+
     const response = await servers.serve(client, async (server) => {
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
-      const answer = await transport.handleRequest(webRequest(req));
+      const answer = await transport.handleRequest(webRequest(req, body));
       return { status: answer.status, headers: answer.headers, text: answer.body ? await answer.text() : undefined };
     });
     response.headers.forEach((value, name) => void reply.header(name, value));
@@ -103,13 +111,18 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) 
   }
 };
 
-/** The fastify request as the web Request the SDK's transport takes (the body unparsed). */
-function webRequest(req: FastifyRequest): Request {
-  const headers = new Headers();
+/** The request's headers that tools may see. */
+function forwardedHeaders(req: FastifyRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === 'string' && !NOT_FORWARDED.has(name)) headers.set(name, value);
+    if (typeof value === 'string' && !NOT_FORWARDED.has(name)) headers[name] = value;
   }
-  return new Request(requestUrl(req), { method: 'POST', headers, body: typeof req.body === 'string' ? req.body : '' });
+  return headers;
+}
+
+/** The fastify request as the web Request the SDK's transport takes (the body unparsed). */
+function webRequest(req: FastifyRequest, body: string): Request {
+  return new Request(requestUrl(req), { method: 'POST', headers: forwardedHeaders(req), body });
 }
 
 /** The URL the caller asked for (tools may read it); a Host that is no URL authority is left out. */
