@@ -4,7 +4,8 @@
 // between requests but the short memory of keys REST accepted (auth.ts).
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { KeyCache, MISSING_TOKEN, tokenOfHeader } from './auth.ts';
+import { apiKeyOfHeader } from '../domain/api-key-header.ts';
+import { KeyCache, MISSING_TOKEN } from './auth.ts';
 import { plainRequest } from './direct-transport.ts';
 import { OriginPolicy, type OriginPolicyOptions } from './origin-policy.ts';
 import { restClient } from './rest-client.ts';
@@ -64,7 +65,7 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) 
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
     const header = req.headers.authorization;
     // The environment's key stands in only for a missing header, never for a malformed one.
-    const token = header === undefined ? options.fallbackToken : tokenOfHeader(header);
+    const token = header === undefined ? options.fallbackToken : apiKeyOfHeader(header);
     if (!token) return fail(reply, 401, 'Unauthorized', MISSING_TOKEN, { 'www-authenticate': 'Bearer realm="mcp"' });
 
     const send = options.fetch ?? globalThis.fetch;
