@@ -1,7 +1,9 @@
 // MCP over streamable HTTP, as a fastify plugin: svc serve mounts it beside the REST API and
-// svc mcp runs it alone. Stateless: every POST gets a new McpServer and transport, with an SDK
-// client carrying the caller's key, so any replica can answer any request and nothing is kept
-// between requests but the short memory of keys REST accepted (auth.ts).
+// svc mcp runs it alone. Stateless: every POST is lent a pooled McpServer, with an SDK client
+// carrying the caller's key, so any replica can answer any request and nothing is kept between
+// requests but the short memory of keys REST accepted (auth.ts). A plain request (one JSON-RPC
+// request, headers as the transport wants them) goes straight to a server kept connected to a
+// DirectTransport; anything else to the SDK's web-standard transport, which answers it its own way.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { apiKeyOfHeader } from '../domain/api-key-header.ts';
