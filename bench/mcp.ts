@@ -3,7 +3,10 @@
 // both over real HTTP on loopback through svc serve's own wiring. MCP reaches REST in memory
 // (app.inject, as svc serve does) and, for comparison, over TCP to the same port.
 // The server runs in this process; the load generator in a worker thread (the second core).
-import { Worker } from 'node:worker_threads';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { ConnectorRegistry } from '../src/carriers/registry.ts';
 import { ManualClock } from '../src/clock.ts';
 import { DAY } from '../src/domain/time-units.ts';
@@ -80,11 +83,23 @@ interface LoadResult {
   seconds: number;
   latenciesMs: number[];
 }
+// The load generator's worker thread runs in a child process, so this process's CPU time
+// (process.cpuUsage) is the server's alone: on a machine shared with other work, CPU per call
+// is a steadier measure of what a call costs than calls per second.
+const LOAD_CHILD = `
+import { Worker } from 'node:worker_threads';
+process.once('message', (workerData) => {
+  const w = new Worker(new URL(workerData.script), { workerData, execArgv: [] });
+  w.once('message', (result) => process.send(result, () => process.exit(0)));
+  w.once('error', (err) => { console.error(err); process.exit(1); });
+});`;
 function load(url: string, headers: Record<string, string>[], body?: string): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: { url, headers, concurrency, seconds, body } });
-    w.once('message', resolve);
-    w.once('error', reject);
+    const child = spawn(process.execPath, ['--input-type=module', '-e', LOAD_CHILD], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.send({ script: new URL('./load-worker.js', import.meta.url).href, url, headers, concurrency, seconds, body });
+    child.once('message', (result) => resolve(result as LoadResult));
+    child.once('error', reject);
+    child.once('exit', (code) => code === 0 || reject(new Error(`the load generator exited with ${code}`)));
   });
 }
 
@@ -99,19 +114,46 @@ const scenarios: [string, string, Record<string, string>[], string?][] = [
   ['REST GET /v2/shipping_lines?search=MAEU', '/v2/shipping_lines?search=MAEU', restHeaders],
   ['MCP tools/call get_supported_shipping_lines', '/mcp', mcpHeaders, call('get_supported_shipping_lines', { search: 'MAEU' })],
 ];
+// BENCH_CPU_PROFILE=dir writes a CPU profile of the server's thread per scenario, load only (no setup).
+async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_CPU_PROFILE;
+  if (!dir) return run();
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) => new Promise<any>((resolve, reject) => session.post(method, params, (err, result) => (err ? reject(err) : resolve(result))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 100 });
+  await post('Profiler.start');
+  const result = await run();
+  const { profile } = await post('Profiler.stop');
+  session.disconnect();
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, `${name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`), JSON.stringify(profile));
+  return result;
+}
+
+const relative = (cost: number) => `${cost.toFixed(2)}x (${cost >= 1 ? '+' : ''}${((cost - 1) * 100).toFixed(0)}%)`;
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 console.log(`svc MCP benchmark: ${concurrency} concurrent clients (one key each), ${seconds} s per scenario`);
-console.log('scenario'.padEnd(58), 'calls/s'.padStart(8), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'errors'.padStart(7), 'cost vs REST'.padStart(13));
+console.log('scenario'.padEnd(58), 'calls/s'.padStart(8), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'errors'.padStart(7), 'cost vs REST'.padStart(13), 'CPU ms/call'.padStart(12), 'CPU vs REST'.padStart(12));
 let restRate = 0;
+let restCpu = 0;
+// BENCH_ONLY=ping (a substring of scenario names) runs only those, e.g. under node --cpu-prof.
+const only = process.env.BENCH_ONLY;
 for (const [name, path, headers, body] of scenarios) {
-  const r = await load(base + path, headers, body);
+  if (only && !name.includes(only)) continue;
+  const cpu0 = process.cpuUsage();
+  const r = await profiled(name, () => load(base + path, headers, body));
+  const { user, system } = process.cpuUsage(cpu0);
+  const cpuMs = (user + system) / 1000 / r.requests;
+  restCpu ||= cpuMs;
   const sorted = r.latenciesMs.sort((a, b) => a - b);
   const rate = r.requests / r.seconds;
   restRate ||= rate;
   const cost = restRate / rate; // time per call relative to the REST call's
-  console.log(name.padEnd(58), rate.toFixed(0).padStart(8), pct(sorted, 50).toFixed(2).padStart(8), pct(sorted, 99).toFixed(2).padStart(8), String(r.errors).padStart(7), `${cost.toFixed(2)}x (${cost >= 1 ? '+' : ''}${((cost - 1) * 100).toFixed(0)}%)`.padStart(13));
+  console.log(name.padEnd(58), rate.toFixed(0).padStart(8), pct(sorted, 50).toFixed(2).padStart(8), pct(sorted, 99).toFixed(2).padStart(8), String(r.errors).padStart(7), relative(cost).padStart(13), cpuMs.toFixed(3).padStart(12), relative(cpuMs / restCpu).padStart(12));
 }
-console.log('goal: MCP adds at most 30% to the cost of the REST call behind the tool (the first three rows); cost is time per call relative to the first row');
+console.log("goal: MCP adds at most 30% to the cost of the REST call behind the tool (the first three rows); cost is time per call relative to the first row; CPU is this server process's CPU time (user + system) per call, not PostgreSQL's");
 
 await app.close();
 await sandbox.close();

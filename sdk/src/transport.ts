@@ -23,6 +23,17 @@ const IDEMPOTENT = new Set(['GET', 'HEAD']);
 /** Statuses without a body, which `new Response` refuses one for. */
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
+/**
+ * A Response whose whole body was in memory when it was made (an in-process fetch, such as svc
+ * serve's own MCP server handing requests to its app): the transport returns it as it is rather
+ * than reading and copying the body under the attempt's timeout, as it does for a network answer.
+ */
+export class BufferedResponse extends Response {
+  constructor(body: BodyInit | null, init: ResponseInit) {
+    super(body !== null && NULL_BODY.has(init.status ?? 200) ? null : body, init);
+  }
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Seconds (or an HTTP date) of a Retry-After header, as milliseconds from `now`. */
@@ -79,7 +90,10 @@ async function attemptOnce(options: TransportOptions, request: Request): Promise
   if (request.signal.aborted) forward();
   else request.signal.addEventListener('abort', forward, { once: true });
   try {
-    const response = await options.fetch(request.clone(), { signal: controller.signal });
+    // A body is read by sending it, so each attempt sends a copy; a request without one is sent as it is.
+    const response = await options.fetch(request.body === null ? request : request.clone(), { signal: controller.signal });
+    // An answer already in memory (BufferedResponse) has no body left to wait for.
+    if (response instanceof BufferedResponse) return response;
     const body = NULL_BODY.has(response.status) ? null : await response.arrayBuffer();
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   } finally {

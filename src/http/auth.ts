@@ -2,6 +2,7 @@
 // Each request is authenticated and counted against its rate-limit bucket in one query.
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
+import { apiKeyOfHeader } from '../domain/api-key-header.ts';
 import { ApiError } from '../jsonapi/errors.ts';
 import { hashApiKey } from '../services/api-keys.ts';
 import { authenticateKey } from '../store/accounts.ts';
@@ -24,17 +25,11 @@ declare module 'fastify' {
 const unauthorized = (detail: string) =>
   ApiError.of(401, { detail, code: 'unauthorized' }, { 'www-authenticate': 'Token realm="svc"' });
 
-/** The key the request carries, from the Authorization header; throws a 401 otherwise. */
-export function bearerToken(header: string | undefined): string | undefined {
-  const match = /^\s*(?:Token|Bearer)\s+(?:token=)?"?([^\s"]{1,512})"?\s*$/i.exec(header ?? '');
-  return match?.[1];
-}
-
 /** The request's key, counted in `bucket`; throws a 401 without a live key, a 429 over the limit. */
 export async function authenticate(db: Queryable, clock: Clock, req: FastifyRequest, bucket: Bucket): Promise<AuthenticatedKey> {
   const header = req.headers.authorization;
   if (!header) throw unauthorized('Invalid or missing API token: send the header "Authorization: Token <API_KEY>".');
-  const token = bearerToken(header);
+  const token = apiKeyOfHeader(header);
   if (!token) throw unauthorized('Invalid or missing API token: the Authorization header must be "Token <API_KEY>".');
   const key = await authenticateKey(db, hashApiKey(token), { bucket, max: LIMITS[bucket].limit, window: WINDOW, now: clock.now() });
   if (!key) throw unauthorized('Invalid or missing API token: the API key could not be verified.');

@@ -2,27 +2,29 @@
 // mounted in svc serve reaches the REST API without a TCP round trip, yet through the same hooks,
 // authentication, rate limits and serialisation as any client.
 import type { FastifyInstance } from 'fastify';
-
-/** Statuses without a body, which `new Response` refuses one for. */
-const NULL_BODY = new Set([101, 204, 205, 304]);
+import { BufferedResponse } from '../../sdk/src/transport.ts';
 
 export function injectFetch(app: FastifyInstance): typeof fetch {
   return async (input, init) => {
-    const request = new Request(input, init);
+    // The SDK sends a Request with its signal in init: read it as it is rather than copy it into another.
+    const request = input instanceof Request && (init === undefined || Object.keys(init).every((k) => k === 'signal')) ? input : new Request(input, init);
     const url = new URL(request.url);
-    const headers: Record<string, string> = { ...Object.fromEntries(request.headers), host: url.host };
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => void (headers[name] = value));
+    headers.host = url.host;
     const res = await app.inject({
       method: request.method as 'GET',
       url: url.pathname + url.search,
       headers,
       payload: request.body ? Buffer.from(await request.arrayBuffer()) : undefined,
-      signal: request.signal,
+      signal: init?.signal ?? request.signal,
     });
     const responseHeaders = new Headers();
     for (const [name, value] of Object.entries(res.headers)) {
       if (value === undefined) continue;
       for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(name, String(v));
     }
-    return new Response(NULL_BODY.has(res.statusCode) ? null : new Uint8Array(res.rawPayload), { status: res.statusCode, headers: responseHeaders });
+    // Answered in full already: the SDK's transport takes it as it is (no copy of the body).
+    return new BufferedResponse(new Uint8Array(res.rawPayload), { status: res.statusCode, headers: responseHeaders });
   };
 }

@@ -4,11 +4,6 @@
 import { createHash } from 'node:crypto';
 import { AuthenticationError, ConnectionError, RateLimitError, SvcError, type SvcClient } from '../../sdk/src/index.ts';
 
-/** The API key of an `Authorization: Bearer <key>` or `Token <key>` header; undefined for any other. */
-export function tokenOfHeader(header: string | undefined): string | undefined {
-  return /^\s*(?:Bearer|Token)\s+([\x21-\x7e]{1,512})\s*$/i.exec(header ?? '')?.[1];
-}
-
 /**
  * One authenticated REST call that says whether svc accepts the key. It counts in the key's
  * default rate-limit bucket like any other request: GET /v2/account, the smallest there is.

@@ -1,10 +1,14 @@
 // MCP over streamable HTTP, as a fastify plugin: svc serve mounts it beside the REST API and
-// svc mcp runs it alone. Stateless: every POST gets a new McpServer and transport, with an SDK
-// client carrying the caller's key, so any replica can answer any request and nothing is kept
-// between requests but the short memory of keys REST accepted (auth.ts).
+// svc mcp runs it alone. Stateless: every POST is lent a pooled McpServer, with an SDK client
+// carrying the caller's key, so any replica can answer any request and nothing is kept between
+// requests but the short memory of keys REST accepted (auth.ts). A plain request (one JSON-RPC
+// request, headers as the transport wants them) goes straight to a server kept connected to a
+// DirectTransport; anything else to the SDK's web-standard transport, which answers it its own way.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { KeyCache, MISSING_TOKEN, tokenOfHeader } from './auth.ts';
+import { apiKeyOfHeader } from '../domain/api-key-header.ts';
+import { KeyCache, MISSING_TOKEN } from './auth.ts';
+import { plainRequest } from './direct-transport.ts';
 import { OriginPolicy, type OriginPolicyOptions } from './origin-policy.ts';
 import { restClient } from './rest-client.ts';
 import { McpServerPool } from './server.ts';
@@ -63,7 +67,7 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) 
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
     const header = req.headers.authorization;
     // The environment's key stands in only for a missing header, never for a malformed one.
-    const token = header === undefined ? options.fallbackToken : tokenOfHeader(header);
+    const token = header === undefined ? options.fallbackToken : apiKeyOfHeader(header);
     if (!token) return fail(reply, 401, 'Unauthorized', MISSING_TOKEN, { 'www-authenticate': 'Bearer realm="mcp"' });
 
     const send = options.fetch ?? globalThis.fetch;
@@ -81,10 +85,17 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) 
       return fail(reply, 502, check.error, check.message);
     }
 
+    const body = typeof req.body === 'string' ? req.body : '';
+    const request = plainRequest({ headers: req.headers, body });
+    if (request) {
+      const answer = await servers.answer(client, request, { requestInfo: { headers: forwardedHeaders(req), url: new URL(requestUrl(req)) } });
+      return reply.code(200).type('application/json').send(JSON.stringify(answer));
+    }
+
     const response = await servers.serve(client, async (server) => {
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
-      const answer = await transport.handleRequest(webRequest(req));
+      const answer = await transport.handleRequest(webRequest(req, body));
       return { status: answer.status, headers: answer.headers, text: answer.body ? await answer.text() : undefined };
     });
     response.headers.forEach((value, name) => void reply.header(name, value));
@@ -103,13 +114,18 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) 
   }
 };
 
-/** The fastify request as the web Request the SDK's transport takes (the body unparsed). */
-function webRequest(req: FastifyRequest): Request {
-  const headers = new Headers();
+/** The request's headers that tools may see. */
+function forwardedHeaders(req: FastifyRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === 'string' && !NOT_FORWARDED.has(name)) headers.set(name, value);
+    if (typeof value === 'string' && !NOT_FORWARDED.has(name)) headers[name] = value;
   }
-  return new Request(requestUrl(req), { method: 'POST', headers, body: typeof req.body === 'string' ? req.body : '' });
+  return headers;
+}
+
+/** The fastify request as the web Request the SDK's transport takes (the body unparsed). */
+function webRequest(req: FastifyRequest, body: string): Request {
+  return new Request(requestUrl(req), { method: 'POST', headers: forwardedHeaders(req), body });
 }
 
 /** The URL the caller asked for (tools may read it); a Host that is no URL authority is left out. */

@@ -2,7 +2,9 @@
 // client of svc's REST API through the SDK (never svc's services or store), so one MCP server
 // can serve any svc, and every call obeys the REST API's rules, account scope and rate limits.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { SvcClient } from '../../sdk/src/index.ts';
+import { DirectTransport } from './direct-transport.ts';
 import { registerPrompts } from './prompts.ts';
 import { registerResources } from './resources.ts';
 import { registerContainerTools } from './tools/containers.ts';
@@ -41,6 +43,10 @@ interface Lendable {
   lend(client: SvcClient | undefined): void;
 }
 
+interface Connected extends Lendable {
+  transport: DirectTransport;
+}
+
 /** A server whose tools reach REST through whichever client it is lent to. */
 function lendableServer(): Lendable {
   let current: SvcClient | undefined;
@@ -53,6 +59,13 @@ function lendableServer(): Lendable {
   return { server: createMcpServer(client), lend: (c) => void (current = c) };
 }
 
+async function connectedServer(): Promise<Connected> {
+  const lendable = lendableServer();
+  const transport = new DirectTransport();
+  await lendable.server.connect(transport);
+  return { ...lendable, transport };
+}
+
 /**
  * Servers for stateless HTTP, each serving one request at a time and kept for the next. Building
  * one (ten tools, three prompts, four resources and their schemas) costs more CPU than the REST
@@ -61,7 +74,26 @@ function lendableServer(): Lendable {
  */
 export class McpServerPool {
   private readonly idle: Lendable[] = [];
+  /** Servers that stay connected to a DirectTransport, for `answer`. */
+  private readonly connected: Connected[] = [];
   constructor(private readonly keep = 64) {}
+
+  /** One plain JSON-RPC request (direct-transport.ts) answered by a pooled, connected server. */
+  async answer(client: SvcClient, request: JSONRPCRequest, extra: MessageExtraInfo): Promise<JSONRPCMessage> {
+    const lendable = this.connected.pop() ?? (await connectedServer());
+    lendable.lend(client);
+    let reusable = true;
+    try {
+      return await lendable.transport.answer(request, extra);
+    } catch (err) {
+      reusable = false;
+      throw err;
+    } finally {
+      lendable.lend(undefined);
+      if (reusable && this.connected.length < this.keep) this.connected.push(lendable);
+      else await lendable.server.close();
+    }
+  }
 
   async serve<T>(client: SvcClient, handle: (server: McpServer) => Promise<T>): Promise<T> {
     const lendable = this.idle.pop() ?? lendableServer();

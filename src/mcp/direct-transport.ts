@@ -1,0 +1,91 @@
+// The cheap way into a pooled MCP server for the common POST: one JSON-RPC request (a tool call,
+// a list, a read) answered with one JSON response. The SDK's web-standard transport is built for
+// every case (batches, SSE streams, sessions) and, being stateless, must be created, connected
+// and closed for each request, with a web Request in and a web Response out; that cost as much
+// CPU as the REST call behind a tool. Here a server stays connected to one transport for its
+// whole life in the pool, and a request is a message handed to it and the answer it sends back.
+// Whatever is not plainly such a request goes the SDK's way (http.ts decides), so every answer
+// to a malformed or unusual request is still the SDK's own.
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  isJSONRPCRequest,
+  JSONRPCMessageSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageExtraInfo,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** The web-standard transport's own bound on a body (DEFAULT_MAX_REQUEST_BODY_SIZE, 4 MiB). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface PostedRequest {
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * The JSON-RPC request a POST carries, when it is one the web-standard transport would hand to
+ * the server as it is and answer with one JSON response: Accept and Content-Type as it demands,
+ * a single, valid, non-initialize request and a supported MCP-Protocol-Version (or none).
+ * Undefined for anything else, which that transport then answers itself.
+ */
+export function plainRequest({ headers, body }: PostedRequest): JSONRPCRequest | undefined {
+  const accept = headers.accept;
+  if (typeof accept !== 'string' || !accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  const contentType = headers['content-type'];
+  if (typeof contentType !== 'string' || !isJsonContentType(contentType)) return undefined;
+  const version = headers['mcp-protocol-version'];
+  if (version !== undefined && (typeof version !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return undefined;
+  if (body.length > MAX_BODY_BYTES / 3 && Buffer.byteLength(body) > MAX_BODY_BYTES) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (Array.isArray(raw)) return undefined;
+  const parsed = JSONRPCMessageSchema.safeParse(raw);
+  // Initialization (valid or not) is left to the SDK's transport, which has rules of its own for it.
+  if (!parsed.success || !isJSONRPCRequest(parsed.data) || parsed.data.method === 'initialize') return undefined;
+  return parsed.data;
+}
+
+/**
+ * A server-side transport that carries one request at a time: `answer` hands the server a
+ * request and resolves with the response it sends. Notifications the server sends meanwhile are
+ * dropped, as the web-standard transport drops them when it answers with JSON.
+ */
+export class DirectTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  private pending?: { id: RequestId; resolve: (message: JSONRPCMessage) => void; reject: (err: Error) => void };
+
+  async start(): Promise<void> {}
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const pending = this.pending;
+    if (!pending || !('id' in message) || message.id !== pending.id || !('result' in message || 'error' in message)) return;
+    this.pending = undefined;
+    pending.resolve(message);
+  }
+
+  async close(): Promise<void> {
+    this.pending?.reject(new Error('the MCP server closed before answering'));
+    this.pending = undefined;
+    this.onclose?.();
+  }
+
+  answer(request: JSONRPCRequest, extra: MessageExtraInfo): Promise<JSONRPCMessage> {
+    if (this.pending) return Promise.reject(new Error('a DirectTransport carries one request at a time'));
+    if (!this.onmessage) return Promise.reject(new Error('the DirectTransport is not connected'));
+    const onmessage = this.onmessage;
+    return new Promise((resolve, reject) => {
+      this.pending = { id: request.id, resolve, reject };
+      onmessage(request, extra);
+    });
+  }
+}

@@ -1,0 +1,57 @@
+// The MCP server's short way for plain requests (src/mcp/direct-transport.ts): which POSTs take
+// it, and that it answers exactly as the SDK's web-standard transport does (the long way, taken
+// by a batch of the same one request, which the SDK answers with the lone response), over HTTP
+// against a real svc.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { mountMcp } from '../src/main/mcp.ts';
+import { plainRequest } from '../src/mcp/direct-transport.ts';
+import { startTestApp, type TestApp } from './support/app.ts';
+import { mcpHttpRequest, TOOLS_LIST } from './support/mcp.ts';
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+const CALL = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_supported_shipping_lines', arguments: { search: 'MAEU' } } };
+
+describe('plainRequest: what takes the short way', () => {
+  test('one valid request with the headers the transport asks for', () => {
+    assert.deepEqual(plainRequest({ headers: HEADERS, body: JSON.stringify(CALL) }), CALL);
+    assert.deepEqual(plainRequest({ headers: { ...HEADERS, 'mcp-protocol-version': undefined }, body: JSON.stringify(TOOLS_LIST) }), TOOLS_LIST);
+    assert.ok(plainRequest({ headers: { ...HEADERS, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(CALL) }));
+  });
+
+  const longWay: [string, Record<string, string | undefined>, string][] = [
+    ['Accept without text/event-stream', { ...HEADERS, accept: 'application/json' }, JSON.stringify(CALL)],
+    ['no Accept', { ...HEADERS, accept: undefined }, JSON.stringify(CALL)],
+    ['a Content-Type other than JSON', { ...HEADERS, 'content-type': 'text/plain' }, JSON.stringify(CALL)],
+    ['an unsupported protocol version', { ...HEADERS, 'mcp-protocol-version': '1999-01-01' }, JSON.stringify(CALL)],
+    ['a body that is no JSON', HEADERS, '{"jsonrpc":'],
+    ['a batch', HEADERS, JSON.stringify([CALL])],
+    ['no JSON-RPC message', HEADERS, JSON.stringify({ hello: 'world' })],
+    ['a notification', HEADERS, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })],
+    ['initialize', HEADERS, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })],
+  ];
+  for (const [what, headers, body] of longWay) {
+    test(`${what}: the SDK's transport answers`, () => assert.equal(plainRequest({ headers, body }), undefined));
+  }
+});
+
+describe('the short way answers as the long way does', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ beforeListen: (app, origin) => mountMcp(app, { SVC_API_BASE_URL: undefined, SVC_API_TOKEN: undefined, SVC_MCP_ALLOWED_HOSTS: [], SVC_MCP_ALLOWED_ORIGINS: [] }, '127.0.0.1', () => `${origin()}/v2`) });
+  });
+  after(() => t.close());
+
+  const messages: { jsonrpc: string; id: number | string; method: string; params?: object }[] = [TOOLS_LIST, CALL, { jsonrpc: '2.0', id: 'p', method: 'ping' }, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }];
+  for (const message of messages) {
+    test(`${message.method} ${JSON.stringify(message.params ?? {})}`, async () => {
+      const headers = { authorization: `Bearer ${t.key}` };
+      const short = await mcpHttpRequest(`${t.baseUrl}/mcp`, { headers, body: message });
+      const long = await mcpHttpRequest(`${t.baseUrl}/mcp`, { headers, body: [message] });
+      assert.equal(short.status, 200, long.text);
+      assert.equal(long.status, 200, long.text);
+      assert.equal(short.headers['content-type'], long.headers['content-type']);
+      assert.deepEqual(short.body, long.body);
+    });
+  }
+});
