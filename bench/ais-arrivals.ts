@@ -1,5 +1,5 @@
 // `npm run bench:ais-arrivals`: how much earlier than the carrier svc records a vessel's arrival at
-// the port of discharge from AIS. BENCH_AIS_SHIPMENTS sandbox journeys (default 60) are tracked
+// the port of discharge from AIS. BENCH_AIS_SHIPMENTS sandbox journeys (default 20) are tracked
 // through the real path in virtual time: the carriers' DCSA APIs over HTTP on loopback, the
 // sandbox's AIS feed over TCP (src/sandbox/ais-server.ts: NMEA with its gaps of up to 20 reports,
 // late, duplicate and corrupt sentences) into svc's AIS worker, the tracking worker, PostgreSQL.
@@ -37,14 +37,14 @@ import { freshDatabase } from '../test/support/database.ts';
 import { until } from '../test/support/ais-feed.ts';
 import { benchDatabase } from './database.ts';
 
-const N = Number(process.env.BENCH_AIS_SHIPMENTS ?? 60);
+const N = Number(process.env.BENCH_AIS_SHIPMENTS ?? 20);
 const SPEED = Number(process.env.BENCH_AIS_SPEED ?? 300);
 const REPORT_MS = aisReportIntervalMs(SPEED);
-/** One report interval from an hour before each arrival to six hours after (a gap of 20 reports plus the 30-minute stop fits). */
+/** One report interval from half an hour before each arrival to four hours after (a gap of 20 reports, the 30-minute stop and the pass fit). */
 const NEAR_STEP = REPORT_MS;
-const NEAR: [number, number] = [-HOUR, 6 * HOUR];
-/** The carrier's event comes by polling within two days; a quarter hour is fine enough for that. */
-const FINE_STEP = 15 * MINUTE;
+const NEAR: [number, number] = [-30 * MINUTE, 4 * HOUR];
+/** The carrier's event comes by polling (hours apart) within two days: half an hour is fine enough for that. */
+const FINE_STEP = 30 * MINUTE;
 const FINE: [number, number] = [-DAY, 2 * DAY];
 const COARSE_STEP = 2 * HOUR;
 /** The ship must lie at the port this long after the leg for its stop to show (the 30-minute rule, the pass, the stamping). */
@@ -108,14 +108,19 @@ const within = (t: number, [a, b]: [number, number]) => arrivals.some((at) => t 
 const end = Math.max(...arrivals) + 3 * DAY;
 const started = performance.now();
 let sent = 0;
+let steps = 0;
+let feedMs = 0;
 while (clock.now().getTime() < end) {
+  steps++;
   await Promise.all([worker.drain(100), baselineWorker.drain(100)]);
+  const feedStarted = performance.now();
   const now = clock.now().getTime();
   clock.advance(within(now, NEAR) ? NEAR_STEP : within(now, FINE) ? FINE_STEP : COARSE_STEP);
   // The feed sends what fell due; svc reads and stores all of it before the workers look.
   sent += ais.tick().length;
   await until(() => aisWorker.counters.sentences >= sent, `${sent} AIS sentences read`);
   await aisWorker.ingester.flush();
+  feedMs += performance.now() - feedStarted;
 }
 const seconds = (performance.now() - started) / 1000;
 await aisWorker.stop();
@@ -158,7 +163,7 @@ const report = (label: string, xs: number[], unit = (ms: number) => `${hours(ms)
 const minutes = (ms: number) => `${(ms / MINUTE).toFixed(1)} min`;
 
 const tally = (xs: typeof runs) => `${xs.length} (${xs.filter((r) => r.row?.detected_at).length} with an AIS arrival recorded)`;
-console.log(`\n${runs.length} shipments tracked in ${seconds.toFixed(1)} s, ${sent} AIS sentences sent (${aisWorker.counters.sentences} read)`);
+console.log(`\n${runs.length} shipments tracked in ${seconds.toFixed(1)} s (${steps} steps, ${(feedMs / 1000).toFixed(1)} s of it feeding AIS), ${sent} AIS sentences sent (${aisWorker.counters.sentences} read)`);
 console.log(`Shadowing (the ship transmits for its earliest-departed active leg):`);
 for (const kind of ['clear', 'shadowed en route', 'shadowed at arrival', 'no stop'] as const) console.log(`  ${kind}: ${tally(runs.filter((r) => r.shown === kind))}`);
 const counted = runs.filter((r) => r.shown === 'clear' || r.shown === 'shadowed en route');
