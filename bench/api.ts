@@ -44,6 +44,22 @@ const scenarios: [string, string, Record<string, string>[]][] = [
   ['GET /v2/terminals/{id}?include=port', '', headers],
   ['GET /v2/shipping_lines (all lines)', '/v2/shipping_lines', headers],
 ];
+// 30 shipments at sea on 10 vessels, each with an AIS estimate of its arrival: a page of the list
+// and one shipment both read it. The estimates are dated ahead, so the fast clock never ages them out.
+await database.db.query(
+  `WITH s AS (
+     INSERT INTO shipments (account_id, scac, request_type, request_number, ref_numbers, state, created_at, updated_at)
+     SELECT $1, 'MAEU', 'bill_of_lading', 'BENCH' || i, '{}',
+            jsonb_build_object('pod_vessel_imo', (9000000 + i % 10)::text, 'port_of_discharge_locode', 'USLAX',
+                               'pol_atd_at', '2025-12-20T00:00:00Z', 'pod_eta_at', '2026-01-10T00:00:00Z'),
+            now(), now()
+       FROM generate_series(1, 30) i RETURNING id)
+   INSERT INTO ais_port_etas (vessel_imo, port_locode, eta_at, distance_nm, speed_knots, position_at, latitude, longitude, computed_at)
+   SELECT (9000000 + i)::text, 'USLAX', '2026-01-09T12:00:00Z', 500, 15, $2, 30, -130, $2 FROM generate_series(0, 9) i`,
+  [account.id, new Date('2030-01-01T00:00:00Z')],
+);
+const shipment = await database.db.query('SELECT id FROM shipments ORDER BY id LIMIT 1');
+scenarios.push(['GET /v2/shipments (page of 30)', '/v2/shipments', headers], ['GET /v2/shipments/{id}', `/v2/shipments/${shipment.rows[0].id}`, headers]);
 const terminal = await database.db.query('SELECT id FROM terminals WHERE firms_code IS NOT NULL ORDER BY id LIMIT 1');
 scenarios[4][1] = `/v2/terminals/${terminal.rows[0]?.id}?include=port`;
 

@@ -12,6 +12,7 @@ import type { Journey, JourneyEvent } from '../src/sandbox/index.ts';
 import { aisArrivalOf, aisEtaOfShipment, portPositions } from '../src/store/ais-arrivals.ts';
 import { insertVesselPositions, upsertAisIdentity, type VesselPosition } from '../src/store/vessel-positions.ts';
 import { insertWebhook } from '../src/store/webhooks.ts';
+import { trackLosAngelesJourney } from './support/ais-journey.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
 import { stay, sail } from './support/ais-tracks.ts';
 
@@ -30,13 +31,7 @@ const at = (ms: number) => new Date(A + ms);
 before(async () => {
   t = await startTrackingHarness();
   await insertWebhook(t.db, t.accountId, { url: 'https://hooks.example.com/svc', active: true, events: ['container.transport.vessel_arrived'], headers: null, secret: 'ab'.repeat(32) }, t.clock.now());
-  const trId = await t.track('bill_of_lading', 'TEST-TR-SUCCEEDED', 'TEST');
-  await t.worker.drain();
-  shipmentId = (await t.request('GET', `/v2/tracking_requests/${trId}`)).body.data.relationships.tracked_object.data.id;
-  const resolved = t.sandbox.sandbox.registry.resolve('TEST', 'bill_of_lading', 'TEST-TR-SUCCEEDED');
-  assert.equal(resolved.kind, 'journey');
-  journey = (resolved as { journey: Journey }).journey;
-  arri = journey.events.find((e) => e.code === 'ARRI' && e.classifier === 'ACT' && e.legEnd === 'to' && e.leg?.to.place.locode === 'USLAX')!;
+  ({ shipmentId, journey, arri } = await trackLosAngelesJourney(t));
   A = arri.occurredAt.getTime();
   const ports = await portPositions(t.db, ['USLAX', 'USOAK']);
   la = ports.get('USLAX')!;

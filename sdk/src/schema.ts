@@ -1602,6 +1602,10 @@ export interface operations {
                                 pod_original_eta_at: string | null;
                                 /** @description Actual arrival at the port of discharge */
                                 pod_ata_at: string | null;
+                                /** @description svc extension, not in the reference API: svc's own estimate of the arrival at the port of discharge, from the pod vessel's AIS positions (distance to go along the sea route over its recent average speed). pod_eta_at stays the carrier's estimate. Null unless the vessel has left the port of lading and not yet arrived, and when the estimate is more than 12 hours old */
+                                pod_ais_eta_at: string | null;
+                                /** @description svc extension: when svc computed pod_ais_eta_at (from the newest AIS position then); null with it */
+                                pod_ais_eta_updated_at: string | null;
                                 /** @description Estimated arrival at the inland destination */
                                 destination_eta_at: string | null;
                                 /** @description Actual arrival at the inland destination */
@@ -1842,6 +1846,10 @@ export interface operations {
                                 pod_original_eta_at: string | null;
                                 /** @description Actual arrival at the port of discharge */
                                 pod_ata_at: string | null;
+                                /** @description svc extension, not in the reference API: svc's own estimate of the arrival at the port of discharge, from the pod vessel's AIS positions (distance to go along the sea route over its recent average speed). pod_eta_at stays the carrier's estimate. Null unless the vessel has left the port of lading and not yet arrived, and when the estimate is more than 12 hours old */
+                                pod_ais_eta_at: string | null;
+                                /** @description svc extension: when svc computed pod_ais_eta_at (from the newest AIS position then); null with it */
+                                pod_ais_eta_updated_at: string | null;
                                 /** @description Estimated arrival at the inland destination */
                                 destination_eta_at: string | null;
                                 /** @description Actual arrival at the inland destination */
@@ -2089,6 +2097,10 @@ export interface operations {
                                 pod_original_eta_at: string | null;
                                 /** @description Actual arrival at the port of discharge */
                                 pod_ata_at: string | null;
+                                /** @description svc extension, not in the reference API: svc's own estimate of the arrival at the port of discharge, from the pod vessel's AIS positions (distance to go along the sea route over its recent average speed). pod_eta_at stays the carrier's estimate. Null unless the vessel has left the port of lading and not yet arrived, and when the estimate is more than 12 hours old */
+                                pod_ais_eta_at: string | null;
+                                /** @description svc extension: when svc computed pod_ais_eta_at (from the newest AIS position then); null with it */
+                                pod_ais_eta_updated_at: string | null;
                                 /** @description Estimated arrival at the inland destination */
                                 destination_eta_at: string | null;
                                 /** @description Actual arrival at the inland destination */
@@ -2311,6 +2323,10 @@ export interface operations {
                                 pod_original_eta_at: string | null;
                                 /** @description Actual arrival at the port of discharge */
                                 pod_ata_at: string | null;
+                                /** @description svc extension, not in the reference API: svc's own estimate of the arrival at the port of discharge, from the pod vessel's AIS positions (distance to go along the sea route over its recent average speed). pod_eta_at stays the carrier's estimate. Null unless the vessel has left the port of lading and not yet arrived, and when the estimate is more than 12 hours old */
+                                pod_ais_eta_at: string | null;
+                                /** @description svc extension: when svc computed pod_ais_eta_at (from the newest AIS position then); null with it */
+                                pod_ais_eta_updated_at: string | null;
                                 /** @description Estimated arrival at the inland destination */
                                 destination_eta_at: string | null;
                                 /** @description Actual arrival at the inland destination */
@@ -2533,6 +2549,10 @@ export interface operations {
                                 pod_original_eta_at: string | null;
                                 /** @description Actual arrival at the port of discharge */
                                 pod_ata_at: string | null;
+                                /** @description svc extension, not in the reference API: svc's own estimate of the arrival at the port of discharge, from the pod vessel's AIS positions (distance to go along the sea route over its recent average speed). pod_eta_at stays the carrier's estimate. Null unless the vessel has left the port of lading and not yet arrived, and when the estimate is more than 12 hours old */
+                                pod_ais_eta_at: string | null;
+                                /** @description svc extension: when svc computed pod_ais_eta_at (from the newest AIS position then); null with it */
+                                pod_ais_eta_updated_at: string | null;
                                 /** @description Estimated arrival at the inland destination */
                                 destination_eta_at: string | null;
                                 /** @description Actual arrival at the inland destination */

@@ -7,7 +7,7 @@ import { paginate } from '../jsonapi/pagination.ts';
 import { parsePage } from '../jsonapi/query.ts';
 import { loadResources } from '../read-model/resources.ts';
 import { includeParam, listDocument, pageParams, recordDocument } from './openapi-schemas.ts';
-import type { AnyRouteSpec, Ctx, QueryParamSpec } from './route.ts';
+import { trackingClockOf, type AnyRouteSpec, type Ctx, type QueryParamSpec } from './route.ts';
 
 interface ReadRouteSpec {
   url: string;
@@ -48,7 +48,7 @@ export function showRoute<Row>(
 export function showRecordRoute(spec: ReadRouteSpec): AnyRouteSpec {
   return showRoute<Resource>({
     ...spec,
-    find: async ({ services, accountId, params }) => (await loadResources({ db: services.db, accountId }, spec.type, [params.id]))[0],
+    find: async ({ services, accountId, params }) => (await loadResources({ db: services.db, accountId, now: trackingClockOf(services).now() }, spec.type, [params.id]))[0],
     serialize: (resource) => resource,
   });
 }

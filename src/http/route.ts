@@ -166,7 +166,7 @@ export function registerRoute(app: FastifyInstance, services: Services, spec: An
         async include(rootType, primary) {
           const paths = includePaths(rootType, parseInclude(query));
           if (paths.length === 0) return undefined;
-          return loadIncludedResources({ db: services.db, accountId }, primary, paths);
+          return loadIncludedResources({ db: services.db, accountId, now: trackingClockOf(services).now() }, primary, paths);
         },
       });
       reply.code(result.status ?? 200);

@@ -8,6 +8,8 @@ export interface LoadContext {
   db: Queryable;
   /** Records owned by accounts are loaded only for this one. */
   accountId: string;
+  /** The tracking clock's time: what ages with it (a shipment's AIS estimate) is judged against it. */
+  now: Date;
 }
 
 export interface ResourceType {

@@ -69,11 +69,12 @@ async function startSandboxCarriers(config: Config, say: (msg: string) => void) 
 type SandboxCarriers = Awaited<ReturnType<typeof startSandboxCarriers>>;
 
 /** The webhook delivery worker as configured; it runs on real time, as receivers check timestamps. */
-function startDeliveryWorker(config: Config, db: Db, logger: Logger, metrics?: Metrics): DeliveryWorker {
+function startDeliveryWorker(config: Config, db: Db, logger: Logger, metrics?: Metrics, trackingClock?: Clock): DeliveryWorker {
   const worker = new DeliveryWorker({
     db,
     metrics,
     clock: systemClock,
+    trackingClock,
     allowInsecure: config.SVC_WEBHOOK_ALLOW_INSECURE,
     policy: {
       timeoutMs: config.SVC_WEBHOOK_TIMEOUT_MS,
@@ -200,7 +201,7 @@ export async function serve(config: Config): Promise<void> {
       metrics,
     });
     worker.start(config.SVC_WORKER_INTERVAL_MS);
-    delivery = startDeliveryWorker(config, database.db, logger, metrics);
+    delivery = startDeliveryWorker(config, database.db, logger, metrics, trackingClock);
     ais = await startAisWorker(config, feeds, database.db, trackingClock, logger, metrics);
     const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
     const base = config.SVC_PUBLIC_URL ? new URL('/v2', config.SVC_PUBLIC_URL).href : `http://${shownHost}:${port}/v2`;

@@ -34,7 +34,7 @@ export const resourceTypes: ResourceTypes = {
       customer: ['party'],
       line_tracking_stopped_by_user: ['user'],
     },
-    load: async ({ db, accountId }, ids) => shipmentResources(db, await findShipments(db, accountId, ids)),
+    load: async ({ db, accountId, now }, ids) => shipmentResources(db, await findShipments(db, accountId, ids), now),
   },
   container: {
     relationships: { shipment: ['shipment'], pod_terminal: ['terminal'], transport_events: ['transport_event'], pickup_facility: ['terminal'], raw_events: ['raw_event'] },

@@ -152,3 +152,22 @@ export async function aisEtaOfShipment(db: Queryable, accountId: string, shipmen
   );
   return rows[0] ?? null;
 }
+
+/** An AIS estimate as a shipment shows it: the arrival time and when svc computed it. */
+export type AisEtaShown = Pick<AisPortEta, 'eta_at' | 'computed_at'>;
+
+/**
+ * The estimates computed at or after `computedSince` for these vessel and port pairs, by
+ * `imo|locode`: one primary-key lookup per distinct pair, for a whole page of shipments at once.
+ */
+export async function freshAisPortEtas(db: Queryable, pairs: { imo: string; locode: string }[], computedSince: Date): Promise<Map<string, AisEtaShown>> {
+  if (pairs.length === 0) return new Map();
+  const { rows } = await db.query<AisEtaShown & { vessel_imo: string; port_locode: string }>(
+    `SELECT e.vessel_imo, e.port_locode, e.eta_at, e.computed_at
+       FROM unnest($1::text[], $2::text[]) AS p(imo, locode)
+       JOIN ais_port_etas e ON e.vessel_imo = p.imo AND e.port_locode = p.locode
+      WHERE e.computed_at >= $3`,
+    [pairs.map((p) => p.imo), pairs.map((p) => p.locode), computedSince],
+  );
+  return new Map(rows.map((r) => [`${r.vessel_imo}|${r.port_locode}`, { eta_at: r.eta_at, computed_at: r.computed_at }]));
+}

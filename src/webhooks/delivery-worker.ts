@@ -17,6 +17,8 @@ import { defaultDeliveryPolicy, isSuccessStatus, retryDelay, type DeliveryPolicy
 export interface DeliveryWorkerDeps {
   db: Db;
   clock: Clock;
+  /** The clock tracking runs on (the sandbox's, in demo mode), for what payloads show that ages with it; `clock` by default. */
+  trackingClock?: Clock;
   allowInsecure: boolean;
   policy?: Partial<DeliveryPolicy>;
   lookup?: HostLookup;
@@ -172,7 +174,7 @@ export class DeliveryWorker {
     for (const n of claimed) byAccount.set(n.account_id, [...(byAccount.get(n.account_id) ?? []), n]);
     const deliveries: Promise<void>[] = [];
     for (const [accountId, batch] of byAccount) {
-      const documents = await deliveryDocuments(this.deps.db, accountId, batch);
+      const documents = await deliveryDocuments(this.deps.db, accountId, batch, (this.deps.trackingClock ?? this.deps.clock).now());
       batch.forEach((n, i) => deliveries.push(this.#deliver(n, JSON.stringify(documents[i])).catch((err: unknown) => this.deps.log?.('webhook delivery error', { notification: n.id, err: String(err) }))));
     }
     return deliveries;

@@ -231,6 +231,7 @@ function exampleRecords(event: EventName): { records: Resource[]; reference: { t
 const OFFLINE: LoadContext = {
   db: { query: () => Promise.reject(new Error('examples never query the database')) } as unknown as Queryable,
   accountId: ACCOUNT,
+  now: new Date(0),
 };
 
 function inMemoryTypes(records: Resource[]): ResourceTypes {

@@ -19,8 +19,8 @@ export function deliveryIncludes(event: string): string[] {
 }
 
 /** The document a notification's delivery carries (and GET /v2/webhook_notifications/{id} answers). */
-export async function notificationDocument(db: Queryable, row: NotificationRow): Promise<NotificationDocument> {
-  const [document] = await deliveryDocuments(db, row.account_id, [row]);
+export async function notificationDocument(db: Queryable, row: NotificationRow, now: Date): Promise<NotificationDocument> {
+  const [document] = await deliveryDocuments(db, row.account_id, [row], now);
   return document;
 }
 
@@ -28,10 +28,10 @@ export async function notificationDocument(db: Queryable, row: NotificationRow):
  * The delivery documents of many notifications of one account, loading what they include
  * together (one query per record type and level, not per notification).
  */
-export async function deliveryDocuments(db: Queryable, accountId: string, rows: NotificationRow[]): Promise<NotificationDocument[]> {
+export async function deliveryDocuments(db: Queryable, accountId: string, rows: NotificationRow[], now: Date): Promise<NotificationDocument[]> {
   const data = rows.map(webhookNotificationResource);
   const paths = rows.map((r) => deliveryIncludes(r.event));
-  const known = await loadRelated(resourceTypes, { db, accountId }, data, [...new Set(paths.flat())]);
+  const known = await loadRelated(resourceTypes, { db, accountId, now }, data, [...new Set(paths.flat())]);
   return data.map((d, i) => ({ data: d, included: includedFrom(known, [d], paths[i]) }));
 }
 

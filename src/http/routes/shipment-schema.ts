@@ -31,6 +31,12 @@ export const shipmentSchema = resourceSchema(
     pod_eta_at: instant.describe('Estimated arrival at the port of discharge'),
     pod_original_eta_at: instant.describe('The first arrival estimate seen; never overwritten'),
     pod_ata_at: instant.describe('Actual arrival at the port of discharge'),
+    pod_ais_eta_at: instant.describe(
+      "svc extension, not in the reference API: svc's own estimate of the arrival at the port of discharge, from the pod vessel's AIS positions " +
+        '(distance to go along the sea route over its recent average speed). pod_eta_at stays the carrier\'s estimate. ' +
+        'Null unless the vessel has left the port of lading and not yet arrived, and when the estimate is more than 12 hours old',
+    ),
+    pod_ais_eta_updated_at: instant.describe('svc extension: when svc computed pod_ais_eta_at (from the newest AIS position then); null with it'),
     destination_eta_at: instant.describe('Estimated arrival at the inland destination'),
     destination_ata_at: instant.describe('Actual arrival at the inland destination'),
     pol_timezone: timezone,

@@ -17,7 +17,7 @@ const shipmentPatch = z.object({ data: z.object({ type: z.literal('shipment').op
 
 const SHIPMENT_INCLUDES = ['containers', 'port_of_lading', 'port_of_discharge', 'pod_terminal', 'destination', 'destination_terminal', 'customer', 'line_tracking_stopped_by_user'];
 
-const shipmentResource = async (row: ShipmentRow, { services }: Ctx<unknown>) => (await shipmentResources(services.db, [row]))[0];
+const shipmentResource = async (row: ShipmentRow, { services }: Ctx<unknown>) => (await shipmentResources(services.db, [row], trackingClockOf(services).now()))[0];
 
 export const shipmentRoutes: AnyRouteSpec[] = [
   listRoute({
@@ -48,7 +48,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
         limit,
         offset,
       ),
-    serialize: (rows, { services }) => shipmentResources(services.db, rows),
+    serialize: (rows, { services }) => shipmentResources(services.db, rows, trackingClockOf(services).now()),
   }),
   showRecordRoute({
     url: '/v2/shipments/:id',

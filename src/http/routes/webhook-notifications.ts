@@ -9,7 +9,7 @@ import { resourceTypes } from '../../read-model/resource-types.ts';
 import { notificationDocument } from '../../webhooks/notification-document.ts';
 import { includeParam, recordDocument, resourceSchema } from '../openapi-schemas.ts';
 import { listRoute } from '../read-routes.ts';
-import type { AnyRouteSpec } from '../route.ts';
+import { trackingClockOf, type AnyRouteSpec } from '../route.ts';
 
 const RELATIONSHIPS = Object.keys(resourceTypes.webhook_notification.relationships);
 
@@ -48,7 +48,7 @@ export const webhookNotificationRoutes: AnyRouteSpec[] = [
       const [row] = await findNotifications(services.db, accountId, [params.id]);
       if (!row) throw notFound();
       // An explicit include decides what is included; otherwise the document equals the delivered body.
-      if (parseInclude(query).length === 0) return { body: await notificationDocument(services.db, row) };
+      if (parseInclude(query).length === 0) return { body: await notificationDocument(services.db, row, trackingClockOf(services).now()) };
       const data = webhookNotificationResource(row);
       return { body: { data, included: await include('webhook_notification', [data]) } };
     },

@@ -2,6 +2,7 @@
 // Shipment and container attributes come from the diff engine's stored state; every attribute
 // the reference service documents is present, null when unknown.
 import { stableId } from '../../refdata/ids.ts';
+import type { AisEtaShown } from '../../store/ais-arrivals.ts';
 import type { ContainerRow, ShipmentRow } from '../../store/shipments.ts';
 import type { TransportEventRow } from '../../store/transport-events.ts';
 import { iso, toMany, toOne, type Resource } from '../document.ts';
@@ -91,7 +92,13 @@ export const eventOriginAttributes = (row: EventOrigin) => ({
   created_at: iso(row.created_at),
 });
 
-export function shipmentResource(row: ShipmentRow, containerIds: string[], line?: { name: string; short_name: string }, customerName?: string | null): Resource {
+export function shipmentResource(
+  row: ShipmentRow,
+  containerIds: string[],
+  line?: { name: string; short_name: string },
+  customerName?: string | null,
+  aisEta?: AisEtaShown | null,
+): Resource {
   const s = row.state;
   return {
     id: row.id,
@@ -109,6 +116,9 @@ export function shipmentResource(row: ShipmentRow, containerIds: string[], line?
       shipping_line_short_name: line?.short_name ?? null,
       customer_name: customerName ?? null,
       ...pick(s, SHIPMENT_STATE_ATTRIBUTES),
+      // svc's extension: AIS's estimate beside the carrier's pod_eta_at, which stays the carrier's.
+      pod_ais_eta_at: iso(aisEta?.eta_at),
+      pod_ais_eta_updated_at: iso(aisEta?.computed_at),
       line_tracking_last_attempted_at: iso(row.line_tracking_last_attempted_at),
       line_tracking_last_succeeded_at: iso(row.line_tracking_last_succeeded_at),
       line_tracking_stopped_at: iso(row.line_tracking_stopped_at),
