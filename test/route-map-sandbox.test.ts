@@ -132,6 +132,11 @@ test('Xiamen → Singapore → Rotterdam: the vessel the map shows is where the 
   );
   assert.equal(instant(ports[1].properties.inbound_ata_at), first.arriveAt.toISOString(), 'arrived in Singapore when the sandbox says');
   assert.equal(instant(ports[1].properties.outbound_atd_at), second.departAt.toISOString(), 'left Singapore when the sandbox says');
+  // The port of discharge: not reached, with the carrier's newest ETA (the shipment's own pod_eta_at).
+  const shipment = (await h.request('GET', '/v2/shipments')).body.data[0].attributes;
+  assert.equal(ports[2].properties.inbound_ata_at, null);
+  assert.equal(instant(ports[2].properties.inbound_eta_at), instant(shipment.pod_eta_at));
+  assert.ok(Math.abs(new Date(shipment.pod_eta_at).getTime() - second.arriveAt.getTime()) < DAY, 'an ETA within a day of the true arrival');
   assertVesselNearTruth(features, second.vessel!.imo, secondMidway, 2);
   // The first leg is history: its track runs from Xiamen to Singapore. (Within 150 km: that leg
   // went by in two-hour steps, so its reports carry their step's end, and gaps come on top.)
