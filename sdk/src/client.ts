@@ -6,7 +6,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import { errorFor } from './errors.ts';
 import { toRecords, type ResourceObject } from './records.ts';
 import type { paths } from './schema.ts';
-import { retryAfterMs, retryingFetch, sleep } from './transport.ts';
+import { headerOf, inProcessSendOf, retryAfterMs, retryingFetch, retryingSend, sleep, type InProcessSend } from './transport.ts';
 import type { Account, AttributesOf, BodyOf, Container, InferResult, MetroArea, Party, Port, QueryOf, RailTerminal, RawEvent, SearchResult, Shipment, ShippingLine, Terminal, TrackingRequest, TransportEvent, Vessel, VesselWithPositions, Webhook, WebhookNotification } from './types.ts';
 
 export interface SvcClientOptions {
@@ -51,6 +51,15 @@ export interface RequestOptions {
 
 /** `http://h:8080` and `http://h:8080/v2/` both become `http://h:8080/v2`. */
 export function apiBase(baseUrl: string): string {
+  // The MCP server makes a client per request, always of the same base: parse it once.
+  if (baseUrl === lastBase.given) return lastBase.base;
+  lastBase = { given: baseUrl, base: parseBase(baseUrl) };
+  return lastBase.base;
+}
+
+let lastBase = { given: '', base: '' };
+
+function parseBase(baseUrl: string): string {
   const url = new URL(baseUrl);
   const path = url.pathname.replace(/\/+$/, '');
   url.pathname = /\/v2$/.test(path) ? path : `${path}/v2`;
@@ -64,30 +73,38 @@ const JSONAPI = 'application/vnd.api+json';
 export class SvcClient {
   /** The API base, ending in /v2. */
   readonly baseUrl: string;
-  /** The generated client of every path (paths start with /v2), through the same transport. */
-  readonly raw: Client<paths>;
   /** The base without /v2: where /healthz and /readyz live. */
   private readonly root: string;
   private readonly send: (request: Request) => Promise<Response>;
+  /** The in-process fast path, when the fetch given carries one (transport.ts withInProcessSend). */
+  private readonly sendInProcess?: InProcessSend;
   private readonly headers: Record<string, string>;
+  private rawClient?: Client<paths>;
 
   constructor(options: SvcClientOptions) {
     this.baseUrl = apiBase(options.baseUrl);
-    this.send = retryingFetch({
+    const transport = {
       timeoutMs: options.timeoutMs ?? 30_000,
       maxRetries: options.maxRetries ?? 2,
       maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
       fetch: options.fetch ?? globalThis.fetch,
       sleep: options.sleep ?? sleep,
-    });
+    };
+    this.send = retryingFetch(transport);
+    const inProcess = inProcessSendOf(transport.fetch);
+    if (inProcess) this.sendInProcess = retryingSend(transport, inProcess);
     this.headers = {
       accept: `${JSONAPI}, application/json`,
       'user-agent': 'svc-sdk/0.1',
       ...options.headers,
       ...(options.token ? { authorization: `Token ${options.token}` } : {}),
     };
-    this.root = this.baseUrl.replace(/\/v2$/, '');
-    this.raw = createClient<paths>({ baseUrl: this.root, headers: this.headers, fetch: this.send });
+    this.root = this.baseUrl.slice(0, -'/v2'.length);
+  }
+
+  /** The generated client of every path (paths start with /v2), through the same transport; made on first use. */
+  get raw(): Client<paths> {
+    return (this.rawClient ??= createClient<paths>({ baseUrl: this.root, headers: this.headers, fetch: this.send }));
   }
 
   /**
@@ -99,20 +116,21 @@ export class SvcClient {
   }
 
   private async fetchJson<T>(method: string, url: string, { body, plainJson = false, signal }: RequestOptions = {}): Promise<T> {
-    const headers = { ...this.headers, ...(body === undefined ? {} : { 'content-type': plainJson ? 'application/json' : JSONAPI }) };
-    const response = await this.send(new Request(url, { method, headers, signal, body: body === undefined ? undefined : JSON.stringify(body) }));
-    const text = await response.text();
+    const headers = body === undefined ? this.headers : { ...this.headers, 'content-type': plainJson ? 'application/json' : JSONAPI };
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    if (this.sendInProcess) {
+      const answer = await this.sendInProcess({ method, url, headers, body: text, signal });
+      return answerOf<T>(answer.status, answer.body, (name) => headerOf(answer.headers, name));
+    }
+    const response = await this.send(new Request(url, { method, headers, signal, body: text }));
+    const received = await response.text();
     let parsed: unknown;
     try {
-      parsed = text ? JSON.parse(text) : undefined;
+      parsed = received ? JSON.parse(received) : undefined;
     } catch {
       parsed = undefined; // an HTML error page from a proxy: the status still tells the kind
     }
-    if (!response.ok) {
-      const wait = retryAfterMs(response.headers.get('retry-after'));
-      throw errorFor(response.status, parsed, response.headers.get('x-request-id') ?? undefined, wait === undefined ? undefined : Math.ceil(wait / 1000));
-    }
-    return parsed as T;
+    return answerOf<T>(response.status, parsed, (name) => response.headers.get(name));
   }
 
   private async one<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -263,6 +281,13 @@ export class SvcClient {
 }
 
 const enc = encodeURIComponent;
+
+/** The parsed body of a successful answer, else the typed error of the failed one. */
+function answerOf<T>(status: number, parsed: unknown, header: (name: string) => string | null): T {
+  if (status >= 200 && status < 300) return parsed as T;
+  const wait = retryAfterMs(header('retry-after'));
+  throw errorFor(status, parsed, header('x-request-id') ?? undefined, wait === undefined ? undefined : Math.ceil(wait / 1000));
+}
 
 /** `url` with the query's parameters; a list goes comma-separated, as svc reads `include`. */
 function withQuery(url: string, query: Query = {}): string {
