@@ -80,6 +80,11 @@ export class SvcClient {
   private readonly sendInProcess?: InProcessSend;
   private readonly headers: Record<string, string>;
   private rawClient?: Client<paths>;
+  /**
+   * The method groups (containers, shipments, …), each made on first use: the MCP server makes a
+   * client per request and uses one or two groups, and making all of them cost more than a call.
+   */
+  private readonly groups: Record<string, unknown> = {};
 
   constructor(options: SvcClientOptions) {
     this.baseUrl = apiBase(options.baseUrl);
@@ -100,6 +105,10 @@ export class SvcClient {
       ...(options.token ? { authorization: `Token ${options.token}` } : {}),
     };
     this.root = this.baseUrl.slice(0, -'/v2'.length);
+  }
+
+  private namespace<T>(name: string, make: () => T): T {
+    return (this.groups[name] ??= make()) as T;
   }
 
   /** The generated client of every path (paths start with /v2), through the same transport; made on first use. */
@@ -171,106 +180,134 @@ export class SvcClient {
     for (let page: Page<T> | undefined = await this.page<T>(path, query); page; page = await page.next()) yield* page.items;
   }
 
-  readonly trackingRequests = {
-    /** Track a number. `scac` may be left out with `auto_detect_vocc_scac: true`. */
-    create: (attributes: AttributesOf<'postV2TrackingRequests'>, customerId?: string) =>
-      this.one<TrackingRequest>('POST', '/tracking_requests', {
-        body: { data: { type: 'tracking_request', attributes, ...(customerId ? { relationships: { customer: { data: { type: 'party', id: customerId } } } } : {}) } },
-      }),
-    get: (id: string, query: QueryOf<'getV2TrackingRequestsId'> = {}) => this.one<TrackingRequest>('GET', `/tracking_requests/${enc(id)}`, { query }),
-    list: (query: QueryOf<'getV2TrackingRequests'> = {}) => this.page<TrackingRequest>('/tracking_requests', query),
-    iterate: (query: QueryOf<'getV2TrackingRequests'> = {}) => this.all<TrackingRequest>('/tracking_requests', query),
-    update: (id: string, attributes: AttributesOf<'patchV2TrackingRequestsId'>) =>
-      this.one<TrackingRequest>('PATCH', `/tracking_requests/${enc(id)}`, { body: { data: { type: 'tracking_request', id, attributes } } }),
-    /** The shipping line and number type svc predicts for a bare number (beta). */
-    inferNumber: (number: string) => this.one<InferResult>('POST', '/tracking_requests/infer_number', { body: { number }, plainJson: true }),
-  };
+  get trackingRequests() {
+    return this.namespace('trackingRequests', () => ({
+      /** Track a number. `scac` may be left out with `auto_detect_vocc_scac: true`. */
+      create: (attributes: AttributesOf<'postV2TrackingRequests'>, customerId?: string) =>
+        this.one<TrackingRequest>('POST', '/tracking_requests', {
+          body: { data: { type: 'tracking_request', attributes, ...(customerId ? { relationships: { customer: { data: { type: 'party', id: customerId } } } } : {}) } },
+        }),
+      get: (id: string, query: QueryOf<'getV2TrackingRequestsId'> = {}) => this.one<TrackingRequest>('GET', `/tracking_requests/${enc(id)}`, { query }),
+      list: (query: QueryOf<'getV2TrackingRequests'> = {}) => this.page<TrackingRequest>('/tracking_requests', query),
+      iterate: (query: QueryOf<'getV2TrackingRequests'> = {}) => this.all<TrackingRequest>('/tracking_requests', query),
+      update: (id: string, attributes: AttributesOf<'patchV2TrackingRequestsId'>) =>
+        this.one<TrackingRequest>('PATCH', `/tracking_requests/${enc(id)}`, { body: { data: { type: 'tracking_request', id, attributes } } }),
+      /** The shipping line and number type svc predicts for a bare number (beta). */
+      inferNumber: (number: string) => this.one<InferResult>('POST', '/tracking_requests/infer_number', { body: { number }, plainJson: true }),
+    }));
+  }
 
-  readonly shipments = {
-    get: (id: string, query: QueryOf<'getV2ShipmentsId'> = {}) => this.one<Shipment>('GET', `/shipments/${enc(id)}`, { query }),
-    list: (query: QueryOf<'getV2Shipments'> = {}) => this.page<Shipment>('/shipments', query),
-    iterate: (query: QueryOf<'getV2Shipments'> = {}) => this.all<Shipment>('/shipments', query),
-    update: (id: string, attributes: AttributesOf<'patchV2ShipmentsId'>) =>
-      this.one<Shipment>('PATCH', `/shipments/${enc(id)}`, { body: { data: { type: 'shipment', id, attributes } } }),
-    stopTracking: (id: string) => this.one<Shipment>('PATCH', `/shipments/${enc(id)}/stop_tracking`),
-    resumeTracking: (id: string) => this.one<Shipment>('PATCH', `/shipments/${enc(id)}/resume_tracking`),
-  };
+  get shipments() {
+    return this.namespace('shipments', () => ({
+      get: (id: string, query: QueryOf<'getV2ShipmentsId'> = {}) => this.one<Shipment>('GET', `/shipments/${enc(id)}`, { query }),
+      list: (query: QueryOf<'getV2Shipments'> = {}) => this.page<Shipment>('/shipments', query),
+      iterate: (query: QueryOf<'getV2Shipments'> = {}) => this.all<Shipment>('/shipments', query),
+      update: (id: string, attributes: AttributesOf<'patchV2ShipmentsId'>) =>
+        this.one<Shipment>('PATCH', `/shipments/${enc(id)}`, { body: { data: { type: 'shipment', id, attributes } } }),
+      stopTracking: (id: string) => this.one<Shipment>('PATCH', `/shipments/${enc(id)}/stop_tracking`),
+      resumeTracking: (id: string) => this.one<Shipment>('PATCH', `/shipments/${enc(id)}/resume_tracking`),
+    }));
+  }
 
-  readonly containers = {
-    get: (id: string, query: QueryOf<'getV2ContainersId'> = {}) => this.one<Container>('GET', `/containers/${enc(id)}`, { query }),
-    list: (query: QueryOf<'getV2Containers'> = {}) => this.page<Container>('/containers', query),
-    iterate: (query: QueryOf<'getV2Containers'> = {}) => this.all<Container>('/containers', query),
-    update: (id: string, attributes: AttributesOf<'patchV2ContainersId'>) =>
-      this.one<Container>('PATCH', `/containers/${enc(id)}`, { body: { data: { type: 'container', id, attributes } } }),
-    /** Asks the line (and terminal) for news of the container now; answers what it started, not the container. */
-    refresh: (id: string) => this.request<BodyOf<'patchV2ContainersIdRefresh'>>('PATCH', `/containers/${enc(id)}/refresh`),
-    transportEvents: (id: string, query: QueryOf<'getV2ContainersIdTransportEvents'> = {}) => this.page<TransportEvent>(`/containers/${enc(id)}/transport_events`, query),
-    iterateTransportEvents: (id: string, query: QueryOf<'getV2ContainersIdTransportEvents'> = {}) => this.all<TransportEvent>(`/containers/${enc(id)}/transport_events`, query),
-    rawEvents: (id: string) => this.page<RawEvent>(`/containers/${enc(id)}/raw_events`),
-    /** The route map: a GeoJSON FeatureCollection (plain JSON, not JSON:API). */
-    mapGeojson: (id: string) => this.request<BodyOf<'getV2ContainersIdMapGeojson'>>('GET', `/containers/${enc(id)}/map_geojson`),
-    /** The route document as sent (route, and with `include` its route locations, ports and vessels). */
-    route: (id: string, query: QueryOf<'getV2ContainersIdRoute'> = {}) => this.request<BodyOf<'getV2ContainersIdRoute'>>('GET', `/containers/${enc(id)}/route`, { query }),
-  };
+  get containers() {
+    return this.namespace('containers', () => ({
+      get: (id: string, query: QueryOf<'getV2ContainersId'> = {}) => this.one<Container>('GET', `/containers/${enc(id)}`, { query }),
+      list: (query: QueryOf<'getV2Containers'> = {}) => this.page<Container>('/containers', query),
+      iterate: (query: QueryOf<'getV2Containers'> = {}) => this.all<Container>('/containers', query),
+      update: (id: string, attributes: AttributesOf<'patchV2ContainersId'>) =>
+        this.one<Container>('PATCH', `/containers/${enc(id)}`, { body: { data: { type: 'container', id, attributes } } }),
+      /** Asks the line (and terminal) for news of the container now; answers what it started, not the container. */
+      refresh: (id: string) => this.request<BodyOf<'patchV2ContainersIdRefresh'>>('PATCH', `/containers/${enc(id)}/refresh`),
+      transportEvents: (id: string, query: QueryOf<'getV2ContainersIdTransportEvents'> = {}) => this.page<TransportEvent>(`/containers/${enc(id)}/transport_events`, query),
+      iterateTransportEvents: (id: string, query: QueryOf<'getV2ContainersIdTransportEvents'> = {}) => this.all<TransportEvent>(`/containers/${enc(id)}/transport_events`, query),
+      rawEvents: (id: string) => this.page<RawEvent>(`/containers/${enc(id)}/raw_events`),
+      /** The route map: a GeoJSON FeatureCollection (plain JSON, not JSON:API). */
+      mapGeojson: (id: string) => this.request<BodyOf<'getV2ContainersIdMapGeojson'>>('GET', `/containers/${enc(id)}/map_geojson`),
+      /** The route document as sent (route, and with `include` its route locations, ports and vessels). */
+      route: (id: string, query: QueryOf<'getV2ContainersIdRoute'> = {}) => this.request<BodyOf<'getV2ContainersIdRoute'>>('GET', `/containers/${enc(id)}/route`, { query }),
+    }));
+  }
 
-  readonly transportEvents = {
-    get: (id: string, query: QueryOf<'getV2TransportEventsId'> = {}) => this.one<TransportEvent>('GET', `/transport_events/${enc(id)}`, { query }),
-  };
+  get transportEvents() {
+    return this.namespace('transportEvents', () => ({
+      get: (id: string, query: QueryOf<'getV2TransportEventsId'> = {}) => this.one<TransportEvent>('GET', `/transport_events/${enc(id)}`, { query }),
+    }));
+  }
 
   /** Shipments, containers and tracking requests whose numbers or reference numbers match (at most 25). */
   search = async (query: string): Promise<SearchResult[]> => (await this.page<SearchResult>('/search', { query })).items;
 
-  readonly shippingLines = {
-    list: async (query: QueryOf<'getV2ShippingLines'> = {}): Promise<ShippingLine[]> => (await this.page<ShippingLine>('/shipping_lines', query)).items,
-    get: (id: string) => this.one<ShippingLine>('GET', `/shipping_lines/${enc(id)}`),
-  };
-  readonly ports = { get: (idOrLocode: string) => this.one<Port>('GET', `/ports/${enc(idOrLocode)}`) };
-  readonly metroAreas = { get: (idOrLocode: string) => this.one<MetroArea>('GET', `/metro_areas/${enc(idOrLocode)}`) };
-  readonly terminals = { get: (id: string, query: QueryOf<'getV2TerminalsId'> = {}) => this.one<Terminal>('GET', `/terminals/${enc(id)}`, { query }) };
-  readonly railTerminals = { get: (id: string, query: QueryOf<'getV2RailTerminalsId'> = {}) => this.one<RailTerminal>('GET', `/rail_terminals/${enc(id)}`, { query }) };
-  readonly vessels = {
-    /** By id or IMO number; `show_positions` (or either `show_positions[…_timestamp]`) adds the AIS track, which needs the routing feature. */
-    get: (idOrImo: string, query: QueryOf<'getV2VesselsId'> = {}) => this.one<Vessel>('GET', `/vessels/${enc(idOrImo)}`, { query }),
-    /** The predicted path to `port_id`, a position a minute, from the vessel's latest position; `meta` has the arrival and the speed assumed. */
-    futurePositions: (id: string, query: QueryOf<'getV2VesselsIdFuturePositions'>) => this.prediction(`/vessels/${enc(id)}/future_positions`, query),
-    /** The same from `latitude`/`longitude` at now. */
-    futurePositionsWithCoordinates: (id: string, query: QueryOf<'getV2VesselsIdFuturePositionsWithCoordinates'>) =>
-      this.prediction(`/vessels/${enc(id)}/future_positions_with_coordinates`, query),
-  };
+  get shippingLines() {
+    return this.namespace('shippingLines', () => ({
+      list: async (query: QueryOf<'getV2ShippingLines'> = {}): Promise<ShippingLine[]> => (await this.page<ShippingLine>('/shipping_lines', query)).items,
+      get: (id: string) => this.one<ShippingLine>('GET', `/shipping_lines/${enc(id)}`),
+    }));
+  }
+  get ports() {
+    return this.namespace('ports', () => ({ get: (idOrLocode: string) => this.one<Port>('GET', `/ports/${enc(idOrLocode)}`) }));
+  }
+  get metroAreas() {
+    return this.namespace('metroAreas', () => ({ get: (idOrLocode: string) => this.one<MetroArea>('GET', `/metro_areas/${enc(idOrLocode)}`) }));
+  }
+  get terminals() {
+    return this.namespace('terminals', () => ({ get: (id: string, query: QueryOf<'getV2TerminalsId'> = {}) => this.one<Terminal>('GET', `/terminals/${enc(id)}`, { query }) }));
+  }
+  get railTerminals() {
+    return this.namespace('railTerminals', () => ({ get: (id: string, query: QueryOf<'getV2RailTerminalsId'> = {}) => this.one<RailTerminal>('GET', `/rail_terminals/${enc(id)}`, { query }) }));
+  }
+  get vessels() {
+    return this.namespace('vessels', () => ({
+      /** By id or IMO number; `show_positions` (or either `show_positions[…_timestamp]`) adds the AIS track, which needs the routing feature. */
+      get: (idOrImo: string, query: QueryOf<'getV2VesselsId'> = {}) => this.one<Vessel>('GET', `/vessels/${enc(idOrImo)}`, { query }),
+      /** The predicted path to `port_id`, a position a minute, from the vessel's latest position; `meta` has the arrival and the speed assumed. */
+      futurePositions: (id: string, query: QueryOf<'getV2VesselsIdFuturePositions'>) => this.prediction(`/vessels/${enc(id)}/future_positions`, query),
+      /** The same from `latitude`/`longitude` at now. */
+      futurePositionsWithCoordinates: (id: string, query: QueryOf<'getV2VesselsIdFuturePositionsWithCoordinates'>) =>
+        this.prediction(`/vessels/${enc(id)}/future_positions_with_coordinates`, query),
+    }));
+  }
   /** The account of this client's API key (a cheap way to check the key). */
-  readonly account = { get: () => this.one<Account>('GET', '/account') };
+  get account() {
+    return this.namespace('account', () => ({ get: () => this.one<Account>('GET', '/account') }));
+  }
 
-  readonly parties = {
-    get: (id: string) => this.one<Party>('GET', `/parties/${enc(id)}`),
-    list: (query: QueryOf<'getV2Parties'> = {}) => this.page<Party>('/parties', query),
-    iterate: (query: QueryOf<'getV2Parties'> = {}) => this.all<Party>('/parties', query),
-    create: (attributes: AttributesOf<'postV2Parties'>) => this.one<Party>('POST', '/parties', { body: { data: { type: 'party', attributes } } }),
-    update: (id: string, attributes: AttributesOf<'patchV2PartiesId'>) => this.one<Party>('PATCH', `/parties/${enc(id)}`, { body: { data: { type: 'party', id, attributes } } }),
-  };
+  get parties() {
+    return this.namespace('parties', () => ({
+      get: (id: string) => this.one<Party>('GET', `/parties/${enc(id)}`),
+      list: (query: QueryOf<'getV2Parties'> = {}) => this.page<Party>('/parties', query),
+      iterate: (query: QueryOf<'getV2Parties'> = {}) => this.all<Party>('/parties', query),
+      create: (attributes: AttributesOf<'postV2Parties'>) => this.one<Party>('POST', '/parties', { body: { data: { type: 'party', attributes } } }),
+      update: (id: string, attributes: AttributesOf<'patchV2PartiesId'>) => this.one<Party>('PATCH', `/parties/${enc(id)}`, { body: { data: { type: 'party', id, attributes } } }),
+    }));
+  }
 
-  readonly webhooks = {
-    get: (id: string) => this.one<Webhook>('GET', `/webhooks/${enc(id)}`),
-    list: (query: QueryOf<'getV2Webhooks'> = {}) => this.page<Webhook>('/webhooks', query),
-    iterate: (query: QueryOf<'getV2Webhooks'> = {}) => this.all<Webhook>('/webhooks', query),
-    create: (attributes: AttributesOf<'postV2Webhooks'>) => this.one<Webhook>('POST', '/webhooks', { body: { data: { type: 'webhook', attributes } } }),
-    update: (id: string, attributes: AttributesOf<'patchV2WebhooksId'>) => this.one<Webhook>('PATCH', `/webhooks/${enc(id)}`, { body: { data: { type: 'webhook', id, attributes } } }),
-    delete: async (id: string): Promise<void> => void (await this.request('DELETE', `/webhooks/${enc(id)}`)),
-    /** The event names a webhook may subscribe to. */
-    events: () => this.request<BodyOf<'getV2WebhooksEvents'>>('GET', '/webhooks/events'),
-    /** The addresses deliveries leave from, for receivers' allow-lists. */
-    ips: () => this.request<BodyOf<'getV2WebhooksIps'>>('GET', '/webhooks/ips'),
-    /** Sends an example notification to a URL now and reports how the receiver answered. */
-    trigger: (body: unknown) => this.request<BodyOf<'postV2WebhooksTrigger'>>('POST', '/webhooks/trigger', { body }),
-  };
+  get webhooks() {
+    return this.namespace('webhooks', () => ({
+      get: (id: string) => this.one<Webhook>('GET', `/webhooks/${enc(id)}`),
+      list: (query: QueryOf<'getV2Webhooks'> = {}) => this.page<Webhook>('/webhooks', query),
+      iterate: (query: QueryOf<'getV2Webhooks'> = {}) => this.all<Webhook>('/webhooks', query),
+      create: (attributes: AttributesOf<'postV2Webhooks'>) => this.one<Webhook>('POST', '/webhooks', { body: { data: { type: 'webhook', attributes } } }),
+      update: (id: string, attributes: AttributesOf<'patchV2WebhooksId'>) => this.one<Webhook>('PATCH', `/webhooks/${enc(id)}`, { body: { data: { type: 'webhook', id, attributes } } }),
+      delete: async (id: string): Promise<void> => void (await this.request('DELETE', `/webhooks/${enc(id)}`)),
+      /** The event names a webhook may subscribe to. */
+      events: () => this.request<BodyOf<'getV2WebhooksEvents'>>('GET', '/webhooks/events'),
+      /** The addresses deliveries leave from, for receivers' allow-lists. */
+      ips: () => this.request<BodyOf<'getV2WebhooksIps'>>('GET', '/webhooks/ips'),
+      /** Sends an example notification to a URL now and reports how the receiver answered. */
+      trigger: (body: unknown) => this.request<BodyOf<'postV2WebhooksTrigger'>>('POST', '/webhooks/trigger', { body }),
+    }));
+  }
 
-  readonly webhookNotifications = {
-    get: (id: string, query: QueryOf<'getV2WebhookNotificationsId'> = {}) => this.one<WebhookNotification>('GET', `/webhook_notifications/${enc(id)}`, { query }),
-    list: (query: QueryOf<'getV2WebhookNotifications'> = {}) => this.page<WebhookNotification>('/webhook_notifications', query),
-    iterate: (query: QueryOf<'getV2WebhookNotifications'> = {}) => this.all<WebhookNotification>('/webhook_notifications', query),
-    redeliver: (id: string) => this.one<WebhookNotification>('POST', `/webhook_notifications/${enc(id)}/redeliver`),
-    /** An example notification document of an event, as deliveries carry it. */
-    example: (event: string) => this.request<BodyOf<'getV2WebhookNotificationsExamples'>>('GET', '/webhook_notifications/examples', { query: { event } }),
-  };
+  get webhookNotifications() {
+    return this.namespace('webhookNotifications', () => ({
+      get: (id: string, query: QueryOf<'getV2WebhookNotificationsId'> = {}) => this.one<WebhookNotification>('GET', `/webhook_notifications/${enc(id)}`, { query }),
+      list: (query: QueryOf<'getV2WebhookNotifications'> = {}) => this.page<WebhookNotification>('/webhook_notifications', query),
+      iterate: (query: QueryOf<'getV2WebhookNotifications'> = {}) => this.all<WebhookNotification>('/webhook_notifications', query),
+      redeliver: (id: string) => this.one<WebhookNotification>('POST', `/webhook_notifications/${enc(id)}/redeliver`),
+      /** An example notification document of an event, as deliveries carry it. */
+      example: (event: string) => this.request<BodyOf<'getV2WebhookNotificationsExamples'>>('GET', '/webhook_notifications/examples', { query: { event } }),
+    }));
+  }
 
   /** svc's OpenAPI document, the one the SDK's types are generated from. */
   openApi = () => this.request<BodyOf<'getV2OpenapiJson'>>('GET', '/openapi.json');
