@@ -6,6 +6,7 @@
 // DirectTransport; anything else to the SDK's web-standard transport, which answers it its own way.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { RequestInfo } from '@modelcontextprotocol/sdk/types.js';
 import { inProcessSendOf, withInProcessSend } from '../../sdk/src/transport.ts';
 import { apiKeyOfHeader } from '../domain/api-key-header.ts';
 import { KeyCache, MISSING_TOKEN } from './auth.ts';
@@ -84,7 +85,7 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) 
     const body = typeof req.body === 'string' ? req.body : '';
     const request = plainRequest({ headers: req.headers, body });
     if (request) {
-      const answer = await servers.answer(client, request, { requestInfo: { headers: forwardedHeaders(req), url: new URL(requestUrl(req)) } });
+      const answer = await servers.answer(client, request, { requestInfo: requestInfo(req) });
       return reply.code(200).type('application/json').send(JSON.stringify(answer));
     }
 
@@ -124,6 +125,20 @@ function onUnauthorized(send: typeof fetch, forget: () => void): typeof fetch {
     if (answer.status === 401) forget();
     return answer;
   });
+}
+
+/** What tools may read of the request, worked out only if one reads it (none of svc's does). */
+function requestInfo(req: FastifyRequest): RequestInfo {
+  let headers: Record<string, string> | undefined;
+  let url: URL | undefined;
+  return {
+    get headers() {
+      return (headers ??= forwardedHeaders(req));
+    },
+    get url() {
+      return (url ??= new URL(requestUrl(req)));
+    },
+  };
 }
 
 /** The request's headers that tools may see. */
