@@ -6,7 +6,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import { errorFor } from './errors.ts';
 import { toRecords, type ResourceObject } from './records.ts';
 import type { paths } from './schema.ts';
-import { retryAfterMs, retryingFetch, sleep } from './transport.ts';
+import { headerOf, inProcessSendOf, retryAfterMs, retryingFetch, retryingSend, sleep, type InProcessSend } from './transport.ts';
 import type { Account, AttributesOf, BodyOf, Container, InferResult, MetroArea, Party, Port, QueryOf, RailTerminal, RawEvent, SearchResult, Shipment, ShippingLine, Terminal, TrackingRequest, TransportEvent, Vessel, VesselWithPositions, Webhook, WebhookNotification } from './types.ts';
 
 export interface SvcClientOptions {
@@ -51,6 +51,15 @@ export interface RequestOptions {
 
 /** `http://h:8080` and `http://h:8080/v2/` both become `http://h:8080/v2`. */
 export function apiBase(baseUrl: string): string {
+  // The MCP server makes a client per request, always of the same base: parse it once.
+  if (baseUrl === lastBase.given) return lastBase.base;
+  lastBase = { given: baseUrl, base: parseBase(baseUrl) };
+  return lastBase.base;
+}
+
+let lastBase = { given: '', base: '' };
+
+function parseBase(baseUrl: string): string {
   const url = new URL(baseUrl);
   const path = url.pathname.replace(/\/+$/, '');
   url.pathname = /\/v2$/.test(path) ? path : `${path}/v2`;
@@ -64,30 +73,47 @@ const JSONAPI = 'application/vnd.api+json';
 export class SvcClient {
   /** The API base, ending in /v2. */
   readonly baseUrl: string;
-  /** The generated client of every path (paths start with /v2), through the same transport. */
-  readonly raw: Client<paths>;
   /** The base without /v2: where /healthz and /readyz live. */
   private readonly root: string;
   private readonly send: (request: Request) => Promise<Response>;
+  /** The in-process fast path, when the fetch given carries one (transport.ts withInProcessSend). */
+  private readonly sendInProcess?: InProcessSend;
   private readonly headers: Record<string, string>;
+  private rawClient?: Client<paths>;
+  /**
+   * The method groups (containers, shipments, …), each made on first use: the MCP server makes a
+   * client per request and uses one or two groups, and making all of them cost more than a call.
+   */
+  private readonly groups: Record<string, unknown> = {};
 
   constructor(options: SvcClientOptions) {
     this.baseUrl = apiBase(options.baseUrl);
-    this.send = retryingFetch({
+    const transport = {
       timeoutMs: options.timeoutMs ?? 30_000,
       maxRetries: options.maxRetries ?? 2,
       maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
       fetch: options.fetch ?? globalThis.fetch,
       sleep: options.sleep ?? sleep,
-    });
+    };
+    this.send = retryingFetch(transport);
+    const inProcess = inProcessSendOf(transport.fetch);
+    if (inProcess) this.sendInProcess = retryingSend(transport, inProcess);
     this.headers = {
       accept: `${JSONAPI}, application/json`,
       'user-agent': 'svc-sdk/0.1',
       ...options.headers,
       ...(options.token ? { authorization: `Token ${options.token}` } : {}),
     };
-    this.root = this.baseUrl.replace(/\/v2$/, '');
-    this.raw = createClient<paths>({ baseUrl: this.root, headers: this.headers, fetch: this.send });
+    this.root = this.baseUrl.slice(0, -'/v2'.length);
+  }
+
+  private namespace<T>(name: string, make: () => T): T {
+    return (this.groups[name] ??= make()) as T;
+  }
+
+  /** The generated client of every path (paths start with /v2), through the same transport; made on first use. */
+  get raw(): Client<paths> {
+    return (this.rawClient ??= createClient<paths>({ baseUrl: this.root, headers: this.headers, fetch: this.send }));
   }
 
   /**
@@ -99,20 +125,21 @@ export class SvcClient {
   }
 
   private async fetchJson<T>(method: string, url: string, { body, plainJson = false, signal }: RequestOptions = {}): Promise<T> {
-    const headers = { ...this.headers, ...(body === undefined ? {} : { 'content-type': plainJson ? 'application/json' : JSONAPI }) };
-    const response = await this.send(new Request(url, { method, headers, signal, body: body === undefined ? undefined : JSON.stringify(body) }));
-    const text = await response.text();
+    const headers = body === undefined ? this.headers : { ...this.headers, 'content-type': plainJson ? 'application/json' : JSONAPI };
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    if (this.sendInProcess) {
+      const answer = await this.sendInProcess({ method, url, headers, body: text, signal });
+      return answerOf<T>(answer.status, answer.body, (name) => headerOf(answer.headers, name));
+    }
+    const response = await this.send(new Request(url, { method, headers, signal, body: text }));
+    const received = await response.text();
     let parsed: unknown;
     try {
-      parsed = text ? JSON.parse(text) : undefined;
+      parsed = received ? JSON.parse(received) : undefined;
     } catch {
       parsed = undefined; // an HTML error page from a proxy: the status still tells the kind
     }
-    if (!response.ok) {
-      const wait = retryAfterMs(response.headers.get('retry-after'));
-      throw errorFor(response.status, parsed, response.headers.get('x-request-id') ?? undefined, wait === undefined ? undefined : Math.ceil(wait / 1000));
-    }
-    return parsed as T;
+    return answerOf<T>(response.status, parsed, (name) => response.headers.get(name));
   }
 
   private async one<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -153,106 +180,134 @@ export class SvcClient {
     for (let page: Page<T> | undefined = await this.page<T>(path, query); page; page = await page.next()) yield* page.items;
   }
 
-  readonly trackingRequests = {
-    /** Track a number. `scac` may be left out with `auto_detect_vocc_scac: true`. */
-    create: (attributes: AttributesOf<'postV2TrackingRequests'>, customerId?: string) =>
-      this.one<TrackingRequest>('POST', '/tracking_requests', {
-        body: { data: { type: 'tracking_request', attributes, ...(customerId ? { relationships: { customer: { data: { type: 'party', id: customerId } } } } : {}) } },
-      }),
-    get: (id: string, query: QueryOf<'getV2TrackingRequestsId'> = {}) => this.one<TrackingRequest>('GET', `/tracking_requests/${enc(id)}`, { query }),
-    list: (query: QueryOf<'getV2TrackingRequests'> = {}) => this.page<TrackingRequest>('/tracking_requests', query),
-    iterate: (query: QueryOf<'getV2TrackingRequests'> = {}) => this.all<TrackingRequest>('/tracking_requests', query),
-    update: (id: string, attributes: AttributesOf<'patchV2TrackingRequestsId'>) =>
-      this.one<TrackingRequest>('PATCH', `/tracking_requests/${enc(id)}`, { body: { data: { type: 'tracking_request', id, attributes } } }),
-    /** The shipping line and number type svc predicts for a bare number (beta). */
-    inferNumber: (number: string) => this.one<InferResult>('POST', '/tracking_requests/infer_number', { body: { number }, plainJson: true }),
-  };
+  get trackingRequests() {
+    return this.namespace('trackingRequests', () => ({
+      /** Track a number. `scac` may be left out with `auto_detect_vocc_scac: true`. */
+      create: (attributes: AttributesOf<'postV2TrackingRequests'>, customerId?: string) =>
+        this.one<TrackingRequest>('POST', '/tracking_requests', {
+          body: { data: { type: 'tracking_request', attributes, ...(customerId ? { relationships: { customer: { data: { type: 'party', id: customerId } } } } : {}) } },
+        }),
+      get: (id: string, query: QueryOf<'getV2TrackingRequestsId'> = {}) => this.one<TrackingRequest>('GET', `/tracking_requests/${enc(id)}`, { query }),
+      list: (query: QueryOf<'getV2TrackingRequests'> = {}) => this.page<TrackingRequest>('/tracking_requests', query),
+      iterate: (query: QueryOf<'getV2TrackingRequests'> = {}) => this.all<TrackingRequest>('/tracking_requests', query),
+      update: (id: string, attributes: AttributesOf<'patchV2TrackingRequestsId'>) =>
+        this.one<TrackingRequest>('PATCH', `/tracking_requests/${enc(id)}`, { body: { data: { type: 'tracking_request', id, attributes } } }),
+      /** The shipping line and number type svc predicts for a bare number (beta). */
+      inferNumber: (number: string) => this.one<InferResult>('POST', '/tracking_requests/infer_number', { body: { number }, plainJson: true }),
+    }));
+  }
 
-  readonly shipments = {
-    get: (id: string, query: QueryOf<'getV2ShipmentsId'> = {}) => this.one<Shipment>('GET', `/shipments/${enc(id)}`, { query }),
-    list: (query: QueryOf<'getV2Shipments'> = {}) => this.page<Shipment>('/shipments', query),
-    iterate: (query: QueryOf<'getV2Shipments'> = {}) => this.all<Shipment>('/shipments', query),
-    update: (id: string, attributes: AttributesOf<'patchV2ShipmentsId'>) =>
-      this.one<Shipment>('PATCH', `/shipments/${enc(id)}`, { body: { data: { type: 'shipment', id, attributes } } }),
-    stopTracking: (id: string) => this.one<Shipment>('PATCH', `/shipments/${enc(id)}/stop_tracking`),
-    resumeTracking: (id: string) => this.one<Shipment>('PATCH', `/shipments/${enc(id)}/resume_tracking`),
-  };
+  get shipments() {
+    return this.namespace('shipments', () => ({
+      get: (id: string, query: QueryOf<'getV2ShipmentsId'> = {}) => this.one<Shipment>('GET', `/shipments/${enc(id)}`, { query }),
+      list: (query: QueryOf<'getV2Shipments'> = {}) => this.page<Shipment>('/shipments', query),
+      iterate: (query: QueryOf<'getV2Shipments'> = {}) => this.all<Shipment>('/shipments', query),
+      update: (id: string, attributes: AttributesOf<'patchV2ShipmentsId'>) =>
+        this.one<Shipment>('PATCH', `/shipments/${enc(id)}`, { body: { data: { type: 'shipment', id, attributes } } }),
+      stopTracking: (id: string) => this.one<Shipment>('PATCH', `/shipments/${enc(id)}/stop_tracking`),
+      resumeTracking: (id: string) => this.one<Shipment>('PATCH', `/shipments/${enc(id)}/resume_tracking`),
+    }));
+  }
 
-  readonly containers = {
-    get: (id: string, query: QueryOf<'getV2ContainersId'> = {}) => this.one<Container>('GET', `/containers/${enc(id)}`, { query }),
-    list: (query: QueryOf<'getV2Containers'> = {}) => this.page<Container>('/containers', query),
-    iterate: (query: QueryOf<'getV2Containers'> = {}) => this.all<Container>('/containers', query),
-    update: (id: string, attributes: AttributesOf<'patchV2ContainersId'>) =>
-      this.one<Container>('PATCH', `/containers/${enc(id)}`, { body: { data: { type: 'container', id, attributes } } }),
-    /** Asks the line (and terminal) for news of the container now; answers what it started, not the container. */
-    refresh: (id: string) => this.request<BodyOf<'patchV2ContainersIdRefresh'>>('PATCH', `/containers/${enc(id)}/refresh`),
-    transportEvents: (id: string, query: QueryOf<'getV2ContainersIdTransportEvents'> = {}) => this.page<TransportEvent>(`/containers/${enc(id)}/transport_events`, query),
-    iterateTransportEvents: (id: string, query: QueryOf<'getV2ContainersIdTransportEvents'> = {}) => this.all<TransportEvent>(`/containers/${enc(id)}/transport_events`, query),
-    rawEvents: (id: string) => this.page<RawEvent>(`/containers/${enc(id)}/raw_events`),
-    /** The route map: a GeoJSON FeatureCollection (plain JSON, not JSON:API). */
-    mapGeojson: (id: string) => this.request<BodyOf<'getV2ContainersIdMapGeojson'>>('GET', `/containers/${enc(id)}/map_geojson`),
-    /** The route document as sent (route, and with `include` its route locations, ports and vessels). */
-    route: (id: string, query: QueryOf<'getV2ContainersIdRoute'> = {}) => this.request<BodyOf<'getV2ContainersIdRoute'>>('GET', `/containers/${enc(id)}/route`, { query }),
-  };
+  get containers() {
+    return this.namespace('containers', () => ({
+      get: (id: string, query: QueryOf<'getV2ContainersId'> = {}) => this.one<Container>('GET', `/containers/${enc(id)}`, { query }),
+      list: (query: QueryOf<'getV2Containers'> = {}) => this.page<Container>('/containers', query),
+      iterate: (query: QueryOf<'getV2Containers'> = {}) => this.all<Container>('/containers', query),
+      update: (id: string, attributes: AttributesOf<'patchV2ContainersId'>) =>
+        this.one<Container>('PATCH', `/containers/${enc(id)}`, { body: { data: { type: 'container', id, attributes } } }),
+      /** Asks the line (and terminal) for news of the container now; answers what it started, not the container. */
+      refresh: (id: string) => this.request<BodyOf<'patchV2ContainersIdRefresh'>>('PATCH', `/containers/${enc(id)}/refresh`),
+      transportEvents: (id: string, query: QueryOf<'getV2ContainersIdTransportEvents'> = {}) => this.page<TransportEvent>(`/containers/${enc(id)}/transport_events`, query),
+      iterateTransportEvents: (id: string, query: QueryOf<'getV2ContainersIdTransportEvents'> = {}) => this.all<TransportEvent>(`/containers/${enc(id)}/transport_events`, query),
+      rawEvents: (id: string) => this.page<RawEvent>(`/containers/${enc(id)}/raw_events`),
+      /** The route map: a GeoJSON FeatureCollection (plain JSON, not JSON:API). */
+      mapGeojson: (id: string) => this.request<BodyOf<'getV2ContainersIdMapGeojson'>>('GET', `/containers/${enc(id)}/map_geojson`),
+      /** The route document as sent (route, and with `include` its route locations, ports and vessels). */
+      route: (id: string, query: QueryOf<'getV2ContainersIdRoute'> = {}) => this.request<BodyOf<'getV2ContainersIdRoute'>>('GET', `/containers/${enc(id)}/route`, { query }),
+    }));
+  }
 
-  readonly transportEvents = {
-    get: (id: string, query: QueryOf<'getV2TransportEventsId'> = {}) => this.one<TransportEvent>('GET', `/transport_events/${enc(id)}`, { query }),
-  };
+  get transportEvents() {
+    return this.namespace('transportEvents', () => ({
+      get: (id: string, query: QueryOf<'getV2TransportEventsId'> = {}) => this.one<TransportEvent>('GET', `/transport_events/${enc(id)}`, { query }),
+    }));
+  }
 
   /** Shipments, containers and tracking requests whose numbers or reference numbers match (at most 25). */
   search = async (query: string): Promise<SearchResult[]> => (await this.page<SearchResult>('/search', { query })).items;
 
-  readonly shippingLines = {
-    list: async (query: QueryOf<'getV2ShippingLines'> = {}): Promise<ShippingLine[]> => (await this.page<ShippingLine>('/shipping_lines', query)).items,
-    get: (id: string) => this.one<ShippingLine>('GET', `/shipping_lines/${enc(id)}`),
-  };
-  readonly ports = { get: (idOrLocode: string) => this.one<Port>('GET', `/ports/${enc(idOrLocode)}`) };
-  readonly metroAreas = { get: (idOrLocode: string) => this.one<MetroArea>('GET', `/metro_areas/${enc(idOrLocode)}`) };
-  readonly terminals = { get: (id: string, query: QueryOf<'getV2TerminalsId'> = {}) => this.one<Terminal>('GET', `/terminals/${enc(id)}`, { query }) };
-  readonly railTerminals = { get: (id: string, query: QueryOf<'getV2RailTerminalsId'> = {}) => this.one<RailTerminal>('GET', `/rail_terminals/${enc(id)}`, { query }) };
-  readonly vessels = {
-    /** By id or IMO number; `show_positions` (or either `show_positions[…_timestamp]`) adds the AIS track, which needs the routing feature. */
-    get: (idOrImo: string, query: QueryOf<'getV2VesselsId'> = {}) => this.one<Vessel>('GET', `/vessels/${enc(idOrImo)}`, { query }),
-    /** The predicted path to `port_id`, a position a minute, from the vessel's latest position; `meta` has the arrival and the speed assumed. */
-    futurePositions: (id: string, query: QueryOf<'getV2VesselsIdFuturePositions'>) => this.prediction(`/vessels/${enc(id)}/future_positions`, query),
-    /** The same from `latitude`/`longitude` at now. */
-    futurePositionsWithCoordinates: (id: string, query: QueryOf<'getV2VesselsIdFuturePositionsWithCoordinates'>) =>
-      this.prediction(`/vessels/${enc(id)}/future_positions_with_coordinates`, query),
-  };
+  get shippingLines() {
+    return this.namespace('shippingLines', () => ({
+      list: async (query: QueryOf<'getV2ShippingLines'> = {}): Promise<ShippingLine[]> => (await this.page<ShippingLine>('/shipping_lines', query)).items,
+      get: (id: string) => this.one<ShippingLine>('GET', `/shipping_lines/${enc(id)}`),
+    }));
+  }
+  get ports() {
+    return this.namespace('ports', () => ({ get: (idOrLocode: string) => this.one<Port>('GET', `/ports/${enc(idOrLocode)}`) }));
+  }
+  get metroAreas() {
+    return this.namespace('metroAreas', () => ({ get: (idOrLocode: string) => this.one<MetroArea>('GET', `/metro_areas/${enc(idOrLocode)}`) }));
+  }
+  get terminals() {
+    return this.namespace('terminals', () => ({ get: (id: string, query: QueryOf<'getV2TerminalsId'> = {}) => this.one<Terminal>('GET', `/terminals/${enc(id)}`, { query }) }));
+  }
+  get railTerminals() {
+    return this.namespace('railTerminals', () => ({ get: (id: string, query: QueryOf<'getV2RailTerminalsId'> = {}) => this.one<RailTerminal>('GET', `/rail_terminals/${enc(id)}`, { query }) }));
+  }
+  get vessels() {
+    return this.namespace('vessels', () => ({
+      /** By id or IMO number; `show_positions` (or either `show_positions[…_timestamp]`) adds the AIS track, which needs the routing feature. */
+      get: (idOrImo: string, query: QueryOf<'getV2VesselsId'> = {}) => this.one<Vessel>('GET', `/vessels/${enc(idOrImo)}`, { query }),
+      /** The predicted path to `port_id`, a position a minute, from the vessel's latest position; `meta` has the arrival and the speed assumed. */
+      futurePositions: (id: string, query: QueryOf<'getV2VesselsIdFuturePositions'>) => this.prediction(`/vessels/${enc(id)}/future_positions`, query),
+      /** The same from `latitude`/`longitude` at now. */
+      futurePositionsWithCoordinates: (id: string, query: QueryOf<'getV2VesselsIdFuturePositionsWithCoordinates'>) =>
+        this.prediction(`/vessels/${enc(id)}/future_positions_with_coordinates`, query),
+    }));
+  }
   /** The account of this client's API key (a cheap way to check the key). */
-  readonly account = { get: () => this.one<Account>('GET', '/account') };
+  get account() {
+    return this.namespace('account', () => ({ get: () => this.one<Account>('GET', '/account') }));
+  }
 
-  readonly parties = {
-    get: (id: string) => this.one<Party>('GET', `/parties/${enc(id)}`),
-    list: (query: QueryOf<'getV2Parties'> = {}) => this.page<Party>('/parties', query),
-    iterate: (query: QueryOf<'getV2Parties'> = {}) => this.all<Party>('/parties', query),
-    create: (attributes: AttributesOf<'postV2Parties'>) => this.one<Party>('POST', '/parties', { body: { data: { type: 'party', attributes } } }),
-    update: (id: string, attributes: AttributesOf<'patchV2PartiesId'>) => this.one<Party>('PATCH', `/parties/${enc(id)}`, { body: { data: { type: 'party', id, attributes } } }),
-  };
+  get parties() {
+    return this.namespace('parties', () => ({
+      get: (id: string) => this.one<Party>('GET', `/parties/${enc(id)}`),
+      list: (query: QueryOf<'getV2Parties'> = {}) => this.page<Party>('/parties', query),
+      iterate: (query: QueryOf<'getV2Parties'> = {}) => this.all<Party>('/parties', query),
+      create: (attributes: AttributesOf<'postV2Parties'>) => this.one<Party>('POST', '/parties', { body: { data: { type: 'party', attributes } } }),
+      update: (id: string, attributes: AttributesOf<'patchV2PartiesId'>) => this.one<Party>('PATCH', `/parties/${enc(id)}`, { body: { data: { type: 'party', id, attributes } } }),
+    }));
+  }
 
-  readonly webhooks = {
-    get: (id: string) => this.one<Webhook>('GET', `/webhooks/${enc(id)}`),
-    list: (query: QueryOf<'getV2Webhooks'> = {}) => this.page<Webhook>('/webhooks', query),
-    iterate: (query: QueryOf<'getV2Webhooks'> = {}) => this.all<Webhook>('/webhooks', query),
-    create: (attributes: AttributesOf<'postV2Webhooks'>) => this.one<Webhook>('POST', '/webhooks', { body: { data: { type: 'webhook', attributes } } }),
-    update: (id: string, attributes: AttributesOf<'patchV2WebhooksId'>) => this.one<Webhook>('PATCH', `/webhooks/${enc(id)}`, { body: { data: { type: 'webhook', id, attributes } } }),
-    delete: async (id: string): Promise<void> => void (await this.request('DELETE', `/webhooks/${enc(id)}`)),
-    /** The event names a webhook may subscribe to. */
-    events: () => this.request<BodyOf<'getV2WebhooksEvents'>>('GET', '/webhooks/events'),
-    /** The addresses deliveries leave from, for receivers' allow-lists. */
-    ips: () => this.request<BodyOf<'getV2WebhooksIps'>>('GET', '/webhooks/ips'),
-    /** Sends an example notification to a URL now and reports how the receiver answered. */
-    trigger: (body: unknown) => this.request<BodyOf<'postV2WebhooksTrigger'>>('POST', '/webhooks/trigger', { body }),
-  };
+  get webhooks() {
+    return this.namespace('webhooks', () => ({
+      get: (id: string) => this.one<Webhook>('GET', `/webhooks/${enc(id)}`),
+      list: (query: QueryOf<'getV2Webhooks'> = {}) => this.page<Webhook>('/webhooks', query),
+      iterate: (query: QueryOf<'getV2Webhooks'> = {}) => this.all<Webhook>('/webhooks', query),
+      create: (attributes: AttributesOf<'postV2Webhooks'>) => this.one<Webhook>('POST', '/webhooks', { body: { data: { type: 'webhook', attributes } } }),
+      update: (id: string, attributes: AttributesOf<'patchV2WebhooksId'>) => this.one<Webhook>('PATCH', `/webhooks/${enc(id)}`, { body: { data: { type: 'webhook', id, attributes } } }),
+      delete: async (id: string): Promise<void> => void (await this.request('DELETE', `/webhooks/${enc(id)}`)),
+      /** The event names a webhook may subscribe to. */
+      events: () => this.request<BodyOf<'getV2WebhooksEvents'>>('GET', '/webhooks/events'),
+      /** The addresses deliveries leave from, for receivers' allow-lists. */
+      ips: () => this.request<BodyOf<'getV2WebhooksIps'>>('GET', '/webhooks/ips'),
+      /** Sends an example notification to a URL now and reports how the receiver answered. */
+      trigger: (body: unknown) => this.request<BodyOf<'postV2WebhooksTrigger'>>('POST', '/webhooks/trigger', { body }),
+    }));
+  }
 
-  readonly webhookNotifications = {
-    get: (id: string, query: QueryOf<'getV2WebhookNotificationsId'> = {}) => this.one<WebhookNotification>('GET', `/webhook_notifications/${enc(id)}`, { query }),
-    list: (query: QueryOf<'getV2WebhookNotifications'> = {}) => this.page<WebhookNotification>('/webhook_notifications', query),
-    iterate: (query: QueryOf<'getV2WebhookNotifications'> = {}) => this.all<WebhookNotification>('/webhook_notifications', query),
-    redeliver: (id: string) => this.one<WebhookNotification>('POST', `/webhook_notifications/${enc(id)}/redeliver`),
-    /** An example notification document of an event, as deliveries carry it. */
-    example: (event: string) => this.request<BodyOf<'getV2WebhookNotificationsExamples'>>('GET', '/webhook_notifications/examples', { query: { event } }),
-  };
+  get webhookNotifications() {
+    return this.namespace('webhookNotifications', () => ({
+      get: (id: string, query: QueryOf<'getV2WebhookNotificationsId'> = {}) => this.one<WebhookNotification>('GET', `/webhook_notifications/${enc(id)}`, { query }),
+      list: (query: QueryOf<'getV2WebhookNotifications'> = {}) => this.page<WebhookNotification>('/webhook_notifications', query),
+      iterate: (query: QueryOf<'getV2WebhookNotifications'> = {}) => this.all<WebhookNotification>('/webhook_notifications', query),
+      redeliver: (id: string) => this.one<WebhookNotification>('POST', `/webhook_notifications/${enc(id)}/redeliver`),
+      /** An example notification document of an event, as deliveries carry it. */
+      example: (event: string) => this.request<BodyOf<'getV2WebhookNotificationsExamples'>>('GET', '/webhook_notifications/examples', { query: { event } }),
+    }));
+  }
 
   /** svc's OpenAPI document, the one the SDK's types are generated from. */
   openApi = () => this.request<BodyOf<'getV2OpenapiJson'>>('GET', '/openapi.json');
@@ -263,6 +318,13 @@ export class SvcClient {
 }
 
 const enc = encodeURIComponent;
+
+/** The parsed body of a successful answer, else the typed error of the failed one. */
+function answerOf<T>(status: number, parsed: unknown, header: (name: string) => string | null): T {
+  if (status >= 200 && status < 300) return parsed as T;
+  const wait = retryAfterMs(header('retry-after'));
+  throw errorFor(status, parsed, header('x-request-id') ?? undefined, wait === undefined ? undefined : Math.ceil(wait / 1000));
+}
 
 /** `url` with the query's parameters; a list goes comma-separated, as svc reads `include`. */
 function withQuery(url: string, query: Query = {}): string {

@@ -34,6 +34,49 @@ export class BufferedResponse extends Response {
   }
 }
 
+/** A request as an in-process send takes it: no web Request, the body already JSON text. */
+export interface PlainRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/** An answer made in memory, its body already parsed as JSON (undefined when empty or not JSON). */
+export interface ParsedAnswer {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+export type InProcessSend = (request: PlainRequest) => Promise<ParsedAnswer>;
+
+const IN_PROCESS = Symbol.for('svc.sdk.inProcessSend');
+type WithInProcess = typeof fetch & { [IN_PROCESS]?: InProcessSend };
+
+/**
+ * Internal fast path, for svc serve's MCP server calling its own app (src/main/inject-fetch.ts):
+ * `fetch` still works as any fetch (the raw client uses it), and SvcClient's methods use `send`
+ * instead, so no web Request, Response, body text or timer is made for an answer that is in
+ * memory already. A client given any other fetch goes over the network exactly as before.
+ */
+export function withInProcessSend(fetch: typeof globalThis.fetch, send: InProcessSend): typeof globalThis.fetch {
+  return Object.assign((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init), { [IN_PROCESS]: send });
+}
+
+/** The in-process send a fetch carries (withInProcessSend), if it does. */
+export function inProcessSendOf(fetch: typeof globalThis.fetch): InProcessSend | undefined {
+  return (fetch as WithInProcess)[IN_PROCESS];
+}
+
+/** A header of a ParsedAnswer, as Headers.get would give it. */
+export function headerOf(headers: ParsedAnswer['headers'], name: string): string | null {
+  const value = headers[name];
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Seconds (or an HTTP date) of a Retry-After header, as milliseconds from `now`. */
@@ -50,30 +93,49 @@ const backoffMs = (attempt: number) => 500 * 2 ** attempt * (0.75 + Math.random(
 const worthRetrying = (status: number) => status === 429 || status >= 500;
 
 export function retryingFetch(options: TransportOptions): (request: Request) => Promise<Response> {
-  return async (request) => {
-    const retries = IDEMPOTENT.has(request.method) ? options.maxRetries : 0;
-    for (let attempt = 0; ; attempt++) {
-      let response: Response;
-      try {
-        response = await attemptOnce(options, request);
-      } catch (err) {
-        if (request.signal.aborted) throw err; // the caller gave up: not ours to retry
-        const wait = backoffMs(attempt);
-        if (attempt < retries && wait <= options.maxRetryDelayMs) {
-          await options.sleep(wait);
-          continue;
-        }
-        const timedOut = (err as Error).name === 'TimeoutError';
-        const why = timedOut ? `no answer within ${options.timeoutMs} ms` : ((err as Error & { cause?: Error }).cause?.message ?? (err as Error).message);
-        throw new ConnectionError(`${request.method} ${request.url}: ${why}`, 0, [], undefined, { cause: err });
+  return (request) =>
+    retrying(options, request.method, request.url, request.signal, () => attemptOnce(options, request), (response) => response.headers.get('retry-after'));
+}
+
+/**
+ * The same retries for an in-process send (InProcessSend). No timer bounds an attempt: nothing
+ * waits on a network, and the app answering in memory bounds its own work; the caller's signal
+ * still reaches it.
+ */
+export function retryingSend(options: TransportOptions, send: InProcessSend): InProcessSend {
+  return (request) => retrying(options, request.method, request.url, request.signal, () => send(request), (answer) => headerOf(answer.headers, 'retry-after'));
+}
+
+async function retrying<T extends { status: number }>(
+  options: TransportOptions,
+  method: string,
+  url: string,
+  signal: AbortSignal | undefined,
+  attempt: () => Promise<T>,
+  retryAfter: (answer: T) => string | null,
+): Promise<T> {
+  const retries = IDEMPOTENT.has(method) ? options.maxRetries : 0;
+  for (let n = 0; ; n++) {
+    let answer: T;
+    try {
+      answer = await attempt();
+    } catch (err) {
+      if (signal?.aborted) throw err; // the caller gave up: not ours to retry
+      const wait = backoffMs(n);
+      if (n < retries && wait <= options.maxRetryDelayMs) {
+        await options.sleep(wait);
+        continue;
       }
-      if (attempt >= retries || !worthRetrying(response.status)) return response;
-      const asked = retryAfterMs(response.headers.get('retry-after'));
-      const wait = asked ?? backoffMs(attempt);
-      if (wait > options.maxRetryDelayMs) return response;
-      await options.sleep(wait);
+      const timedOut = (err as Error).name === 'TimeoutError';
+      const why = timedOut ? `no answer within ${options.timeoutMs} ms` : ((err as Error & { cause?: Error }).cause?.message ?? (err as Error).message);
+      throw new ConnectionError(`${method} ${url}: ${why}`, 0, [], undefined, { cause: err });
     }
-  };
+    if (n >= retries || !worthRetrying(answer.status)) return answer;
+    const asked = retryAfterMs(retryAfter(answer));
+    const wait = asked ?? backoffMs(n);
+    if (wait > options.maxRetryDelayMs) return answer;
+    await options.sleep(wait);
+  }
 }
 
 /**

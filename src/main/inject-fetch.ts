@@ -2,10 +2,10 @@
 // mounted in svc serve reaches the REST API without a TCP round trip, yet through the same hooks,
 // authentication, rate limits and serialisation as any client.
 import type { FastifyInstance } from 'fastify';
-import { BufferedResponse } from '../../sdk/src/transport.ts';
+import { BufferedResponse, withInProcessSend, type InProcessSend, type ParsedAnswer } from '../../sdk/src/transport.ts';
 
 export function injectFetch(app: FastifyInstance): typeof fetch {
-  return async (input, init) => {
+  const fetch: typeof globalThis.fetch = async (input, init) => {
     // The SDK sends a Request with its signal in init: read it as it is rather than copy it into another.
     const request = input instanceof Request && (init === undefined || Object.keys(init).every((k) => k === 'signal')) ? input : new Request(input, init);
     const url = new URL(request.url);
@@ -27,4 +27,22 @@ export function injectFetch(app: FastifyInstance): typeof fetch {
     // Answered in full already: the SDK's transport takes it as it is (no copy of the body).
     return new BufferedResponse(new Uint8Array(res.rawPayload), { status: res.statusCode, headers: responseHeaders });
   };
+
+  // SvcClient's own methods take this way: plain headers in, the JSON body parsed once out, and
+  // no web Request or Response between. The app's rules apply all the same: it is one inject.
+  const send: InProcessSend = async ({ method, url, headers, body, signal }) => {
+    const { host, pathname, search } = new URL(url);
+    const res = await app.inject({ method: method as 'GET', url: pathname + search, headers: { ...headers, host }, payload: body, ...(signal ? { signal } : {}) });
+    return { status: res.statusCode, headers: res.headers as ParsedAnswer['headers'], body: parsedJson(res.payload) };
+  };
+  return withInProcessSend(fetch, send);
+}
+
+function parsedJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // not JSON: the status still tells the kind
+  }
 }

@@ -1,7 +1,7 @@
 // Who is calling the MCP server: the API key of the request (Bearer or Token), else the server's
 // own SVC_API_TOKEN, checked against svc's REST API before any MCP work. A key that REST accepted
 // is remembered briefly, so a conversation's many small requests cost one check, not one each.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { AuthenticationError, ConnectionError, RateLimitError, SvcError, type SvcClient } from '../../sdk/src/index.ts';
 
 /**
@@ -81,7 +81,8 @@ export class KeyCache {
   }
 }
 
-const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
+// The one-shot hash: a sixth of createHash's cost, and this runs on every MCP request.
+const digest = (token: string) => hash('sha256', token, 'base64url');
 
 /** A failed verification as the HTTP answer it becomes. */
 function refusal(err: unknown): KeyCheck {

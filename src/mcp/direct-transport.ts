@@ -9,8 +9,7 @@
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  isJSONRPCRequest,
-  JSONRPCMessageSchema,
+  JSONRPCRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -47,9 +46,11 @@ export function plainRequest({ headers, body }: PostedRequest): JSONRPCRequest |
     return undefined;
   }
   if (Array.isArray(raw)) return undefined;
-  const parsed = JSONRPCMessageSchema.safeParse(raw);
+  // The request schema is the first of the message union the SDK's transport parses with, so a
+  // body it accepts is one the transport would take as this request; one parse, not two.
+  const parsed = JSONRPCRequestSchema.safeParse(raw);
   // Initialization (valid or not) is left to the SDK's transport, which has rules of its own for it.
-  if (!parsed.success || !isJSONRPCRequest(parsed.data) || parsed.data.method === 'initialize') return undefined;
+  if (!parsed.success || parsed.data.method === 'initialize') return undefined;
   return parsed.data;
 }
 

@@ -6,6 +6,8 @@
 // DirectTransport; anything else to the SDK's web-standard transport, which answers it its own way.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { RequestInfo } from '@modelcontextprotocol/sdk/types.js';
+import { inProcessSendOf, withInProcessSend } from '../../sdk/src/transport.ts';
 import { apiKeyOfHeader } from '../domain/api-key-header.ts';
 import { KeyCache, MISSING_TOKEN } from './auth.ts';
 import { plainRequest } from './direct-transport.ts';
@@ -70,13 +72,8 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) 
     const token = header === undefined ? options.fallbackToken : apiKeyOfHeader(header);
     if (!token) return fail(reply, 401, 'Unauthorized', MISSING_TOKEN, { 'www-authenticate': 'Bearer realm="mcp"' });
 
-    const send = options.fetch ?? globalThis.fetch;
     // REST refusing the key mid-call (revoked since it was checked): check it afresh next time.
-    const client = restClient(options.apiBaseUrl(), token, async (input, init) => {
-      const response = await send(input, init);
-      if (response.status === 401) keys.forget(token);
-      return response;
-    });
+    const client = restClient(options.apiBaseUrl(), token, onUnauthorized(options.fetch ?? globalThis.fetch, () => keys.forget(token)));
     const check = await keys.check(token, client);
     if (!check.ok) {
       if (check.status === 401) return fail(reply, 401, check.error, check.message, { 'www-authenticate': 'Bearer realm="mcp", error="invalid_token"' });
@@ -88,7 +85,7 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) 
     const body = typeof req.body === 'string' ? req.body : '';
     const request = plainRequest({ headers: req.headers, body });
     if (request) {
-      const answer = await servers.answer(client, request, { requestInfo: { headers: forwardedHeaders(req), url: new URL(requestUrl(req)) } });
+      const answer = await servers.answer(client, request, { requestInfo: requestInfo(req) });
       return reply.code(200).type('application/json').send(JSON.stringify(answer));
     }
 
@@ -113,6 +110,36 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) 
     });
   }
 };
+
+/** `send`, calling `forget` on each 401 it answers, by whichever way (fetch or in-process) the SDK uses. */
+function onUnauthorized(send: typeof fetch, forget: () => void): typeof fetch {
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const response = await send(input, init);
+    if (response.status === 401) forget();
+    return response;
+  };
+  const inProcess = inProcessSendOf(send);
+  if (!inProcess) return fetch;
+  return withInProcessSend(fetch, async (request) => {
+    const answer = await inProcess(request);
+    if (answer.status === 401) forget();
+    return answer;
+  });
+}
+
+/** What tools may read of the request, worked out only if one reads it (none of svc's does). */
+function requestInfo(req: FastifyRequest): RequestInfo {
+  let headers: Record<string, string> | undefined;
+  let url: URL | undefined;
+  return {
+    get headers() {
+      return (headers ??= forwardedHeaders(req));
+    },
+    get url() {
+      return (url ??= new URL(requestUrl(req)));
+    },
+  };
+}
 
 /** The request's headers that tools may see. */
 function forwardedHeaders(req: FastifyRequest): Record<string, string> {
