@@ -9,6 +9,7 @@ import gg from 'ggencoder';
 import { aisFeeds, feedLabel } from '../src/config/ais-feeds.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { TEST_NUMBERS } from '../src/sandbox/test-numbers.ts';
+import { vesselTrackOfImo } from '../src/store/vessel-positions.ts';
 import type { TestDatabase } from './support/database.ts';
 import { forFile } from './support/for-file.ts';
 import { serveDatabase, spawnSvc, startServe, stopServe } from './support/svc-process.ts';
@@ -56,6 +57,12 @@ test('svc serve: the banner names the sandbox AIS feed, and a registered journey
       await once(socket, 'data');
     }
     socket.destroy();
+    // And svc itself reads that feed by default: positions of those ships reach its database.
+    const far = [new Date('2000-01-01Z'), new Date('2100-01-01Z')] as const;
+    const stored = async () => (await Promise.all([...imos].map((imo) => vesselTrackOfImo(database.db, String(imo), ...far)))).flat().length;
+    // (svc writes its batch within a second: read until it is there, no sleeping.)
+    let count = 0;
+    while (count === 0) count = await stored();
   } finally {
     assert.equal(await stopServe(svc), 0);
   }
