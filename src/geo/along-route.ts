@@ -1,7 +1,8 @@
 // Points at a fixed distance from one another along a route: where a vessel steaming at a steady
 // speed is every minute. Between two vertices the points lie on the great circle (the distances
 // are great-circle ones too), so a long ocean edge and an antimeridian crossing need no care.
-import { EARTH_RADIUS_KM, haversineKm, type LonLat } from './distance.ts';
+import { haversineKm, type LonLat } from './distance.ts';
+import { bearing, interpolator } from './great-circle.ts';
 
 export interface RoutePoint {
   lon: number;
@@ -18,34 +19,8 @@ export interface PointsAlong {
   totalKm: number;
 }
 
-const RAD = Math.PI / 180;
-
-type Vec = [number, number, number];
-const toVec = ([lon, lat]: LonLat): Vec => [Math.cos(lat * RAD) * Math.cos(lon * RAD), Math.cos(lat * RAD) * Math.sin(lon * RAD), Math.sin(lat * RAD)];
-const toLonLat = ([x, y, z]: Vec): [number, number] => [Math.atan2(y, x) / RAD, Math.asin(Math.max(-1, Math.min(1, z))) / RAD];
-
-/** Initial bearing from a to b, whole degrees 0–359. */
-export function bearing(a: LonLat, b: LonLat): number {
-  const dLon = (b[0] - a[0]) * RAD;
-  const y = Math.sin(dLon) * Math.cos(b[1] * RAD);
-  const x = Math.cos(a[1] * RAD) * Math.sin(b[1] * RAD) - Math.sin(a[1] * RAD) * Math.cos(b[1] * RAD) * Math.cos(dLon);
-  return Math.round((Math.atan2(y, x) / RAD + 360) % 360) % 360;
-}
-
-/**
- * Points along the great circle from a to b (`km` apart) by the fraction of the way: the unit
- * vectors and the sine are worked out once per segment, as a segment holds thousands of points.
- */
-function segment(a: LonLat, b: LonLat, km: number): (fraction: number) => [number, number] {
-  const angle = km / EARTH_RADIUS_KM;
-  // Under a metre apart the great circle and the chord agree; sin(angle) would lose precision.
-  if (angle < 1e-7) return () => [a[0], a[1]];
-  const [va, vb, sin] = [toVec(a), toVec(b), Math.sin(angle)];
-  return (fraction) => {
-    const [wa, wb] = [Math.sin((1 - fraction) * angle) / sin, Math.sin(fraction * angle) / sin];
-    return toLonLat([wa * va[0] + wb * vb[0], wa * va[1] + wb * vb[1], wa * va[2] + wb * vb[2]]);
-  };
-}
+/** Whole degrees 0–359, as the vessel endpoints report headings. */
+const wholeDegrees = (degrees: number) => Math.round(degrees) % 360;
 
 /**
  * Walks `coordinates` ([lon, lat], at least one) from the first to the last, putting a point every
@@ -61,11 +36,11 @@ export function pointsAlong(coordinates: readonly LonLat[], stepKm: number, maxP
     const [a, b] = [coordinates[i - 1], coordinates[i]];
     const km = haversineKm(a, b);
     totalKm += km;
-    const at = segment(a, b, km);
+    const at = interpolator(a, b, km);
     for (; offset < km; offset += stepKm) {
       if (points.length === maxPoints) return { points, complete: false, totalKm: totalKm + restKm(coordinates, i) };
       const [lon, lat] = at(offset / km);
-      points.push({ lon, lat, heading: bearing([lon, lat], b) });
+      points.push({ lon, lat, heading: wholeDegrees(bearing([lon, lat], b)) });
     }
     offset -= km;
   }

@@ -4,7 +4,8 @@
 // gaps, late, duplicated and garbled sentences — is drawn from a PRNG seeded by (seed, ship, report
 // slot), never from the window, so cutting time into windows differently gives the same sentences.
 import { MINUTE, SECOND } from '../domain/time-units.ts';
-import { normalizeDegrees, offsetMetres } from './ais-geometry.ts';
+import { normalizeDegrees } from '../geo/great-circle.ts';
+import { offsetMetres } from './ais-geometry.ts';
 import type { AisFleet, AisIdentity } from './ais-identity.ts';
 import { garble, positionPayload, sentencesOf, staticPayload } from './ais-nmea.ts';
 import { shipFixAt, shipLegs, type ShipLeg } from './ais-track.ts';

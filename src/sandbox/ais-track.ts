@@ -6,7 +6,7 @@
 // that leg leaves from.
 import { haversineKm, type LonLat } from '../geo/distance.ts';
 import { seaRoute } from '../geo/searoute.ts';
-import { bearing, interpolate } from './ais-geometry.ts';
+import { bearing, interpolator } from '../geo/great-circle.ts';
 import type { Journey, Leg } from './journey.ts';
 import type { Place } from './world.ts';
 
@@ -104,7 +104,7 @@ function alongRoute(leg: Leg, fraction: number): { lon: number; lat: number; cou
   const b = points[lo];
   const length = cumulativeKm[lo] - cumulativeKm[lo - 1];
   const f = length > 0 ? (target - cumulativeKm[lo - 1]) / length : 1;
-  const [lon, lat] = interpolate(a, b, f);
+  const [lon, lat] = interpolator(a, b)(f);
   // Course towards the end of the segment; at its very end, the segment's own direction.
   const courseDeg = f < 1 - 1e-9 ? bearing([lon, lat], b) : bearing(a, b);
   return { lon, lat, courseDeg };
