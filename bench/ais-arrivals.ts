@@ -31,7 +31,7 @@ import { activeLeg, journeyKey, shipLegs } from '../src/sandbox/ais-track.ts';
 import type { Leg } from '../src/sandbox/journey.ts';
 import { TrackingWorker } from '../src/services/tracking/worker.ts';
 import { insertAccount } from '../src/store/accounts.ts';
-import { portPositions } from '../src/store/ais-arrivals.ts';
+import { portPositions } from '../src/store/reference.ts';
 import { createPool } from '../src/store/db.ts';
 import { freshDatabase } from '../test/support/database.ts';
 import { until } from '../test/support/ais-feed.ts';

@@ -12,7 +12,7 @@ import { stableId } from '../refdata/ids.ts';
 import type { LocationRow, VesselRow } from '../refdata/types.ts';
 import type { Queryable } from '../store/db.ts';
 import { storedCarrierEvents } from '../store/events.ts';
-import { portsByLocodes, vesselsByImos } from '../store/route-places.ts';
+import { locationsByLocodes, vesselsByImos } from '../store/reference.ts';
 import { findContainers, findShipments, type ContainerRow, type ShipmentRow } from '../store/shipments.ts';
 import { transportEventsOfContainers } from '../store/transport-events.ts';
 import { latestPositionOfImo, type VesselPosition } from '../store/vessel-positions.ts';
@@ -85,7 +85,7 @@ async function loadJourney(db: Queryable, accountId: string, containerId: string
 async function withPlaces(db: Queryable, loaded: JourneyOfContainer): Promise<ContainerRoute> {
   const { calls, legs } = loaded.journey;
   const legVessels = legs.flatMap((l) => (l.vessel?.imo ? [l.vessel] : []));
-  const [ports, knownVessels] = await Promise.all([portsByLocodes(db, calls.map((c) => c.locode)), vesselsByImos(db, legVessels.map((v) => v.imo!))]);
+  const [ports, knownVessels] = await Promise.all([locationsByLocodes(db, calls.map((c) => c.locode)), vesselsByImos(db, legVessels.map((v) => v.imo!))]);
   const vessels = new Map(legVessels.map((v) => [v.imo!, vesselRowOf(knownVessels, v.imo!, v.name)]));
   return { ...loaded, ports, vessels };
 }

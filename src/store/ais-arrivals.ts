@@ -20,15 +20,6 @@ export async function shipmentsAtSea(db: Queryable): Promise<ShipmentAtSea[]> {
   return rows;
 }
 
-/** Longitude and latitude of each port among the UN/LOCODEs that has coordinates. */
-export async function portPositions(db: Queryable, locodes: string[]): Promise<Map<string, [number, number]>> {
-  const { rows } = await db.query<{ locode: string; longitude: number; latitude: number }>(
-    'SELECT locode, longitude, latitude FROM locations WHERE locode = ANY($1) AND latitude IS NOT NULL AND longitude IS NOT NULL',
-    [locodes],
-  );
-  return new Map(rows.map((r) => [r.locode, [r.longitude, r.latitude]]));
-}
-
 /**
  * Locks, for the rest of the transaction, those of the shipments no tracking worker holds and
  * that are still at sea. A worker refreshing one holds its lease (locked_until), and one about to

@@ -148,6 +148,30 @@ export async function findVesselsByIds(db: Queryable, ids: string[]): Promise<Ve
   return rows;
 }
 
+/**
+ * Locations by UN/LOCODE (what carriers name ports by), keyed by it. An old code that is an alias
+ * (CNSHA for CNSGH) has its own row, a copy of the canonical place.
+ */
+export async function locationsByLocodes(db: Queryable, locodes: readonly string[]): Promise<Map<string, LocationRow>> {
+  if (locodes.length === 0) return new Map();
+  const { rows } = await db.query<LocationRow>(`SELECT ${LOCATION_COLUMNS} FROM locations WHERE locode = ANY ($1::text[])`, [[...new Set(locodes)]]);
+  return new Map(rows.map((r) => [r.locode, r]));
+}
+
+/** [longitude, latitude] of each location among the UN/LOCODEs that has coordinates, keyed by UN/LOCODE. */
+export async function portPositions(db: Queryable, locodes: readonly string[]): Promise<Map<string, [number, number]>> {
+  const positions = new Map<string, [number, number]>();
+  for (const [locode, p] of await locationsByLocodes(db, locodes)) if (p.longitude !== null && p.latitude !== null) positions.set(locode, [p.longitude, p.latitude]);
+  return positions;
+}
+
+/** Reference vessels by IMO number (what carriers name vessels by), keyed by it. */
+export async function vesselsByImos(db: Queryable, imos: readonly string[]): Promise<Map<string, VesselRow>> {
+  if (imos.length === 0) return new Map();
+  const { rows } = await db.query<VesselRow>(`SELECT ${VESSEL_COLUMNS} FROM vessels WHERE imo = ANY ($1::text[])`, [[...new Set(imos)]]);
+  return new Map(rows.map((r) => [r.imo, r]));
+}
+
 /** Name and time zone of each known location among the UN/LOCODEs, keyed by UN/LOCODE. */
 export async function placesByLocode(db: Queryable, locodes: string[]): Promise<Map<string, { name: string; time_zone: string | null }>> {
   const { rows } = await db.query<{ locode: string; name: string; time_zone: string | null }>('SELECT locode, name, time_zone FROM locations WHERE locode = ANY($1)', [locodes]);

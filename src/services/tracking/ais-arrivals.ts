@@ -21,12 +21,12 @@ import {
   insertAisArrival,
   insertAisArrivalMilestones,
   lockShipmentsAtSea,
-  portPositions,
   saveAisPortEta,
   shipmentsAtSea,
   type ShipmentAtSea,
 } from '../../store/ais-arrivals.ts';
 import { withTransaction, type Db } from '../../store/db.ts';
+import { portPositions } from '../../store/reference.ts';
 import { recordEvents } from '../../store/domain-events.ts';
 import { containersOfShipments, makeDueNow, saveShipmentState, upsertContainer } from '../../store/shipments.ts';
 import { vesselTrackOfImo } from '../../store/vessel-positions.ts';
@@ -74,7 +74,7 @@ export class AisArrivals {
       groups.get(key)!.shipments.push(s);
     }
     if (groups.size === 0) return { arrivals: 0, estimates: 0 };
-    const ports = await portPositions(this.deps.db, [...new Set([...groups.values()].map((g) => g.pod))]);
+    const ports = await portPositions(this.deps.db, [...groups.values()].map((g) => g.pod));
     const etas = await aisPortEtasOf(this.deps.db, [...new Set([...groups.values()].map((g) => g.imo))]);
 
     const result: AisPassResult = { arrivals: 0, estimates: 0 };
