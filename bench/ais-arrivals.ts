@@ -21,10 +21,9 @@
 // journeys are counted and left out of the comparison.
 import { AisWorker } from '../src/ais/worker.ts';
 import { ManualClock } from '../src/clock.ts';
-import { ConnectorRegistry } from '../src/carriers/registry.ts';
 import { DAY, HOUR, MINUTE } from '../src/domain/time-units.ts';
 import { haversineNm } from '../src/geo/distance.ts';
-import { buildSandboxServer, type Journey } from '../src/sandbox/index.ts';
+import type { Journey } from '../src/sandbox/index.ts';
 import { aisReportIntervalMs } from '../src/sandbox/ais-feed.ts';
 import { startSandboxAis } from '../src/sandbox/ais-server.ts';
 import { activeLeg, journeyKey, shipLegs } from '../src/sandbox/ais-track.ts';
@@ -36,6 +35,7 @@ import { createPool } from '../src/store/db.ts';
 import { freshDatabase } from '../test/support/database.ts';
 import { until } from '../test/support/ais-feed.ts';
 import { benchDatabase } from './database.ts';
+import { BENCH_SCACS, startSandboxCarriers } from './sandbox-carriers.ts';
 
 const N = Number(process.env.BENCH_AIS_SHIPMENTS ?? 20);
 const SPEED = Number(process.env.BENCH_AIS_SPEED ?? 300);
@@ -55,13 +55,8 @@ const db = createPool(database.url, 10);
 const baselineDatabase = await freshDatabase();
 const baselineDb = createPool(baselineDatabase.url, 10);
 const clock = new ManualClock('2026-06-01T00:00:00Z');
-const sandbox = await buildSandboxServer({ clock });
-const sandboxUrl = await sandbox.listen({ port: 0, host: '127.0.0.1' });
-const scacs = ['MAEU', 'MSCU', 'CMDU', 'HLCU', 'ONEY'];
-const registry = new ConnectorRegistry(
-  scacs.map((scac) => ({ scac, baseUrl: `${sandboxUrl}/carriers/${scac}`, version: '2.2' as const, terminalBaseUrl: `${sandboxUrl}/terminal` })),
-  clock,
-);
+const { sandbox, registry } = await startSandboxCarriers(clock);
+const scacs = BENCH_SCACS;
 const worker = new TrackingWorker({ db, clock, connectors: registry });
 const baselineWorker = new TrackingWorker({ db: baselineDb, clock, connectors: registry, ais: false });
 const account = await insertAccount(db, 'bench');

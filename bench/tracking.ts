@@ -2,13 +2,12 @@
 // first lookup to the end of tracking, in virtual time, through the real path: DCSA over HTTP on
 // loopback to the sandbox, the diff engine, PostgreSQL. Prints lookups and events per second.
 import { ManualClock } from '../src/clock.ts';
-import { ConnectorRegistry } from '../src/carriers/registry.ts';
 import { HOUR } from '../src/domain/time-units.ts';
-import { buildSandboxServer } from '../src/sandbox/index.ts';
 import { TrackingWorker } from '../src/services/tracking/worker.ts';
 import { insertAccount } from '../src/store/accounts.ts';
 import { createPool } from '../src/store/db.ts';
 import { benchDatabase } from './database.ts';
+import { BENCH_SCACS, startSandboxCarriers } from './sandbox-carriers.ts';
 
 const N = Number(process.env.BENCH_SHIPMENTS ?? 10_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
@@ -18,13 +17,8 @@ const MAX_DAYS = 120;
 const database = await benchDatabase();
 const db = createPool(database.url, 20);
 const clock = new ManualClock('2026-06-01T00:00:00Z');
-const sandbox = await buildSandboxServer({ clock });
-const sandboxUrl = await sandbox.listen({ port: 0, host: '127.0.0.1' });
-const scacs = ['MAEU', 'MSCU', 'CMDU', 'HLCU', 'ONEY'];
-const registry = new ConnectorRegistry(
-  scacs.map((scac) => ({ scac, baseUrl: `${sandboxUrl}/carriers/${scac}`, version: '2.2' as const, terminalBaseUrl: `${sandboxUrl}/terminal` })),
-  clock,
-);
+const { sandbox, registry } = await startSandboxCarriers(clock);
+const scacs = BENCH_SCACS;
 const workers = Array.from({ length: WORKERS }, () => new TrackingWorker({ db, clock, connectors: registry }));
 
 // Ordinary well-formed bill of lading numbers: each gets its own deterministic journey.
