@@ -1,8 +1,5 @@
-// Vessels svc knows: the reference files' `vessels` and those carriers named that the files lack
-// (learned_vessels, migration 012), looked up together through the known_vessels view.
-//
-// For the AIS ingester: `isKnownVesselImo(db, imo)` answers "is this IMO a vessel svc cares
-// about" for one static report; `knownVesselImos(db)` gives the whole set to filter a stream with.
+// Vessels svc knows: the reference files' `vessels` and those carriers named (learned_vessels,
+// migration 012), which the AIS ingester matches static reports against (knownVesselImos).
 import type { Queryable } from './db.ts';
 
 export interface NamedVessel {
@@ -27,14 +24,11 @@ export async function learnVessels(db: Queryable, vessels: readonly NamedVessel[
   );
 }
 
-/** Whether the reference data or a carrier has named a vessel with this IMO number. */
-export async function isKnownVesselImo(db: Queryable, imo: string): Promise<boolean> {
-  const { rows } = await db.query<{ known: boolean }>('SELECT EXISTS (SELECT 1 FROM known_vessels WHERE imo = $1) AS known', [imo]);
-  return rows[0].known;
-}
-
-/** Every IMO number svc knows a vessel by. */
-export async function knownVesselImos(db: Queryable): Promise<Set<string>> {
-  const { rows } = await db.query<{ imo: string }>('SELECT imo FROM known_vessels');
-  return new Set(rows.map((r) => r.imo));
+/**
+ * IMO numbers of the vessels svc cares about: those the reference files list, and those a carrier
+ * named at or after `carriersSince` (a vessel no carrier has named for long has left svc's journeys).
+ */
+export async function knownVesselImos(db: Queryable, carriersSince: Date): Promise<string[]> {
+  const { rows } = await db.query<{ imo: string }>('SELECT imo FROM vessels UNION SELECT imo FROM learned_vessels WHERE last_seen_at >= $1', [carriersSince]);
+  return rows.map((r) => r.imo);
 }

@@ -2,6 +2,7 @@
 // the route map, the vessel endpoints and AIS arrivals read, always by IMO (the number carriers
 // name vessels by).
 import type { Queryable } from './db.ts';
+import { knownVesselImos } from './learned-vessels.ts';
 
 export interface VesselPosition {
   mmsi: number;
@@ -109,15 +110,11 @@ export interface AisMatchData {
 /** What the ingester matches MMSIs against; carriers' vessels count if named in an event since `carriersSince`. */
 export async function aisMatchData(db: Queryable, carriersSince: Date): Promise<AisMatchData> {
   const [imos, reference, learned] = await Promise.all([
-    db.query<{ imo: string }>(
-      // learned_vessels (src/store/learned-vessels.ts) holds the vessels carriers named, with when they last did.
-      `SELECT imo FROM vessels UNION SELECT imo FROM learned_vessels WHERE last_seen_at >= $1`,
-      [carriersSince],
-    ),
+    knownVesselImos(db, carriersSince),
     db.query<{ mmsi: number; imo: string }>(`SELECT mmsi::integer AS mmsi, imo FROM vessels WHERE mmsi ~ '^[0-9]{9}$'`),
     db.query<{ mmsi: number; imo: string }>(`SELECT mmsi, imo FROM ais_vessels WHERE imo IS NOT NULL`),
   ]);
-  return { imos: imos.rows.map((r) => r.imo), referenceMmsis: reference.rows, learnedMmsis: learned.rows };
+  return { imos, referenceMmsis: reference.rows, learnedMmsis: learned.rows };
 }
 
 /** Deletes positions older than `before`; returns how many. */

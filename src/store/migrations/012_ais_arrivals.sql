@@ -42,7 +42,7 @@ CREATE TABLE ais_port_etas (
 
 -- Vessels carriers named (IMO and name), whether or not the reference files list them. The
 -- reference loader rewrites `vessels` and deletes rows its files lack, so what svc learns at run
--- time lives here; known_vessels is the union both are looked up through.
+-- time lives here; the AIS ingester matches against both (src/store/learned-vessels.ts).
 CREATE TABLE learned_vessels (
   imo            text PRIMARY KEY,
   name           text,
@@ -55,7 +55,3 @@ INSERT INTO learned_vessels (imo, name, first_seen_at, last_seen_at)
   SELECT vessel_imo, max(vessel_name), min(created_at), max(created_at)
     FROM transport_events WHERE vessel_imo ~ '^[0-9]{7}$' GROUP BY vessel_imo;
 
-CREATE VIEW known_vessels AS
-  SELECT imo, name FROM vessels
-  UNION ALL
-  SELECT l.imo, l.name FROM learned_vessels l WHERE NOT EXISTS (SELECT 1 FROM vessels v WHERE v.imo = l.imo);
