@@ -1,15 +1,12 @@
-// AIS for tests: sentences encoded with ggencoder (the library the sandbox feed uses), split
-// into fragments the way real transmitters send long messages, and served over loopback TCP.
+// AIS for tests: sentences encoded with ggencoder and split into fragments as the sandbox feed
+// does (the way real transmitters send long messages), served over loopback TCP.
 import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import ggencoder, { type AisEncodeInput } from 'ggencoder';
+import { nmeaChecksum, sentencesOf } from '../../src/sandbox/ais-nmea.ts';
 
 /** The sentence for `body` (from ! up to the checksum star, exclusive): body + *hh. */
-export function withChecksum(body: string): string {
-  let sum = 0;
-  for (let i = 1; i < body.length; i++) sum ^= body.charCodeAt(i);
-  return `${body}*${sum.toString(16).toUpperCase().padStart(2, '0')}`;
-}
+export const withChecksum = (body: string): string => `${body}*${nmeaChecksum(body.slice(1))}`;
 
 /** One sentence; ggencoder writes long messages (type 5) as one sentence too. */
 export function encode(message: AisEncodeInput): string {
@@ -18,13 +15,10 @@ export function encode(message: AisEncodeInput): string {
   return encoded.nmea;
 }
 
-/** `sentence` as fragments of at most `chars` payload characters, with sequential message id `id`. */
-export function fragments(sentence: string, id: number, chars = 60): string[] {
+/** `sentence` as the sandbox feed sends a long message: fragments of 60 payload characters sharing message id `id`. */
+export function fragments(sentence: string, id: number): string[] {
   const fields = sentence.slice(0, sentence.lastIndexOf('*')).split(',');
-  const [payload, fill] = [fields[5], fields[6]];
-  const parts: string[] = [];
-  for (let i = 0; i < payload.length; i += chars) parts.push(payload.slice(i, i + chars));
-  return parts.map((part, i) => withChecksum(`!AIVDM,${parts.length},${i + 1},${id},${fields[4]},${part},${i === parts.length - 1 ? fill : 0}`));
+  return sentencesOf({ chars: fields[5], fill: Number(fields[6]) }, fields[4] as 'A' | 'B', id);
 }
 
 export const position = (mmsi: number, lat: number, lon: number, sog = 15, cog = 90, aistype = 1) =>
