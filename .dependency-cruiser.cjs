@@ -67,6 +67,13 @@ module.exports = {
       to: { path: '^(src|test|scripts|bench|bin)/', pathNot: '^src/(client-cli|domain)/' },
     },
     {
+      name: 'web-is-a-face-over-services',
+      severity: 'error',
+      comment: 'The web app (src/web/) is a face over the services, as the REST API is: no SQL of its own (only the Db type and the outage test of the store), no JSON:API, HTTP, MCP or client-command code.',
+      from: { path: '^src/web/' },
+      to: { path: '^src/((http|jsonapi|mcp|client-cli|carriers|sandbox|main)/|store/(?!(db|database-unavailable)[.]ts$))' },
+    },
+    {
       name: 'sdk-stands-alone',
       severity: 'error',
       comment: 'sdk/ is a package of its own for svc users: it imports nothing of svc but its generated types.',

@@ -77,6 +77,15 @@ const schema = z.object({
     .url()
     .optional()
     .describe('public origin used in absolute links (e.g. https://svc.example.com); default: from the request'),
+  SVC_APP_URL: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('address of the web app in the links svc prints and sends (sign-in links, deep links); https makes its cookies Secure; default: SVC_PUBLIC_URL, else http://localhost:PORT'),
+  SVC_OWNER_EMAIL: z
+    .string()
+    .regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address')
+    .default('owner@localhost')
+    .describe('e-mail address of the default account\'s first web app user, created at first start with a one-time sign-in link'),
   SVC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('least severe level of the JSON log lines written to stdout'),
   SVC_TRUST_PROXY: bool.default(false).describe('trust X-Forwarded-* headers from a reverse proxy'),
   SVC_HTTP_HEADERS_TIMEOUT_MS: wholeNumber(10, 600_000).default(DEFAULT_HTTP_TIMEOUTS.headersMs).describe('how long a client has to send the headers of a request, in milliseconds (then 408)'),
@@ -161,6 +170,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
+}
+
+/** The web app's origin in printed links: SVC_APP_URL, else SVC_PUBLIC_URL, else this svc on localhost. */
+export function appUrl(config: Pick<Config, 'SVC_APP_URL' | 'SVC_PUBLIC_URL' | 'PORT'>, port = config.PORT): string {
+  return new URL(config.SVC_APP_URL ?? config.SVC_PUBLIC_URL ?? `http://localhost:${port}`).origin;
 }
 
 /** The REST API the client commands and svc mcp talk to: SVC_API_BASE_URL, else this svc on loopback. */

@@ -1,7 +1,7 @@
 // The fastify application, built without listening so tests and every role share it.
 import { randomUUID } from 'node:crypto';
 import { parse as parseQuery } from 'node:querystring';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { ApiError, errorObject } from '../jsonapi/errors.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { databaseUnavailableError } from './database-unavailable.ts';
@@ -41,6 +41,8 @@ export interface AppOptions extends Services {
   metrics?: Metrics;
   /** Serve GET /metrics on this app (off unless given). */
   metricsEndpoint?: MetricsEndpoint;
+  /** Answers an unknown path outside /v2 that a browser asked for (the web app's page); JSON:API otherwise. */
+  pageNotFound?: (req: FastifyRequest, reply: FastifyReply) => unknown;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -127,8 +129,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const matchers = routes.map((r) => ({ method: r.method, re: pathPattern(r.url) }));
   app.setNotFoundHandler(async (req, reply) => {
-    reply.type(JSONAPI);
     const path = req.url.split('?')[0].replace(/\/+$/, '') || '/';
+    if (options.pageNotFound && !/^\/(v2|mcp|api)(\/|$)/.test(path) && req.headers.accept?.includes('text/html')) return options.pageNotFound(req, reply);
+    reply.type(JSONAPI);
     const allowed: string[] = [...new Set(matchers.filter((m) => m.re.test(path)).map((m) => m.method))];
     if (allowed.length > 0) {
       if (allowed.includes('GET')) allowed.push('HEAD');

@@ -2,12 +2,16 @@
 import { parseArgs } from 'node:util';
 import { CLIENT_COMMANDS, CLIENT_USAGE, runClientCommand } from '../client-cli/index.ts';
 import { table } from '../client-cli/table.ts';
-import { apiBaseUrl, ConfigError, describeConfig, loadConfig, type Config } from '../config/index.ts';
+import { apiBaseUrl, appUrl, ConfigError, describeConfig, loadConfig, type Config } from '../config/index.ts';
 import { maskedSetting } from '../config/mask.ts';
+import { systemClock } from '../clock.ts';
+import { DomainError } from '../domain/errors.ts';
 import { createApiKey, maskApiKey } from '../services/api-keys.ts';
+import { changePassword, createUser, issueSignInLink, userByEmail } from '../services/users.ts';
 import { FEATURE_NAMES, FEATURES, featureStates, isFeature, setFeature, type Feature } from '../services/features.ts';
 import { findAccount, findDefaultAccount, insertAccount, listAccounts, listApiKeys, revokeApiKey, type Account } from '../store/accounts.ts';
 import { EmbeddedPostgresError } from '../store/embedded-access.ts';
+import { listUsers } from '../store/users.ts';
 import { isUuid } from '../store/uuid.ts';
 import { openDatabase, type Database } from './database.ts';
 import { say } from './logger.ts';
@@ -32,6 +36,14 @@ const USAGE = `usage: svc <command>
   accounts features <account-id> [--enable <feature>] [--disable <feature>]
                                          list an account's features (all on by default), or switch
                                          some on or off; each option may repeat. Features: ${FEATURE_NAMES.join(', ')}
+  users create <e-mail> [--account <id>] [--name <name>] [--password-stdin]
+                                         add a person who signs in to the web app (default account unless
+                                         --account); prints a one-time sign-in link unless a password is
+                                         read from stdin
+  users list [--account <id>]            list web app users
+  users reset-password <e-mail> [--password-stdin]
+                                         print a one-time sign-in link to choose a new password (or set the
+                                         one read from stdin); the user's sessions end when it changes
   keys create [--account <id>] [--name <label>]
                                          create an API key (default account unless --account)
   keys list [--account <id>]             list API keys, masked
@@ -65,6 +77,7 @@ function parseCommandLine(argv: string[]) {
         account: { type: 'string' },
         name: { type: 'string' },
         stdio: { type: 'boolean' },
+        'password-stdin': { type: 'boolean' },
         enable: { type: 'string', multiple: true },
         disable: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
@@ -83,6 +96,25 @@ function featureChanges(enable: string[], disable: string[]): [Feature, boolean]
   const both = enable.find((f) => disable.includes(f));
   if (both) throw new UsageError(`${both} is given to both --enable and --disable`);
   return changes as [Feature, boolean][];
+}
+
+/** The first line of stdin, for --password-stdin (a password on the command line would reach the shell's history). */
+async function passwordFromStdin(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  const password = text.split(/\r?\n/)[0];
+  if (!password) throw new UsageError('--password-stdin read no password');
+  return password;
+}
+
+/** A service's refusal (taken address, short password, unknown user) in one line, exit code 1. */
+async function refusalsAsCommandErrors<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof DomainError) throw new CommandError(err.detail);
+    throw err;
+  }
 }
 
 const featureTable = (account: Account) =>
@@ -111,6 +143,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (values.stdio && command !== 'mcp') throw new UsageError('--stdio is an option of svc mcp');
+  if (values['password-stdin'] && !['users create', 'users reset-password'].includes(`${command} ${sub}`)) throw new UsageError('--password-stdin is an option of svc users create and svc users reset-password');
   if ((values.enable || values.disable) && `${command} ${sub}` !== 'accounts features') throw new UsageError('--enable and --disable are options of svc accounts features');
   const config = loadConfig();
   const out = (s: string): void => void process.stdout.write(s);
@@ -148,6 +181,37 @@ async function main(argv: string[]): Promise<void> {
         for (const [feature, enabled] of changes) account = account && (await setFeature(db, arg, feature, enabled));
         if (!account) throw new CommandError(`no account ${arg}`);
         out(featureTable(account));
+      });
+    }
+    case 'users create': {
+      if (!arg) throw new UsageError('users create needs an e-mail address');
+      if (values.account && !isUuid(values.account)) throw notAnId(values.account, 'an account', 'accounts list');
+      const password = values['password-stdin'] ? await passwordFromStdin() : undefined;
+      return withDatabase(config, async (db) => {
+        const account = values.account ? await findAccount(db, values.account) : await findDefaultAccount(db);
+        if (!account) throw new CommandError(values.account ? `no account ${values.account}` : 'no default account yet: run svc serve once or pass --account');
+        const user = await refusalsAsCommandErrors(() => createUser(db, systemClock, { accountId: account.id, email: arg, name: values.name, password }));
+        out(`user ${user.id} (${user.email}) in account ${account.id} (${account.name})\n`);
+        if (!password) out(`sign-in link (one-time, valid 24 h): ${appUrl(config)}/sign-in/link/${await issueSignInLink(db, systemClock, user.id)}\n`);
+      });
+    }
+    case 'users list':
+      if (values.account && !isUuid(values.account)) throw notAnId(values.account, 'an account', 'accounts list');
+      return withDatabase(config, async (db) => {
+        const rows = await listUsers(db, values.account);
+        out(table(rows.map((u) => ({ id: u.id, email: u.email, name: u.name, account: u.account_name, password: u.has_password ? 'set' : 'not yet', created_at: u.created_at }))));
+      });
+    case 'users reset-password': {
+      if (!arg) throw new UsageError('users reset-password needs an e-mail address');
+      const password = values['password-stdin'] ? await passwordFromStdin() : undefined;
+      return withDatabase(config, async (db) => {
+        const user = await refusalsAsCommandErrors(() => userByEmail(db, arg));
+        if (password) {
+          await refusalsAsCommandErrors(() => changePassword(db, systemClock, user.id, password));
+          out(`password of ${user.email} changed; their sessions were signed out\n`);
+        } else {
+          out(`sign-in link for ${user.email} (one-time, valid 24 h): ${appUrl(config)}/sign-in/link/${await issueSignInLink(db, systemClock, user.id)}\n`);
+        }
       });
     }
     case 'keys create':

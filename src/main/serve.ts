@@ -7,13 +7,14 @@ import { AisWorker } from '../ais/worker.ts';
 import { ConnectorRegistry, type CarrierEndpoint } from '../carriers/registry.ts';
 import { DEFAULT_AIS_PUSH_INTERVAL_MS, SANDBOX_SCACS, startSandbox, startSandboxAis } from '../sandbox/index.ts';
 import { aisFeeds, feedLabel, type AisFeedAddress } from '../config/ais-feeds.ts';
-import type { Config } from '../config/index.ts';
+import { appUrl, type Config } from '../config/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { DAY } from '../domain/time-units.ts';
 import { buildApp } from '../http/app.ts';
 import { metricsOnApiPort, startMetricsServer } from '../http/metrics.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { ensureDefaultAccount } from '../services/api-keys.ts';
+import { ensureOwnerSignIn } from '../services/users.ts';
 import { TrackingWorker } from '../services/tracking/worker.ts';
 import { outageAwareLog } from '../store/database-unavailable.ts';
 import type { Db } from '../store/db.ts';
@@ -24,6 +25,7 @@ import { openDatabase } from './database.ts';
 import { DemoClock } from './demo-clock.ts';
 import { createLogger, databaseLog, say, warnAboutSettings, workerLog } from './logger.ts';
 import { mountMcp } from './mcp.ts';
+import { mountWeb, pageNotFound } from './web.ts';
 import { listenFailure, StartError } from './start-errors.ts';
 
 /**
@@ -180,7 +182,9 @@ export async function serve(config: Config): Promise<void> {
       timeouts: { headersMs: config.SVC_HTTP_HEADERS_TIMEOUT_MS, requestMs: config.SVC_HTTP_REQUEST_TIMEOUT_MS },
       metrics,
       metricsEndpoint: metricsOnApiPort(config),
+      pageNotFound,
     });
+    await mountWeb(app, { db: database.db, clock: systemClock, appUrl: config.SVC_APP_URL });
     // MCP beside REST; its REST calls address svc by the base the banner shows (known once listening).
     let restBase = '';
     await mountMcp(app, config, config.HOST, () => restBase);
@@ -207,9 +211,15 @@ export async function serve(config: Config): Promise<void> {
     const base = config.SVC_PUBLIC_URL ? new URL('/v2', config.SVC_PUBLIC_URL).href : `http://${shownHost}:${port}/v2`;
     restBase = base;
 
+    const app_ = appUrl(config, port);
+    const owner = await ensureOwnerSignIn(database.db, systemClock, account.id, config.SVC_OWNER_EMAIL);
     const lines = [
       '',
-      `svc is running. REST API: ${base}`,
+      `svc is running. Web app: ${app_}/`,
+      owner.linkToken
+        ? `  sign in as ${owner.user.email} with this one-time link (valid 24 h), then choose a password: ${app_}/sign-in/link/${owner.linkToken}`
+        : `  sign in with your e-mail address and password; a new one-time link: npx svc users reset-password <e-mail>`,
+      `  REST API: ${base}`,
       `  MCP server: ${base.replace(/\/v2$/, '/mcp')} (streamable HTTP; svc mcp --stdio for desktop assistants)`,
       `  database: ${database.embedded ? `embedded PostgreSQL in ${config.SVC_DATA_DIR}` : 'DATABASE_URL'}`,
       `  default account: ${account.id}`,

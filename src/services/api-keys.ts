@@ -1,17 +1,15 @@
 // API keys: random, shown once, stored as a digest.
-import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../store/db.ts';
+import { digestSecret, newSecretToken } from './secret-tokens.ts';
 import { findDefaultAccount, hasKeyWithHash, insertAccount, insertApiKey, type Account, type ApiKeyRow } from '../store/accounts.ts';
 
 const KEY_PREFIX = 'svc_';
 
 export function generateApiKey(): string {
-  return KEY_PREFIX + randomBytes(30).toString('base64url');
+  return newSecretToken(KEY_PREFIX);
 }
 
-export function hashApiKey(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
-}
+export const hashApiKey = digestSecret;
 
 /** How a key is shown after creation: enough to recognise it, not enough to use it. */
 export function maskApiKey(row: Pick<ApiKeyRow, 'key_prefix' | 'key_last4'>): string {

@@ -43,7 +43,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export interface TestAppOptions extends Pick<AppOptions, 'logger' | 'loggerInstance' | 'routes' | 'isTrackable' | 'timeouts' | 'metricsEndpoint'> {
+export interface TestAppOptions extends Pick<AppOptions, 'logger' | 'loggerInstance' | 'routes' | 'isTrackable' | 'timeouts' | 'metricsEndpoint' | 'pageNotFound'> {
   /**
    * The API's own clock, when it should differ from the tracking clock (`clock`, which the test
    * drives): as in `svc serve` in demo mode, where the API has real time and the tracking worker
@@ -53,7 +53,7 @@ export interface TestAppOptions extends Pick<AppOptions, 'logger' | 'loggerInsta
   /** Webhook settings over the secure defaults, e.g. `{ allowInsecure: true }` for a receiver on loopback. */
   webhooks?: Partial<WebhookSettings>;
   /** Registers more on the app before it listens (as svc serve mounts MCP); `baseUrl` is the app's origin, known once listening. */
-  beforeListen?: (app: FastifyInstance, baseUrl: () => string) => PromiseLike<unknown>;
+  beforeListen?: (app: FastifyInstance, baseUrl: () => string, services: { db: Db; clock: Clock }) => PromiseLike<unknown>;
 }
 
 /** `options` reach buildApp: a logger, extra routes, a separate API clock. */
@@ -65,7 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const metrics = createMetrics({ db: database.db, trackingClock: clock, clock: apiClock ?? clock });
   const app = await buildApp({ db: database.db, clock: apiClock ?? clock, trackingClock: clock, metrics, webhooks, ...appOptions });
   let baseUrl = '';
-  await beforeListen?.(app, () => baseUrl);
+  await beforeListen?.(app, () => baseUrl, { db: database.db, clock: apiClock ?? clock });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
