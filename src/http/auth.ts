@@ -5,7 +5,8 @@ import type { Clock } from '../clock.ts';
 import { apiKeyOfHeader } from '../domain/api-key-header.ts';
 import { ApiError } from '../jsonapi/errors.ts';
 import { hashApiKey } from '../services/api-keys.ts';
-import { authenticateKey } from '../store/accounts.ts';
+import { authenticateKey, findAccount } from '../store/accounts.ts';
+import { accountOfInProcessToken } from './in-process-auth.ts';
 import type { Queryable } from '../store/db.ts';
 import { LIMITS, tooManyRequests, WINDOW, type Bucket } from './rate-limit.ts';
 
@@ -31,6 +32,12 @@ export async function authenticate(db: Queryable, clock: Clock, req: FastifyRequ
   if (!header) throw unauthorized('Invalid or missing API token: send the header "Authorization: Token <API_KEY>".');
   const token = apiKeyOfHeader(header);
   if (!token) throw unauthorized('Invalid or missing API token: the Authorization header must be "Token <API_KEY>".');
+  const inProcessAccount = accountOfInProcessToken(token);
+  if (inProcessAccount !== undefined) {
+    const account = await findAccount(db, inProcessAccount);
+    if (!account) throw unauthorized('Invalid or missing API token: the account no longer exists.');
+    return { id: '', account_id: account.id, disabled_features: account.disabled_features };
+  }
   const key = await authenticateKey(db, hashApiKey(token), { bucket, max: LIMITS[bucket].limit, window: WINDOW, now: clock.now() });
   if (!key) throw unauthorized('Invalid or missing API token: the API key could not be verified.');
   if (key.wait_ms > 0) throw tooManyRequests(bucket, key.wait_ms);

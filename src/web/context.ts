@@ -1,4 +1,5 @@
 // What every page handler of the web app reads: the services' shared parts and the signed-in user.
+import type { SvcClient } from '../../sdk/src/client.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/db.ts';
 import type { WebSession } from '../services/web-sessions.ts';
@@ -8,6 +9,11 @@ export interface WebOptions {
   clock: Clock;
   /** SVC_APP_URL: the app's public origin for absolute links; an https one makes cookies Secure everywhere. */
   appUrl?: string;
+  /**
+   * svc's REST API, in memory, as the given account: pages read and write through it (the SDK's
+   * methods), so the web app follows every rule of the API without a copy of any.
+   */
+  clientFor(accountId: string): SvcClient;
 }
 
 declare module 'fastify' {
@@ -16,5 +22,7 @@ declare module 'fastify' {
     webSession?: WebSession;
     /** The CSRF token forms on this page carry (derived from the session's or the visitor cookie's secret). */
     csrfToken: string;
+    /** The REST API as the signed-in user's account (WebOptions.clientFor); only on private pages. */
+    svc: SvcClient;
   }
 }

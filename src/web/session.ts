@@ -43,10 +43,12 @@ export function safeNext(next: unknown): string {
 export function sessionHooks(web: FastifyInstance, options: WebOptions): void {
   web.decorateRequest('webSession', undefined);
   web.decorateRequest('csrfToken', '');
+  web.decorateRequest('svc', null as never);
   web.addHook('onRequest', async (req, reply) => {
     const token = req.cookies[SESSION_COOKIE];
     if (token) req.webSession = await sessionOfToken(options.db, options.clock, token);
     if (!req.webSession && !req.routeOptions.config?.public) return sendToSignIn(req, reply);
+    if (req.webSession) req.svc = options.clientFor(req.webSession.account_id);
     let secret = req.webSession?.csrf_secret ?? req.cookies[VISITOR_CSRF_COOKIE];
     if (!secret) {
       secret = newCsrfSecret();
