@@ -102,7 +102,8 @@ export async function listShipments(
   const f = await resolved(db, filters);
   // Only dashes and spaces would match everything: no search at all.
   const q = f.q?.replace(/[\s-]/g, '') ? likeLiteral(f.q) : undefined;
-  const orderBy = `${SHIPMENT_ORDERS[order.field]} ${order.descending ? 'DESC' : 'ASC'} NULLS LAST`;
+  // Equals (and records without a value) stay newest first among themselves.
+  const orderBy = `${SHIPMENT_ORDERS[order.field]} ${order.descending ? 'DESC' : 'ASC'} NULLS LAST${order.field === 'created_at' ? '' : ', created_at DESC'}`;
   return pageOfAccount(
     db,
     'shipments',
