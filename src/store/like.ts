@@ -7,10 +7,3 @@ export function likeLiteral(text: string | undefined): string | null;
 export function likeLiteral(text: string | undefined): string | null {
   return text === undefined ? null : text.replace(/[\\%_]/g, '\\$&');
 }
-
-/**
- * Numbers are written with or without dashes and spaces ("TEST-RAIL", "MSCU 123456-7"), and stored
- * as the user or carrier wrote them, so both sides are compared without case, spaces and dashes:
- * the SQL of `sql` so bared.
- */
-export const bareNumber = (sql: string) => `upper(regexp_replace(${sql}, '[\\s-]', '', 'g'))`;

@@ -1,6 +1,6 @@
 // Finds an account's shipments, containers and tracking requests by number or reference number.
 import type { Queryable } from './db.ts';
-import { bareNumber, likeLiteral } from './like.ts';
+import { likeLiteral } from './like.ts';
 
 export interface SearchHit {
   entity_type: 'shipment' | 'cargo' | 'tracking_request';
@@ -20,8 +20,13 @@ export interface SearchHit {
   updated_at: Date;
 }
 
-// Substring matches, which no B-tree index serves; every branch is bounded by its account's rows.
-const bare = bareNumber;
+/**
+ * Numbers are written with or without dashes and spaces ("TEST-RAIL", "MSCU 123456-7"), and stored
+ * as the user or carrier wrote them, so both sides are compared without case, spaces and dashes.
+ * The matches are substrings, which no B-tree index serves; every branch is bounded by its
+ * account's rows instead.
+ */
+const bare = (sql: string) => `upper(regexp_replace(${sql}, '[\\s-]', '', 'g'))`;
 
 /**
  * Substring matches, ranked shipments → containers → tracking requests, then newest first; a

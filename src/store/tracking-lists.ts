@@ -5,8 +5,9 @@
 import { ACCOUNT, pageOfAccount } from './account-rows.ts';
 import type { Conditions, TimeRange } from './conditions.ts';
 import type { Queryable } from './db.ts';
-import { bareNumber, likeLiteral } from './like.ts';
+import { likeLiteral } from './like.ts';
 import { recordedScacs } from './reference.ts';
+import { bare } from './search.ts';
 import type { ContainerRow, ShipmentRow } from './shipments.ts';
 import { isUuid } from './uuid.ts';
 
@@ -113,7 +114,7 @@ export async function listShipments(
     (where) => {
       where
         .when(q, (p) => {
-          const like = (sql: string) => `${bareNumber(sql)} LIKE '%' || ${bareNumber(p)} || '%'`;
+          const like = (sql: string) => `${bare(sql)} LIKE '%' || ${bare(p)} || '%'`;
           return `(${like('request_number')} OR ${like('bill_of_lading_number')} OR ${like('booking_number')}
            OR EXISTS (SELECT 1 FROM unnest(ref_numbers) r WHERE ${like('r')})
            OR EXISTS (SELECT 1 FROM containers c WHERE c.shipment_id = shipments.id
