@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { deepLinkNumber, deepLinkPath, type DeepLinkTarget } from '../src/domain/deep-link.ts';
 import { resolveDeepLink } from '../src/services/deep-links.ts';
 import { insertAccount } from '../src/store/accounts.ts';
+import { findDeepLinkMatch } from '../src/store/deep-links.ts';
 import { insertShipment, saveShipmentState, upsertContainer } from '../src/store/shipments.ts';
 import { insertTrackingRequest, settleTrackingRequest } from '../src/store/tracking-requests.ts';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
@@ -193,6 +194,39 @@ describe('which match wins', () => {
     await shipment(a, { request: 'MEDU1400002', bl: 'XYZ98765432100', refs: ['R-9876543'] });
     assert.deepEqual(await resolve(a, '9876543'), { outcome: 'partial_container', shipmentId: box.id, containerId: box.containers.TGHU9876543 });
   });
+});
+
+test("exact look-ups are served by indexes, not by reading the account's rows", async () => {
+  // An account of a few hundred shipments, so the planner sees reading all of them as the cost it is.
+  const a = await newAccount();
+  await t.db.query(
+    `WITH s AS (INSERT INTO shipments (account_id, scac, request_type, request_number, ref_numbers, created_at, updated_at)
+                SELECT $1, 'MSCU', 'bill_of_lading', 'MEDU15' || i, ARRAY['PO-' || i], now(), now() FROM generate_series(1, 500) i RETURNING id, request_number),
+          c AS (INSERT INTO containers (account_id, shipment_id, number, ref_numbers, created_at, updated_at)
+                SELECT $1, id, 'TGHU' || right(request_number, 7), ARRAY['SKU-' || request_number], now(), now() FROM s)
+     INSERT INTO tracking_requests (account_id, request_number, request_type, scac, status, ref_numbers, shipment_id, created_at, updated_at)
+     SELECT $1, request_number, 'bill_of_lading', 'MSCU', 'created', ARRAY['ORDER-' || request_number], id, now(), now() FROM s`,
+    [a],
+  );
+  await t.db.query('ANALYZE shipments, containers, tracking_requests');
+  const client = await t.db.connect();
+  try {
+    // The tables are tiny, so a sequential scan would win; without it, the planner reads an
+    // index on the expression compared if one matches it, else another index and filters.
+    await client.query('SET enable_seqscan = off');
+    let plan = '';
+    const explaining = { query: async (text: string, values: unknown[]) => {
+      const result = await client.query(`EXPLAIN ${text}`, values);
+      plan = result.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+      return { ...result, rows: [] };
+    } };
+    await findDeepLinkMatch(explaining as unknown as Parameters<typeof findDeepLinkMatch>[0], a, 'NOTHING15');
+    for (const index of ['containers_account_number', 'shipments_bare_numbers', 'tracking_requests_bare_ref_numbers', 'containers_bare_ref_numbers']) {
+      assert.match(plan, new RegExp(`\\b${index}\\b`), `${index} not used:\n${plan}`);
+    }
+  } finally {
+    client.release();
+  }
 });
 
 describe('deepLinkPath', () => {
