@@ -27,8 +27,9 @@ export const NO_DEEP_LINK: DeepLinkTarget = Object.freeze({ outcome: 'none' });
  * The identifier as every number is compared: case, blanks and dashes are no part of it, on both
  * sides. That is the container number's own rule (ISO 6346 "MSCU 123456-7" is MSCU1234567), and the
  * search of store/search.ts already compares B/L, booking and reference numbers this way; one rule
- * for all numbers means a B/L pasted as "MAEU-123 456" finds MAEU123456 too. Null when nothing is
- * left (empty, blanks or dashes only): such a query names nothing and would match everything.
+ * for all numbers (bare_number in SQL, migration 013) means a B/L pasted as "MAEU-123 456" finds
+ * MAEU123456 too. Null when nothing is left (empty, blanks or dashes only): such a query names
+ * nothing and would match everything.
  */
 export function deepLinkNumber(q: string): string | null {
   const number = normaliseContainerNumber(q);
