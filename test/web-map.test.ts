@@ -4,10 +4,12 @@
 // the JSON:API routes, that the map draws a Pacific crossing and a transshipment journey with no
 // console error, failed request or request off the machine, and saves screenshots.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { brotliDecompressSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { containerRouteMap } from '../src/services/route-map.ts';
-import { MAPLIBRE_VERSION, registerAssets, routeMapHead } from '../src/web/assets.ts';
+import { BASE_MAP_FILE, MAPLIBRE_VERSION, registerAssets, routeMapHead } from '../src/web/assets.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
 import { browserSkipReason, launchChromium, openPage } from './support/browser.ts';
 import { insertJourney, insertTrack, positionsAlong, seaPath, type Vessel } from './support/route-journeys.ts';
@@ -104,10 +106,15 @@ test('/assets serves the client files, MapLibre and the base map, cached and com
   const shim = await (await get('/assets/vendor/maplibre-gl.mjs')).text();
   assert.equal(shim.trim(), `export * from './maplibre-gl@${MAPLIBRE_VERSION}/maplibre-gl.mjs';`);
 
+  // The base map: its brotli copy beside it (the same bytes once decoded), else gzip on the fly.
+  assert.deepEqual(brotliDecompressSync(readFileSync(`${BASE_MAP_FILE}.br`)), readFileSync(BASE_MAP_FILE), 'refdata/README.md says how to remake the .br');
+  const landBr = await get('/assets/basemap/world-land-50m-rounded.geojson', { 'accept-encoding': 'gzip, br' });
+  assert.equal(landBr.headers.get('content-encoding'), 'br');
   const land = await get('/assets/basemap/world-land-50m-rounded.geojson', { 'accept-encoding': 'gzip' });
   assert.equal(land.headers.get('content-encoding'), 'gzip');
   // fetch has decoded it.
   const geojson = await land.json();
+  assert.deepEqual(await landBr.json(), geojson);
   assert.equal(geojson.features[0].geometry.type, 'MultiPolygon');
   // Rings across the antimeridian are continuous (MapLibre wraps them); a jump from +180 to -180
   // would be filled and outlined straight across the map. Only Antarctica's rings, drawn along the

@@ -91,6 +91,9 @@ async function assets(app: FastifyInstance): Promise<void> {
     root: path.dirname(BASE_MAP_FILE),
     prefix: '/basemap/',
     allowedPath: (name) => name.replace(/^\//, '') === path.basename(BASE_MAP_FILE),
+    // Brotli at its best quality beside the file (160 KB, against 280 KB on the fly): the base
+    // map is revalidated rather than versioned, so every first visit downloads it.
+    preCompressed: true,
   });
   app.get('/vendor/maplibre-gl.mjs', async (_req, reply) => {
     return reply.header('cache-control', REVALIDATE).type('text/javascript; charset=utf-8').send(MAPLIBRE_SHIM);
