@@ -135,13 +135,15 @@ test('/assets serves the client files, MapLibre and the base map, cached and com
   const api = await get('/v2/nothing');
   assert.equal(api.status, 404);
   assert.match(api.headers.get('content-type') ?? '', /application\/vnd\.api\+json/);
-  assert.equal((await t.request('GET', '/v2/account')).status, 200);
+  const account = await t.request('GET', '/v2/account', { headers: { 'accept-encoding': 'gzip, br' } });
+  assert.equal(account.status, 200);
+  assert.equal(account.headers.get('content-encoding'), null, 'the compression of /assets stays there');
   const post = await t.request('POST', '/v2/tracking_requests', { body: { data: {} } });
   // Its JSON body parser still runs: a validation error, not 415 Unsupported Media Type.
   assert.ok(post.status >= 400 && post.status < 500 && post.status !== 415, post.text);
 });
 
-test('the route map draws a Pacific crossing offline, then switches to a transshipment journey', { skip }, async () => {
+test('the route map draws a Pacific crossing offline, then switches to a transshipment journey', { skip }, async (tc) => {
   const w = await openPage(browser!, 'route map pacific then transshipment');
   try {
     const ready = (id: string) =>
@@ -164,6 +166,9 @@ test('the route map draws a Pacific crossing offline, then switches to a transsh
     await w.page.locator('.route-map-port', { hasText: 'POD' }).click();
     assert.match(await w.page.locator('.maplibregl-popup').innerText(), /Los Angeles/);
     await w.screenshot('pacific');
+    // What a first visit downloads (bytes over the wire, compressed), for the report.
+    const sizes = await w.page.evaluate(() => performance.getEntriesByType('resource').map((r) => `${new URL(r.name).pathname} ${(r as PerformanceResourceTiming).encodedBodySize}`));
+    tc.diagnostic(sizes.join(', '));
 
     await w.page.getByRole('button', { name: 'Via Singapore' }).click();
     const via = await (await ready(containers.transshipment)).jsonValue();
@@ -172,6 +177,14 @@ test('the route map draws a Pacific crossing offline, then switches to a transsh
     assert.deepEqual(viaDrawn, { containerId: containers.transshipment, ports: 3, vessel: 1, pastLegs: 2, plannedLegs: 1, rendered: { pastLegs: 2, plannedLegs: 1 } });
     assert.equal(await w.page.locator('.route-map-port').count(), 3);
     await w.screenshot('transshipment');
+
+    // A refresh (as a server-sent event would ask) draws the same container again and keeps the view.
+    await w.page.evaluate(() => {
+      const el = document.querySelector('[data-route-map]')!;
+      el.setAttribute('data-state', 'stale');
+      el.dispatchEvent(new CustomEvent('routemap:refresh'));
+    });
+    assert.equal((await (await ready(containers.transshipment)).jsonValue())?.state, 'ready');
     assert.deepEqual(w.problems, []);
   } finally {
     await w.close();

@@ -8,7 +8,9 @@
 // or no script at all: <div data-route-map data-geojson-url="/…/{id}/map.geojson" data-container-id="…">,
 // with buttons <button data-route-map-select="other-container-id"> to switch containers.
 // The element gets data-state="loading" | "ready" | "error" and fires `routemap:ready` (detail: what was
-// drawn) or `routemap:error`.
+// drawn) or `routemap:error`. Page scripts steer it with events on the element: `routemap:select`
+// (detail: a container id) and `routemap:refresh` (draw the same container again, e.g. on a server-sent
+// event, keeping the user's view).
 import * as maplibregl from './vendor/maplibre-gl.mjs';
 
 const BASE_MAP_URL = new URL('./basemap/world-land-50m-rounded.geojson', import.meta.url).href;
@@ -181,7 +183,8 @@ export function createRouteMap(element, { geojsonUrl, selectedContainerId, baseM
     return counts;
   }
 
-  async function setContainer(containerId) {
+  /** Draws the route of `containerId`; `fit: false` keeps the view (a refresh of the same container). */
+  async function setContainer(containerId, { fit = true } = {}) {
     const mine = ++generation;
     element.dataset.containerId = containerId;
     emit('loading', { containerId });
@@ -201,7 +204,7 @@ export function createRouteMap(element, { geojsonUrl, selectedContainerId, baseM
       notice.hidden = features.length > 0;
       notice.textContent = 'The route is not known yet.';
       const bounds = features.length > 0 ? boundsOf(features) : null;
-      if (bounds) map.fitBounds(bounds, { padding: 48, maxZoom: 6, duration: 0 });
+      if (bounds && fit) map.fitBounds(bounds, { padding: 48, maxZoom: 6, duration: 0 });
       await new Promise((resolve) => map.once('idle', resolve));
       if (mine !== generation) return;
       emit('ready', {
@@ -222,8 +225,11 @@ export function createRouteMap(element, { geojsonUrl, selectedContainerId, baseM
     }
   }
 
+  const refresh = () => setContainer(element.dataset.containerId, { fit: false });
+  element.addEventListener('routemap:select', (e) => setContainer(e.detail));
+  element.addEventListener('routemap:refresh', () => refresh());
   const ready = setContainer(selectedContainerId);
-  return { map, setContainer, ready, renderedCounts };
+  return { map, setContainer, refresh, ready, renderedCounts };
 }
 
 /** Maps built by autoInit, by element. */
@@ -245,9 +251,8 @@ if (typeof document !== 'undefined') {
     const button = event.target instanceof Element ? event.target.closest('[data-route-map-select]') : null;
     if (!button) return;
     const target = button.dataset.routeMapTarget ? document.getElementById(button.dataset.routeMapTarget) : document.querySelector('[data-route-map]');
-    const routeMap = target && byElement.get(target);
-    if (!routeMap) return;
+    if (!target) return;
     for (const b of document.querySelectorAll('[data-route-map-select]')) b.setAttribute('aria-pressed', String(b === button));
-    routeMap.setContainer(button.dataset.routeMapSelect);
+    target.dispatchEvent(new CustomEvent('routemap:select', { detail: button.dataset.routeMapSelect }));
   });
 }
