@@ -163,8 +163,12 @@ test('the route map draws a Pacific crossing offline, then switches to a transsh
     assert.equal(await w.page.locator('.route-map-port').count(), 2);
     assert.equal(await w.page.locator('.route-map-vessel').count(), 1);
     assert.match(await w.page.locator('.maplibregl-ctrl-attrib').innerText(), /© Natural Earth/);
+    // Ports are buttons: reachable with the keyboard, named for screen readers.
+    await w.page.getByRole('button', { name: 'POL: Shanghai, CN' }).focus();
+    await w.page.keyboard.press('Enter');
+    assert.match(await w.page.locator('.maplibregl-popup').innerText(), /POL · Shanghai[\s\S]*Departed/);
     await w.page.locator('.route-map-port', { hasText: 'POD' }).click();
-    assert.match(await w.page.locator('.maplibregl-popup').innerText(), /Los Angeles/);
+    assert.match(await w.page.locator('.maplibregl-popup', { hasText: 'POD' }).innerText(), /Los Angeles[\s\S]*Expected/);
     await w.screenshot('pacific');
     // What a first visit downloads (bytes over the wire, compressed), for the report.
     const sizes = await w.page.evaluate(() => performance.getEntriesByType('resource').map((r) => `${new URL(r.name).pathname} ${(r as PerformanceResourceTiming).encodedBodySize}`));
