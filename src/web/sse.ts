@@ -19,6 +19,8 @@ const RETRY_MS = 3_000;
 
 /** Open streams per HTTP server, so a server shutting down can end them (they never end by themselves). */
 const openStreams = new WeakMap<Server, Set<() => void>>();
+/** Servers shutting down: a stream asked for then is ended at once (the browser retries elsewhere). */
+const closing = new WeakSet<Server>();
 
 /**
  * Ends every live stream of the app when it starts closing: app.close() waits for open requests
@@ -27,6 +29,7 @@ const openStreams = new WeakMap<Server, Set<() => void>>();
  */
 export function endLiveStreamsOnClose(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
+    closing.add(app.server);
     const streams = openStreams.get(app.server);
     for (const end of [...(streams ?? [])]) end();
   });
@@ -56,16 +59,23 @@ export function streamLiveEvents(req: FastifyRequest, reply: FastifyReply, hub: 
     if (open && !res.writableEnded && !res.destroyed) res.write(text);
   };
   write(`retry: ${options.retryMs ?? RETRY_MS}\n\n`);
+  const server = req.server.server;
+  if (closing.has(server)) return void res.end();
 
-  const unsubscribe = hub.subscribe(accountId, (message: LiveMessage) => {
-    if (message.kind === 'resync') return write('event: resync\ndata: {}\n\n');
-    if (options.filter && !options.filter(message.change)) return;
-    write(`event: change\ndata: ${changeData(message.change)}\n\n`);
-  });
+  let unsubscribe: () => void;
+  try {
+    unsubscribe = hub.subscribe(accountId, (message: LiveMessage) => {
+      if (message.kind === 'resync') return write('event: resync\ndata: {}\n\n');
+      if (options.filter && !options.filter(message.change)) return;
+      write(`event: change\ndata: ${changeData(message.change)}\n\n`);
+    });
+  } catch {
+    // The hub is closed: the process is shutting down.
+    return void res.end();
+  }
   const heartbeat = setInterval(() => write(': heartbeat\n\n'), options.heartbeatMs ?? HEARTBEAT_MS);
   heartbeat.unref();
 
-  const server = req.server.server;
   let streams = openStreams.get(server);
   if (!streams) openStreams.set(server, (streams = new Set()));
   const registry = streams;
@@ -87,4 +97,6 @@ export function streamLiveEvents(req: FastifyRequest, reply: FastifyReply, hub: 
   // request's own 'close' comes as soon as its empty body has been read, so it cannot tell).
   res.on('close', cleanUp);
   res.on('error', cleanUp);
+  // A client that left before the stream was set up has no 'close' still to come.
+  if (res.destroyed) cleanUp();
 }
