@@ -2,58 +2,16 @@
 // search by any number (spaces and dashes or not), the empty states, account isolation and escaping.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { insertShipment, markLookupFailed, markLookupSucceeded, saveShipmentState, stopShipment, upsertContainer } from '../src/store/shipments.ts';
+import { DAY, seedShipment, type ShipmentSeed } from './support/shipment-seeds.ts';
 import { startWebTestApp, type WebClient, type WebTestApp } from './support/web.ts';
-
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
-
-interface Seed {
-  number: string;
-  scac: string;
-  booking?: string;
-  pol?: [string, string];
-  pod?: [string, string, string];
-  eta?: number;
-  ata?: number;
-  refs?: string[];
-  containers?: { number: string; status: string; holds?: string[] }[];
-  stopped?: boolean;
-  checkedMinutesAgo?: number;
-  failedMinutesAgo?: number;
-}
 
 describe('web shipments list', () => {
   let t: WebTestApp;
   let now: Date;
   let browser: WebClient;
-  let created = 0;
   const ids: Record<string, string> = {};
 
-  /** A shipment as tracking leaves it: ports and times in its state, containers, the last lookup. */
-  async function seed(accountId: string, s: Seed): Promise<string> {
-    const at = new Date(now.getTime() - 10 * DAY + ++created * MINUTE);
-    const row = await insertShipment(t.db, { account_id: accountId, scac: s.scac, request_type: 'bill_of_lading', request_number: s.number, ref_numbers: s.refs ?? [], customer_id: null, at });
-    for (const c of s.containers ?? []) {
-      const holds = (c.holds ?? []).map((name) => ({ name, status: 'hold', description: null }));
-      await upsertContainer(t.db, { account_id: accountId, shipment_id: row.id, number: c.number, ref_numbers: [], state: { current_status: c.status, holds_at_pod_terminal: holds }, at });
-    }
-    const iso = (days?: number) => (days === undefined ? null : new Date(now.getTime() + days * DAY).toISOString());
-    const state = {
-      port_of_lading_locode: s.pol?.[0] ?? null,
-      port_of_lading_name: s.pol?.[1] ?? null,
-      port_of_discharge_locode: s.pod?.[0] ?? null,
-      port_of_discharge_name: s.pod?.[1] ?? null,
-      pod_timezone: s.pod?.[2] ?? null,
-      pod_eta_at: iso(s.eta ?? s.ata),
-      pod_ata_at: iso(s.ata),
-    };
-    await saveShipmentState(t.db, row.id, { state, billOfLadingNumber: null, bookingNumber: s.booking ?? null, at });
-    if (s.checkedMinutesAgo !== undefined) await markLookupSucceeded(t.db, row.id, new Date(now.getTime() - s.checkedMinutesAgo * MINUTE), at);
-    if (s.failedMinutesAgo !== undefined) await markLookupFailed(t.db, row.id, new Date(now.getTime() - s.failedMinutesAgo * MINUTE), now);
-    if (s.stopped) await stopShipment(t.db, row.id, 'cancelled_by_user', at);
-    return row.id;
-  }
+  const seed = (accountId: string, s: ShipmentSeed) => seedShipment(t.db, accountId, now, s);
 
   async function signedIn(accountId: string): Promise<WebClient> {
     const { email, password } = await t.newUser({ accountId });
@@ -144,14 +102,14 @@ describe('web shipments list', () => {
     assert.match(html, /Shanghai<\/span> <span aria-label="to">→<\/span> <span title="USLAX">Los Angeles/);
     // The ETA in the port's own time, with the exact instant in the <time>.
     const eta = new Date(now.getTime() + 3 * DAY).toISOString();
-    assert.ok(html.includes(`<time datetime="${eta}" title="2026-11-25 12:00 UTC">25 Nov 04:00 GMT-8 (America/Los_Angeles)</time>`), 'ETA at POD in its zone');
-    assert.match(html, /Arrived<\/span> <time[^>]*>20 Nov 13:00 GMT\+1 \(Europe\/Amsterdam\)/);
+    assert.ok(html.includes(`<time datetime="${eta}" title="2026-11-25 12:00 UTC"><span class="nowrap">25 Nov 04:00 GMT-8</span> (America/Los_Angeles)</time>`), 'ETA at POD in its zone');
+    assert.match(html, /Arrived<\/span> <time[^>]*><span class="nowrap">20 Nov 13:00 GMT\+1<\/span> \(Europe\/Amsterdam\)/);
     assert.match(html, /checked 3 min ago/);
     assert.match(html, /checked 2 h ago/);
     assert.match(html, /last try failed <time[^>]*>10 min ago/);
     assert.match(html, /not checked yet/);
     assert.match(html, /<span class="badge bad">On hold: customs<\/span>/);
-    assert.match(html, /<span class="badge ok">Available for pickup ×1<\/span>/);
+    assert.match(html, /<span class="badge ok">Available for pickup<\/span>/);
     assert.match(html, /<span class="badge">Discharged ×2<\/span>/);
     assert.match(html, /<span class="badge warn">Tracking stopped<\/span>/);
     assert.match(html, /<td class="num">2<\/td>/);

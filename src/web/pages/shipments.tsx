@@ -244,7 +244,7 @@ function SortHeader({ view, field, children }: { view: ShipmentsView; field: Sor
 
 function ShipmentsTable({ view, items, now }: { view: ShipmentsView; items: Shipment[]; now: Date }) {
   return (
-    <div class="table-wrap">
+    <div class="table-wrap shipments-wrap">
       <table class="shipments">
         <caption class="sr-only">Shipments{view.sort ? '' : ', newest first'}</caption>
         <thead>
@@ -297,7 +297,7 @@ function ShipmentRow({ shipment: s, now }: { shipment: Shipment; now: Date }) {
       <td class="route">
         {place(s.port_of_lading_name, s.port_of_lading_locode)} <span aria-label="to">→</span> {place(s.port_of_discharge_name, s.port_of_discharge_locode)}
       </td>
-      <td>
+      <td class="arrival">
         <Arrival shipment={s} now={now} />
       </td>
       <td class="num">{containers.length}</td>
@@ -305,7 +305,7 @@ function ShipmentRow({ shipment: s, now }: { shipment: Shipment; now: Date }) {
         <Badges shipment={s} containers={containers} />
       </td>
       <td class="refs">{s.ref_numbers.length ? s.ref_numbers.join(', ') : <span class="muted">—</span>}</td>
-      <td>
+      <td class="checked">
         <Freshness shipment={s} now={now} />
       </td>
     </tr>
@@ -320,8 +320,20 @@ function Arrival({ shipment: s, now }: { shipment: Shipment; now: Date }) {
     <>
       <span class="muted">{label}</span>{' '}
       <time datetime={at} title={utcTitle(at)}>
-        {localDateTime(at, s.pod_timezone, now)}
+        <ZonedTime text={localDateTime(at, s.pod_timezone, now)} />
       </time>
+    </>
+  );
+}
+
+/** "24 Nov 14:05 GMT+8" kept on one line, its zone's name free to wrap below it in a narrow column. */
+function ZonedTime({ text }: { text: string }) {
+  const at = text.indexOf(' (');
+  if (at < 0) return <span class="nowrap">{text}</span>;
+  return (
+    <>
+      <span class="nowrap">{text.slice(0, at)}</span>
+      {text.slice(at)}
     </>
   );
 }
@@ -336,7 +348,7 @@ function Badges({ shipment: s, containers }: { shipment: Shipment; containers: C
       {[...statuses].map(([status, n]) => (
         <span class={badgeClass(containerStatusTone(status))}>
           {containerStatusWords(status)}
-          {statuses.size > 1 || n > 1 ? ` ×${n}` : ''}
+          {n > 1 ? ` ×${n}` : ''}
         </span>
       ))}
       {holds.length > 0 && <span class={badgeClass('bad')}>On hold: {holds.join(', ')}</span>}
