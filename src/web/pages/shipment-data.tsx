@@ -38,8 +38,8 @@ export interface EventRecord {
   terminal?: TerminalRecord | null;
 }
 
-export type ShipmentRecord = Shipment & { pod_terminal?: TerminalRecord | null; destination?: PlaceRecord | null };
-export type ContainerRecord = Container & { pod_terminal?: TerminalRecord | null; transport_events?: EventRecord[] };
+export type ShipmentRecord = Omit<Shipment, 'pod_terminal' | 'destination'> & { pod_terminal?: TerminalRecord | null; destination?: PlaceRecord | null };
+export type ContainerRecord = Omit<Container, 'pod_terminal' | 'transport_events'> & { pod_terminal?: TerminalRecord | null; transport_events: EventRecord[] };
 
 export interface ShipmentView {
   shipment: ShipmentRecord;
@@ -55,8 +55,7 @@ export async function loadShipmentView(svc: SvcClient, id: string): Promise<Ship
     svc.containers.list({ 'filter[shipment_id]': shipment.id, include: CONTAINER_INCLUDE, 'page[size]': CONTAINERS_PAGE }),
     svc.account.get(),
   ]);
-  const containers = page.items as ContainerRecord[];
-  for (const container of containers) container.transport_events = (container.transport_events ?? []) as EventRecord[];
+  const containers = page.items.map((c) => ({ ...c, transport_events: (c.transport_events ?? []) as unknown as EventRecord[] }) as ContainerRecord);
   return { shipment: shipment as ShipmentRecord, containers, routing: account.features.routing };
 }
 

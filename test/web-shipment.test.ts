@@ -1,0 +1,250 @@
+// The shipment page over real HTTP, signed in with a session: sandbox shipments tracked on the
+// test's clock (TEST-HOLDS until its boxes sit at Oakland with holds and a last free day,
+// TEST-DELAY while its ETA has moved), read back as the page shows them: header, containers,
+// the selected container, milestones in local time with zone, the map's GeoJSON route and who
+// may read it, the routing feature switched off, account isolation and HTML escaping.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { test } from 'node:test';
+import { DAY } from '../src/domain/time-units.ts';
+import { mountWeb } from '../src/main/web.ts';
+import { setFeature } from '../src/services/features.ts';
+import { createUser } from '../src/services/users.ts';
+import { forFile } from './support/for-file.ts';
+import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
+import { WebClient } from './support/web.ts';
+
+const HOSTILE_REF = '"><script>alert(1)</script>';
+
+let t: TrackingHarness;
+let browser: WebClient;
+let holds: { shipmentId: string; containers: any[] };
+let delay: { shipmentId: string; containers: any[] };
+/** TEST-TR-SUCCEEDED: two boxes, Shanghai → Los Angeles. */
+let two: { shipmentId: string; containers: any[] };
+
+async function signedIn(accountId: string): Promise<WebClient> {
+  const email = `user-${randomUUID()}@example.com`;
+  const password = 'correct horse battery';
+  await createUser(t.db, t.clock, { accountId, email, password });
+  const client = new WebClient(t.baseUrl);
+  await client.signIn(email, password);
+  return client;
+}
+
+const shipmentOf = async (trId: string): Promise<string | undefined> => (await t.request('GET', `/v2/tracking_requests/${trId}`)).body.data.relationships.tracked_object.data?.id;
+const containersOf = async (shipmentId: string): Promise<any[]> => (await t.request('GET', `/v2/containers?filter[shipment_id]=${shipmentId}&include=transport_events`)).body.data;
+
+forFile(
+  async () => {
+    const harness = await startTrackingHarness([], { beforeListen: (app, _baseUrl, services) => mountWeb(app, services) });
+    t = harness;
+    const holdsTr = await t.track('bill_of_lading', 'TEST-HOLDS', 'TEST', ['PO-4471', HOSTILE_REF]);
+    const delayTr = await t.track('bill_of_lading', 'TEST-DELAY', 'TEST');
+    const twoTr = await t.track('bill_of_lading', 'TEST-TR-SUCCEEDED', 'TEST');
+    await t.worker.drain();
+    // A day at a time until TEST-HOLDS's boxes are held at the terminal (about two weeks).
+    for (let day = 0; day < 30; day++) {
+      await t.advance(DAY, 4);
+      const id = await shipmentOf(holdsTr);
+      if (id && (await containersOf(id)).some((c) => c.attributes.holds_at_pod_terminal.some((h: any) => h.status === 'hold'))) break;
+    }
+    const holdsId = (await shipmentOf(holdsTr))!;
+    const delayId = (await shipmentOf(delayTr))!;
+    holds = { shipmentId: holdsId, containers: await containersOf(holdsId) };
+    delay = { shipmentId: delayId, containers: await containersOf(delayId) };
+    const twoId = (await shipmentOf(twoTr))!;
+    two = { shipmentId: twoId, containers: await containersOf(twoId) };
+    assert.equal(two.containers.length, 2);
+    browser = await signedIn(t.accountId);
+    return harness;
+  },
+  () => {},
+);
+
+/** The HTML of one element, from its opening tag to the matching close (enough for these pages' nesting). */
+function element(html: string, openingPattern: RegExp, tag: string): string {
+  const start = html.search(openingPattern);
+  assert.ok(start >= 0, `no element matching ${openingPattern}`);
+  let depth = 0;
+  const re = new RegExp(`<${tag}[\\s>]|</${tag}>`, 'g');
+  re.lastIndex = start;
+  for (let m = re.exec(html); m; m = re.exec(html)) {
+    depth += m[0].startsWith('</') ? -1 : 1;
+    if (depth === 0) return html.slice(start, m.index + m[0].length);
+  }
+  throw new Error(`unclosed <${tag}>`);
+}
+
+const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/\s+/g, ' ').replace(/ ([,)·])/g, '$1').trim();
+
+test('the header: B/L, booking, carrier and SCAC, POL → POD, arrival, reference numbers, freshness', async () => {
+  const api = (await t.request('GET', `/v2/shipments/${holds.shipmentId}`)).body.data.attributes;
+  const page = await browser.get(`/shipments/${holds.shipmentId}`);
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+  const header = text(element(page.text, /<header class="shipment-head"/, 'header'));
+  assert.match(header, /B\/L TEST-HOLDS/);
+  assert.match(header, new RegExp(`Booking\\s*${api.booking_number}`));
+  assert.match(header, /Test Shipping Line \(TEST\)/);
+  assert.match(header, /Busan \(KRPUS\) → to Oakland \(USOAK\)/);
+  assert.ok(api.pod_ata_at, 'TEST-HOLDS has arrived');
+  assert.match(header, /Arrived \d+ \w{3} \d\d:\d\d GMT-8 \(America\/Los_Angeles\)/);
+  assert.match(header, /PO-4471/);
+  assert.match(header, /Checked with Test Shipping Line (just now|\d+ (min|h) ago)/);
+  assert.match(page.text, new RegExp(`<time datetime="${api.line_tracking_last_succeeded_at}" title="[^"]+ UTC">`));
+  // The live-update contract (web-conventions.md): the content root and its regions.
+  assert.match(page.text, new RegExp(`data-live="shipment:${holds.shipmentId}"`));
+  for (const region of ['shipment-header', 'shipment-containers', 'shipment-timeline']) assert.match(page.text, new RegExp(`data-live-region="${region}"`));
+});
+
+test('an ETA that moved says from what and by how much', async () => {
+  const api = (await t.request('GET', `/v2/shipments/${delay.shipmentId}`)).body.data.attributes;
+  const header = text(element((await browser.get(`/shipments/${delay.shipmentId}`)).text, /<header class="shipment-head"/, 'header'));
+  if (api.pod_ata_at) {
+    assert.match(header, /Arrived/);
+    return;
+  }
+  assert.ok(api.pod_eta_at && api.pod_original_eta_at && api.pod_eta_at !== api.pod_original_eta_at, `TEST-DELAY's ETA has moved: ${api.pod_original_eta_at} → ${api.pod_eta_at}`);
+  const days = (Date.parse(api.pod_eta_at) - Date.parse(api.pod_original_eta_at)) / DAY;
+  assert.ok(days > 0, 'a delay moves the ETA later');
+  assert.match(header, /ETA \d+ \w{3} \(was \d+ \w{3}, \+[\d.]+ (d|h)\)/);
+});
+
+test('containers: number, equipment, status, holds as badges, last free day and availability, terminal, location', async () => {
+  const page = await browser.get(`/shipments/${holds.shipmentId}`);
+  const held = holds.containers.find((c) => c.attributes.holds_at_pod_terminal.some((h: any) => h.status === 'hold'))!;
+  const a = held.attributes;
+  const card = element(page.text, new RegExp(`<li class="container-card[^"]*" id="container-${held.id}"`), 'li');
+  const words = text(card);
+  assert.match(words, new RegExp(a.number));
+  assert.match(words, /40′ high cube dry|20′ dry|40′ dry|45′ high cube dry/);
+  assert.match(words, /Not available|Discharged|Available for pickup/);
+  for (const h of a.holds_at_pod_terminal) {
+    const name = h.name.charAt(0).toUpperCase() + h.name.slice(1);
+    assert.match(card, new RegExp(`<span class="badge ${h.status === 'hold' ? 'bad' : 'warn'}">${name} hold${h.status === 'pending' ? ' pending' : ''}</span>`));
+  }
+  assert.ok(a.pickup_lfd, 'a last free day at the terminal');
+  // The LFD is local midnight at Oakland: its day there.
+  const lfdDay = new Date(Date.parse(a.pickup_lfd) - 8 * 3_600_000).getUTCDate();
+  assert.match(words, new RegExp(`Last free day\\s*${lfdDay} \\w{3}`));
+  assert.match(words, /Pickup\s*(Not available|Available, but on hold)/);
+  assert.match(words, /Terminal\s*TraPac Terminal/);
+  assert.match(words, /Location\s*.*Oakland \(USOAK\)/);
+});
+
+test('the first container is selected by default; ?container= selects another, highlighted and focused', async () => {
+  const [first, second] = two.containers;
+  const plain = await browser.get(`/shipments/${two.shipmentId}`);
+  assert.match(plain.text, new RegExp(`<li class="container-card selected" id="container-${first.id}" tabindex="-1">`), 'selected, not focused without ?container=');
+  assert.match(plain.text, new RegExp(`data-container-id="${first.id}"`));
+
+  const page = await browser.get(`/shipments/${two.shipmentId}?container=${second.id}`);
+  assert.match(page.text, new RegExp(`<li class="container-card selected" id="container-${second.id}" tabindex="-1" autofocus`));
+  assert.match(page.text, new RegExp(`<li class="container-card" id="container-${first.id}">`));
+  assert.match(page.text, new RegExp(`<a href="\\?container=${first.id}#container-${first.id}" class="container-number">`), 'the other box is a link that selects it');
+  assert.match(page.text, new RegExp(`aria-current="true" class="container-number">${second.attributes.number}`));
+  // The map follows the selection; the other box's milestones fold away.
+  assert.match(page.text, new RegExp(`data-route-map="" data-geojson-url="/shipments/${two.shipmentId}/containers/\\{id\\}/map.geojson" data-container-id="${second.id}"`));
+  assert.match(text(page.text), new RegExp(`Milestones of ${first.attributes.number}`));
+  assert.match(page.text, /<details class="other-timeline"><summary>Milestones of /);
+  // An id that is not one of its boxes selects the first.
+  const stale = await browser.get(`/shipments/${two.shipmentId}?container=${delay.containers[0].id}`);
+  assert.equal(stale.status, 200);
+  assert.match(stale.text, new RegExp(`<li class="container-card selected" id="container-${first.id}"`));
+});
+
+test('the timeline: milestones in order, in the local time and zone of their place, vessel and voyage', async () => {
+  const container = holds.containers[0];
+  const page = await browser.get(`/shipments/${holds.shipmentId}?container=${container.id}`);
+  const timeline = element(element(page.text, /<section class="shipment-timeline"/, 'section'), /<ol class="timeline">/, 'ol');
+  const datetimes = [...timeline.matchAll(/<li class="actual"[^>]*><time datetime="([^"]+)"/g)].map((m) => m[1]);
+  const events = (await t.request('GET', `/v2/containers/${container.id}/transport_events?page[size]=100`)).body.data;
+  assert.equal(datetimes.length, events.length, 'every milestone the API has');
+  assert.deepEqual(datetimes, [...datetimes].sort(), 'oldest first');
+
+  // The departure from Busan, in Korea's time (UTC+9, no summer time).
+  const departed = events.find((e: any) => e.attributes.event === 'container.transport.vessel_departed')!.attributes;
+  const seoul = new Date(Date.parse(departed.timestamp) + 9 * 3_600_000);
+  const month = seoul.toLocaleString('en-GB', { month: 'short', timeZone: 'UTC' });
+  const expected = `${seoul.getUTCDate()} ${month} ${String(seoul.getUTCHours()).padStart(2, '0')}:${String(seoul.getUTCMinutes()).padStart(2, '0')} GMT+9 (Asia/Seoul)`;
+  const item = element(timeline, new RegExp(`<li class="actual" data-milestone="${events.find((e: any) => e.attributes.event === 'container.transport.vessel_departed')!.id}"`), 'li');
+  assert.match(text(item), new RegExp(`^${expected.replace(/[()+]/g, '\\$&')} Vessel departed \\(actual\\)`));
+  assert.match(text(item), /Busan \(KRPUS\)/);
+  assert.match(text(item), new RegExp(`SEASPAN EMERALD · voyage ${departed.voyage_number}|· voyage ${departed.voyage_number}`));
+  assert.match(item, new RegExp(`<time datetime="${departed.timestamp}" title="${departed.timestamp.slice(0, 16).replace('T', ' ')} UTC">`));
+});
+
+test('an expected milestone is marked as such beside the actual ones', async () => {
+  const api = (await t.request('GET', `/v2/shipments/${delay.shipmentId}`)).body.data.attributes;
+  if (api.pod_ata_at) return; // arrived: nothing left to expect at the port of discharge
+  const page = await browser.get(`/shipments/${delay.shipmentId}`);
+  const timeline = element(element(page.text, /<section class="shipment-timeline"/, 'section'), /<ol class="timeline">/, 'ol');
+  const expected = element(timeline, /<li class="estimated" data-milestone="eta"/, 'li');
+  assert.match(text(expected), /Vessel arrival Expected/);
+  assert.match(text(expected), /GMT-8 \(America\/Los_Angeles\)/);
+  assert.match(text(expected), /Seattle \(USSEA\)/);
+  assert.ok(timeline.indexOf('class="actual"') < timeline.indexOf('class="estimated"'), 'actual milestones first, then what is expected');
+});
+
+test('map.geojson: the route of a box of this shipment; 404 for another shipment\'s box or an unknown one', async () => {
+  const container = holds.containers[0];
+  const res = await browser.get(`/shipments/${holds.shipmentId}/containers/${container.id}/map.geojson`);
+  assert.equal(res.status, 200, res.text);
+  assert.match(res.headers.get('content-type') ?? '', /^application\/geo\+json/);
+  assert.equal(res.headers.get('cache-control'), 'no-store');
+  const map = JSON.parse(res.text);
+  assert.equal(map.type, 'FeatureCollection');
+  const labels = map.features.filter((f: any) => f.properties.feature_type === 'port').map((f: any) => f.properties.label);
+  assert.deepEqual(labels, ['POL', 'POD']);
+  assert.equal((await browser.get(`/shipments/${holds.shipmentId}/containers/${delay.containers[0].id}/map.geojson`)).status, 404);
+  assert.equal((await browser.get(`/shipments/${holds.shipmentId}/containers/${randomUUID()}/map.geojson`)).status, 404);
+  assert.equal((await browser.get(`/shipments/${holds.shipmentId}/containers/not-an-id/map.geojson`)).status, 404);
+  // Signed out: sent to sign in, as every private page.
+  assert.equal((await new WebClient(t.baseUrl).get(`/shipments/${holds.shipmentId}/containers/${container.id}/map.geojson`)).status, 303);
+});
+
+test("another account's shipment and its map are not found; a malformed or unknown id is the HTML 404 page", async () => {
+  const other = await t.newAccount('Other account');
+  const stranger = await signedIn(other.accountId);
+  for (const path of [`/shipments/${holds.shipmentId}`, `/shipments/${randomUUID()}`, '/shipments/not-a-uuid', `/shipments/${encodeURIComponent("'; drop table shipments; --")}`]) {
+    const page = await (path.includes(holds.shipmentId) ? stranger : browser).get(path);
+    assert.equal(page.status, 404, path);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(page.text, /<h1>Not found<\/h1>/);
+    assert.doesNotMatch(page.text, /TEST-HOLDS/);
+  }
+  const map = await stranger.get(`/shipments/${holds.shipmentId}/containers/${holds.containers[0].id}/map.geojson`);
+  assert.equal(map.status, 404);
+  assert.doesNotMatch(map.text, /FeatureCollection/);
+});
+
+test('values from carriers and users are escaped', async () => {
+  const page = await browser.get(`/shipments/${holds.shipmentId}`);
+  assert.ok(!page.text.includes('<script>alert(1)</script>'), 'no injected script');
+  assert.ok(page.text.includes('PO-4471, &quot;>&lt;script>alert(1)&lt;/script>'), 'shown as text');
+  // No inline script at all (CSP script-src 'self'): only module scripts from /assets.
+  assert.deepEqual([...page.text.matchAll(/<script([^>]*)>/g)].map((m) => m[1]), [' type="module" src="/assets/map.js"', ' type="module" src="/assets/live.js"']);
+});
+
+test('with the routing feature off, the page says so instead of drawing a map, and map.geojson is refused', async () => {
+  await setFeature(t.db, t.accountId, 'routing', false);
+  try {
+    const page = await browser.get(`/shipments/${holds.shipmentId}`);
+    assert.equal(page.status, 200);
+    assert.doesNotMatch(page.text, /data-route-map/);
+    assert.match(page.text, /Route maps are not enabled for your account/);
+    const map = await browser.get(`/shipments/${holds.shipmentId}/containers/${holds.containers[0].id}/map.geojson`);
+    assert.equal(map.status, 403);
+    assert.equal(JSON.parse(map.text).error, 'feature_not_enabled');
+  } finally {
+    await setFeature(t.db, t.accountId, 'routing', true);
+  }
+});
+
+test('a phone and a laptop: one viewport meta, the page stylesheet, no fixed widths in the markup', async () => {
+  const page = await browser.get(`/shipments/${holds.shipmentId}`);
+  assert.match(page.text, /<meta name="viewport" content="width=device-width, initial-scale=1"\/?>/);
+  assert.match(page.text, /<link rel="stylesheet" href="\/assets\/shipment.css"\/?>/);
+  assert.doesNotMatch(page.text, /style="/, 'no inline styles (CSP style-src self)');
+});
