@@ -145,7 +145,7 @@ test('the first container is selected by default; ?container= selects another, h
   assert.match(page.text, new RegExp(`<a href="\\?container=${first.id}#container-${first.id}" class="container-number">`), 'the other box is a link that selects it');
   assert.match(page.text, new RegExp(`aria-current="true" class="container-number">${second.attributes.number}`));
   // The map follows the selection; the other box's milestones fold away.
-  assert.match(page.text, new RegExp(`data-route-map="" data-geojson-url="/shipments/${two.shipmentId}/containers/\\{id\\}/map.geojson" data-container-id="${second.id}"`));
+  assert.match(page.text, new RegExp(`data-route-map data-geojson-url="/shipments/${two.shipmentId}/containers/\\{id\\}/map.geojson" data-container-id="${second.id}"`));
   assert.match(text(page.text), new RegExp(`Milestones of ${first.attributes.number}`));
   assert.match(page.text, /<details class="other-timeline"><summary>Milestones of /);
   // An id that is not one of its boxes selects the first.
