@@ -6,15 +6,19 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
+import type { Browser } from 'playwright-core';
 import { DAY } from '../src/domain/time-units.ts';
 import { mountWeb } from '../src/main/web.ts';
 import { setFeature } from '../src/services/features.ts';
 import { createUser } from '../src/services/users.ts';
+import { browserSkipReason, launchChromium, openPage } from './support/browser.ts';
 import { forFile } from './support/for-file.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
 import { WebClient } from './support/web.ts';
 
 const HOSTILE_REF = '"><script>alert(1)</script>';
+const PASSWORD = 'correct horse battery';
+const skipBrowser = browserSkipReason();
 
 let t: TrackingHarness;
 let browser: WebClient;
@@ -23,12 +27,14 @@ let delay: { shipmentId: string; containers: any[] };
 /** TEST-TR-SUCCEEDED: two boxes, Shanghai → Los Angeles. */
 let two: { shipmentId: string; containers: any[] };
 
+let email = '';
+
 async function signedIn(accountId: string): Promise<WebClient> {
-  const email = `user-${randomUUID()}@example.com`;
-  const password = 'correct horse battery';
-  await createUser(t.db, t.clock, { accountId, email, password });
+  const address = `user-${randomUUID()}@example.com`;
+  await createUser(t.db, t.clock, { accountId, email: address, password: PASSWORD });
   const client = new WebClient(t.baseUrl);
-  await client.signIn(email, password);
+  await client.signIn(address, PASSWORD);
+  email ||= address;
   return client;
 }
 
@@ -221,7 +227,8 @@ test('values from carriers and users are escaped', async () => {
   assert.ok(!page.text.includes('<script>alert(1)</script>'), 'no injected script');
   assert.ok(page.text.includes('PO-4471, &quot;>&lt;script>alert(1)&lt;/script>'), 'shown as text');
   // No inline script at all (CSP script-src 'self'): only module scripts from /assets.
-  assert.deepEqual([...page.text.matchAll(/<script([^>]*)>/g)].map((m) => m[1]), [' type="module" src="/assets/map.js"', ' type="module" src="/assets/live.js"']);
+  for (const [, attributes] of page.text.matchAll(/<script([^>]*)>/g)) assert.match(attributes, /^ type="module" src="\/assets\/(map|live)\.js\?v=[\w-]+"$/);
+  assert.match(page.text, /<script type="module" src="\/assets\/map\.js\?v=/);
 });
 
 test('with the routing feature off, the page says so instead of drawing a map, and map.geojson is refused', async () => {
@@ -242,6 +249,42 @@ test('with the routing feature off, the page says so instead of drawing a map, a
 test('a phone and a laptop: one viewport meta, the page stylesheet, no fixed widths in the markup', async () => {
   const page = await browser.get(`/shipments/${holds.shipmentId}`);
   assert.match(page.text, /<meta name="viewport" content="width=device-width, initial-scale=1"\/?>/);
-  assert.match(page.text, /<link rel="stylesheet" href="\/assets\/shipment.css"\/?>/);
+  assert.match(page.text, /<link rel="stylesheet" href="\/assets\/shipment.css\?v=[\w-]+"\/?>/);
   assert.doesNotMatch(page.text, /style="/, 'no inline styles (CSP style-src self)');
+});
+
+test('in Chromium: the map draws the selected box, which has the focus; phone and laptop screenshots', { skip: skipBrowser }, async () => {
+  const chromium: Browser = await launchChromium();
+  try {
+    const [first, second] = two.containers;
+    for (const [label, viewport] of [['laptop', { width: 1280, height: 900 }], ['phone', { width: 375, height: 800 }]] as const) {
+      const w = await openPage(chromium, 'shipment page', viewport);
+      try {
+        await w.page.goto(`${t.baseUrl}/sign-in`);
+        await w.page.getByLabel('E-mail address').fill(email);
+        await w.page.getByLabel('Password').fill(PASSWORD);
+        await w.page.getByRole('button', { name: 'Sign in' }).click();
+        await w.page.waitForURL(`${t.baseUrl}/shipments`);
+        await w.page.goto(`${t.baseUrl}/shipments/${two.shipmentId}?container=${second.id}#container-${second.id}`);
+        const map = w.page.locator('[data-route-map]');
+        await map.and(w.page.locator('[data-state="ready"], [data-state="error"]')).waitFor();
+        assert.equal(await map.getAttribute('data-state'), 'ready', (await map.getAttribute('data-error')) ?? '');
+        assert.equal(await map.locator('canvas.maplibregl-canvas').count(), 1);
+        const drawn = JSON.parse((await map.getAttribute('data-drawn'))!);
+        assert.equal(drawn.containerId, second.id);
+        assert.equal(drawn.ports, 2);
+        assert.equal(await w.page.evaluate(() => document.activeElement?.id), `container-${second.id}`);
+        assert.equal(await w.page.locator(`#container-${first.id} a`).getAttribute('href'), `?container=${first.id}#container-${first.id}`);
+        // One column on a phone: nothing wider than the screen.
+        const overflow = await w.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at ${viewport.width}px`);
+        await w.screenshot(label);
+        assert.deepEqual(w.problems, []);
+      } finally {
+        await w.close();
+      }
+    }
+  } finally {
+    await chromium.close();
+  }
 });

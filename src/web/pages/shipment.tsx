@@ -1,9 +1,12 @@
 // The shipment page (GET /shipments/{id}?container={id}): header, containers, the selected
 // container's milestones and its route map; and the map's GeoJSON for this session
 // (GET /shipments/{id}/containers/{cid}/map.geojson), read through the REST API as the account.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FeatureNotEnabledError } from '../../../sdk/src/index.ts';
 import { NotFound } from '../../domain/errors.ts';
+import { ASSETS_DIR, MAPLIBRE_VERSION, assetUrl } from '../assets.ts';
 import type { WebOptions } from '../context.ts';
 import { Layout } from '../layout.tsx';
 import { sendPage } from '../render.tsx';
@@ -12,6 +15,11 @@ import { ContainerCard, ShipmentHeader, Timeline } from './shipment-parts.tsx';
 
 /** The map's data URL; map.js puts the container id in place of `{id}` when another box is selected. */
 const mapUrlTemplate = (shipmentId: string) => `/shipments/${encodeURIComponent(shipmentId)}/containers/{id}/map.geojson`;
+
+/** The map's and the page's own styles; MapLibre's stylesheet from its versioned folder (as routeMapHead in assets.ts). */
+const STYLES = [`/assets/vendor/maplibre-gl@${MAPLIBRE_VERSION}/maplibre-gl.css`, assetUrl('map.css'), assetUrl('shipment.css')];
+/** map.js draws the map; live.js (helper "web-track") swaps the live regions, asked for once it is in src/web/assets. */
+const SCRIPTS = [assetUrl('map.js'), ...(existsSync(path.join(ASSETS_DIR, 'live.js')) ? [assetUrl('live.js')] : [])];
 
 /** The live regions live.js swaps when the shipment changes (web-conventions.md); the map is in none. */
 export const SHIPMENT_LIVE_REGIONS = ['shipment-header', 'shipment-containers', 'shipment-timeline'] as const;
@@ -51,7 +59,7 @@ function ShipmentPage({ req, view, selected, focus, now }: { req: FastifyRequest
   const { shipment, containers } = view;
   const others = containers.filter((c) => c !== selected);
   return (
-    <Layout req={req} title={`B/L ${shipment.bill_of_lading_number}`} section="shipments" styles={['/assets/map.css', '/assets/shipment.css']} scripts={['/assets/map.js', '/assets/live.js']}>
+    <Layout req={req} title={`B/L ${shipment.bill_of_lading_number}`} section="shipments" styles={STYLES} scripts={SCRIPTS}>
       <div class="shipment-page" data-live={`shipment:${shipment.id}`}>
         <p class="back">
           <a href="/shipments">← Shipments</a>
