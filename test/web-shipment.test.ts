@@ -111,7 +111,13 @@ test('an ETA that moved says from what and by how much', async () => {
   assert.ok(api.pod_eta_at && api.pod_original_eta_at && api.pod_eta_at !== api.pod_original_eta_at, `TEST-DELAY's ETA has moved: ${api.pod_original_eta_at} → ${api.pod_eta_at}`);
   const days = (Date.parse(api.pod_eta_at) - Date.parse(api.pod_original_eta_at)) / DAY;
   assert.ok(days > 0, 'a delay moves the ETA later');
-  assert.match(header, /ETA \d+ \w{3} \(was \d+ \w{3}, \+[\d.]+ (d|h)\)/);
+  // Seattle keeps Pacific standard time (UTC−8) in November and December.
+  const seattleDay = (iso: string) => {
+    const local = new Date(Date.parse(iso) - 8 * 3_600_000);
+    return `${local.getUTCDate()} ${local.toLocaleString('en-GB', { month: 'short', timeZone: 'UTC' })}`;
+  };
+  const shift = days >= 2 ? `+${Math.round(days)} d` : `+${Math.round(days * 24)} h`;
+  assert.ok(header.includes(`ETA ${seattleDay(api.pod_eta_at)} (was ${seattleDay(api.pod_original_eta_at)}, ${shift})`), header);
 });
 
 test('containers: number, equipment, status, holds as badges, last free day and availability, terminal, location', async () => {
@@ -279,6 +285,15 @@ test('in Chromium: the map draws the selected box, which has the focus; phone an
         const overflow = await w.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at ${viewport.width}px`);
         await w.screenshot(label);
+        if (label === 'laptop') {
+          // The boxes held at Oakland, and the delayed journey whose ETA moved, for the eye.
+          await w.page.goto(`${t.baseUrl}/shipments/${holds.shipmentId}`);
+          await w.page.locator('[data-route-map][data-state="ready"]').waitFor();
+          await w.screenshot('holds');
+          await w.page.goto(`${t.baseUrl}/shipments/${delay.shipmentId}`);
+          await w.page.locator('[data-route-map][data-state="ready"]').waitFor();
+          await w.screenshot('delayed');
+        }
         assert.deepEqual(w.problems, []);
       } finally {
         await w.close();
@@ -287,4 +302,12 @@ test('in Chromium: the map draws the selected box, which has the focus; phone an
   } finally {
     await chromium.close();
   }
+});
+
+test('a shipment no longer tracked says since when and why', async () => {
+  const stopped = await t.request('PATCH', `/v2/shipments/${delay.shipmentId}/stop_tracking`);
+  assert.equal(stopped.status, 200);
+  const header = text(element((await browser.get(`/shipments/${delay.shipmentId}`)).text, /<header class="shipment-head"/, 'header'));
+  assert.match(header, /Tracking stopped \d+ \w{3} ?: stopped by a user\./);
+  assert.doesNotMatch(header, /Checked with/);
 });

@@ -65,16 +65,15 @@ export function relativeTime(iso: string, now: Date): string {
   return ms >= 0 ? `${amount} ago` : `in ${amount}`;
 }
 
-/** How far an estimate moved from the first one: "+3 d", "−12 h", "+45 min"; null when it did not. */
+/** How far an estimate moved from the first one: "+3 d", "−12 h", "+45 min"; null when it did not. Days from two days on, rounded. */
 export function estimateShift(currentIso: string, originalIso: string): string | null {
   const ms = new Date(currentIso).getTime() - new Date(originalIso).getTime();
   const size = Math.abs(ms);
   if (size < MINUTE) return null;
   const sign = ms > 0 ? '+' : '−';
   if (size < HOUR) return `${sign}${Math.round(size / MINUTE)} min`;
-  if (size < DAY) return `${sign}${Math.round(size / HOUR)} h`;
-  const days = size / DAY;
-  return `${sign}${Number.isInteger(days) ? days : days.toFixed(1)} d`;
+  if (size < 2 * DAY) return `${sign}${Math.round(size / HOUR)} h`;
+  return `${sign}${Math.round(size / DAY)} d`;
 }
 
 /** "1,250.00 USD". */
