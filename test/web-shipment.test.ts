@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { DAY } from '../src/domain/time-units.ts';
+import { estimateShift, localDate, localDateTime, relativeTime } from '../src/web/format.ts';
 import { mountWeb } from '../src/main/web.ts';
 import { setFeature } from '../src/services/features.ts';
 import { createUser } from '../src/services/users.ts';
@@ -259,7 +260,7 @@ test('a phone and a laptop: one viewport meta, the page stylesheet, no fixed wid
   assert.doesNotMatch(page.text, /style="/, 'no inline styles (CSP style-src self)');
 });
 
-test('in Chromium: the map draws the selected box, which has the focus; phone and laptop screenshots', { skip: skipBrowser }, async () => {
+test('in Chromium: the map draws the selected box, which has the focus; phone and laptop screenshots', { skip: skipBrowser }, async (ctx) => {
   const chromium: Browser = await launchChromium();
   try {
     const [first, second] = two.containers;
@@ -276,6 +277,13 @@ test('in Chromium: the map draws the selected box, which has the focus; phone an
         await map.and(w.page.locator('[data-state="ready"], [data-state="error"]')).waitFor();
         assert.equal(await map.getAttribute('data-state'), 'ready', (await map.getAttribute('data-error')) ?? '');
         assert.equal(await map.locator('canvas.maplibregl-canvas').count(), 1);
+        const timing = await w.page.evaluate(() => {
+          const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+          const paint = performance.getEntriesByName('first-contentful-paint')[0];
+          return { fcp: paint?.startTime, interactive: nav.domInteractive, loaded: nav.loadEventEnd, mapReady: performance.now() };
+        });
+        // Figures for the issue's note, not assertions (a loaded machine is slower).
+        ctx.diagnostic(`${label}: first contentful paint ${timing.fcp?.toFixed(0)} ms, DOM interactive ${timing.interactive.toFixed(0)} ms, load ${timing.loaded.toFixed(0)} ms, map ready by ${timing.mapReady.toFixed(0)} ms`);
         const drawn = JSON.parse((await map.getAttribute('data-drawn'))!);
         assert.equal(drawn.containerId, second.id);
         assert.equal(drawn.ports, 2);
@@ -310,4 +318,22 @@ test('a shipment no longer tracked says since when and why', async () => {
   const header = text(element((await browser.get(`/shipments/${delay.shipmentId}`)).text, /<header class="shipment-head"/, 'header'));
   assert.match(header, /Tracking stopped \d+ \w{3} ?: stopped by a user\./);
   assert.doesNotMatch(header, /Checked with/);
+});
+
+test('times for people: local with offset and zone, summer time, an unknown zone, relative and shifted', () => {
+  const now = new Date('2026-11-24T12:00:00Z');
+  assert.equal(localDateTime('2026-11-24T06:05:00Z', 'Asia/Shanghai', now), '24 Nov 14:05 GMT+8 (Asia/Shanghai)');
+  assert.equal(localDateTime('2026-07-01T12:00:00Z', 'America/Los_Angeles', now), '1 Jul 05:00 GMT-7 (America/Los_Angeles)');
+  assert.equal(localDateTime('2026-12-31T20:00:00Z', 'Asia/Kolkata', now), '1 Jan 2027 01:30 GMT+5:30 (Asia/Kolkata)');
+  assert.equal(localDateTime('2026-11-24T06:05:00Z', 'Not/AZone', now), '24 Nov 06:05 UTC');
+  assert.equal(localDateTime('2026-11-24T06:05:00Z', null, now), '24 Nov 06:05 UTC');
+  assert.equal(localDateTime('2026-11-24T06:05:00Z', 'Europe/London', now), '24 Nov 06:05 GMT (Europe/London)');
+  assert.equal(localDate('2026-12-12T08:00:00Z', 'America/Los_Angeles', now), '12 Dec');
+  assert.equal(relativeTime('2026-11-24T11:57:00Z', now), '3 min ago');
+  assert.equal(relativeTime('2026-11-24T11:59:30Z', now), 'just now');
+  assert.equal(relativeTime('2026-11-21T12:00:00Z', now), '3 d ago');
+  assert.equal(relativeTime('2026-11-24T16:00:00Z', now), 'in 4 h');
+  assert.equal(estimateShift('2026-11-28T00:00:00Z', '2026-11-25T00:00:00Z'), '+3 d');
+  assert.equal(estimateShift('2026-11-24T12:00:00Z', '2026-11-25T00:00:00Z'), '−12 h');
+  assert.equal(estimateShift('2026-11-25T00:00:30Z', '2026-11-25T00:00:00Z'), null);
 });

@@ -39,8 +39,9 @@ export function localDateTime(iso: string, timeZone: string | null | undefined, 
   const zone = knownZone(timeZone);
   const p = partsOf(new Date(iso), zone, true);
   const year = now && partsOf(now, zone, false).year !== p.year ? ` ${p.year}` : '';
-  const offset = p.timeZoneName === 'GMT' ? 'UTC' : p.timeZoneName;
-  return `${p.day} ${p.month}${year} ${p.hour}:${p.minute} ${offset}${zone === 'UTC' ? '' : ` (${zone})`}`;
+  const clock = `${p.day} ${p.month}${year} ${p.hour}:${p.minute}`;
+  // ICU writes a zero offset "GMT+0" in some builds and "GMT" in others.
+  return zone === 'UTC' ? `${clock} UTC` : `${clock} ${p.timeZoneName.replace(/^GMT\+0$/, 'GMT')} (${zone})`;
 }
 
 /** The calendar day of an instant in a place: "28 Nov" (with the year when not `now`'s). */
