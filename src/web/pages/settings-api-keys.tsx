@@ -123,7 +123,8 @@ function NewKey({ created, apiUrl }: { created: { key: string; row: ApiKeyRow };
   );
 }
 
-function RevokePage({ req, key }: { req: FastifyRequest; key: ApiKeyRow }) {
+// Not `key`: preact keeps that prop for itself.
+function RevokePage({ req, apiKey: key }: { req: FastifyRequest; apiKey: ApiKeyRow }) {
   return (
     <SettingsLayout req={req} title="Revoke an API key" page="api-keys">
       <section class="narrow">
@@ -178,7 +179,7 @@ export function settingsApiKeysRoutes(web: FastifyInstance, options: WebOptions)
 
   web.get('/settings/api-keys/:id/revoke', async (req, reply) => {
     const key = await findAccountApiKey(db, req.webSession!.account_id, (req.params as { id: string }).id);
-    return sendPage(reply, <RevokePage req={req} key={key} />);
+    return sendPage(reply, <RevokePage req={req} apiKey={key} />);
   });
 
   web.post('/settings/api-keys/:id/revoke', async (req, reply) => {

@@ -63,7 +63,7 @@ function attributesOf(form: WebhookForm) {
   const rows = form.headers.flatMap((h, row) => (h.name.trim() === '' && h.value.trim() === '' ? [] : [row]));
   const headers = rows.map((row) => form.headers[row]);
   const fieldOf = (pointer: string): string | undefined => {
-    const [, , attribute, index, part] = pointer.split('/'); // /data/attributes/<attribute>/<index>/<part>
+    const [, , , attribute, index, part] = pointer.split('/'); // /data/attributes/<attribute>/<index>/<part>
     if (attribute === 'url' || attribute === 'events') return attribute;
     if (attribute !== 'headers') return undefined;
     const row = index === undefined ? undefined : rows[Number(index)];
