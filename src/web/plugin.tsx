@@ -8,6 +8,7 @@ import { isDatabaseUnavailable } from '../store/database-unavailable.ts';
 import type { WebOptions } from './context.ts';
 import { csrfHooks } from './csrf.ts';
 import { ErrorPage } from './pages/errors.tsx';
+import { findRoutes } from './pages/find.tsx';
 import { passwordRoutes } from './pages/password.tsx';
 import { settingsApiKeysRoutes } from './pages/settings-api-keys.tsx';
 import { settingsNotificationsRoutes } from './pages/settings-notifications.tsx';
@@ -21,6 +22,7 @@ import { sessionHooks } from './session.ts';
 const PAGES: ((web: FastifyInstance, options: WebOptions) => void)[] = [
   signInRoutes,
   passwordRoutes,
+  findRoutes,
   shipmentsRoutes,
   settingsApiKeysRoutes,
   settingsWebhooksRoutes,
