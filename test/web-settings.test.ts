@@ -10,6 +10,8 @@ import { maskApiKey } from '../src/services/api-keys.ts';
 import { createUser } from '../src/services/users.ts';
 import { listApiKeys } from '../src/store/accounts.ts';
 import { DeliveryWorker } from '../src/webhooks/delivery-worker.ts';
+import type { Browser } from 'playwright-core';
+import { browserSkipReason, launchChromium, openPage, type WatchedPage } from './support/browser.ts';
 import { answerWith, startReceiver, type Receiver } from './support/receiver.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
 import { csrfTokenIn, WebClient, type Page } from './support/web.ts';
@@ -275,5 +277,78 @@ describe('notifications', () => {
     const token = csrfTokenIn((await other.get('/settings/notifications')).text);
     assert.equal((await other.request('POST', `/settings/notifications/${mine}/redeliver`, { form: { _csrf: token } })).status, 404);
     assert.match((await other.get('/settings/notifications')).text, /No notifications yet/);
+  });
+});
+
+describe('in Chromium', { skip: browserSkipReason() }, () => {
+  let chromium: Browser;
+  let user: { email: string; password: string };
+  before(async () => {
+    chromium = await launchChromium();
+    user = { email: 'chromium@example.com', password: 'correct horse battery' };
+    await createUser(t.db, t.clock, { accountId: t.accountId, ...user });
+  });
+  after(() => chromium?.close());
+
+  async function signedInPage(name: string, viewport?: { width: number; height: number }): Promise<WatchedPage> {
+    const w = await openPage(chromium, name, viewport);
+    await w.page.goto(`${t.baseUrl}/sign-in?next=%2Fsettings%2Fapi-keys`);
+    await w.page.getByLabel('E-mail address').fill(user.email);
+    await w.page.getByLabel('Password').fill(user.password);
+    await w.page.getByRole('button', { name: 'Sign in' }).click();
+    await w.page.waitForURL(`${t.baseUrl}/settings/api-keys`);
+    return w;
+  }
+
+  test('a key is created, copied with the button, and the settings pages draw without a fault', async () => {
+    const w = await signedInPage('settings');
+    try {
+      await w.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.baseUrl });
+      await w.page.getByLabel(/^Name/).fill('Browser key');
+      await w.page.getByRole('button', { name: 'Create key' }).click();
+      const key = await w.page.getByLabel('API key', { exact: true }).inputValue();
+      assert.match(key, /^svc_/);
+      await w.page.getByRole('button', { name: 'Copy' }).click();
+      await w.page.getByText('Copied.').waitFor();
+      assert.equal(await w.page.evaluate(() => navigator.clipboard.readText()), key);
+      await w.screenshot('api-key-created');
+
+      await w.page.getByRole('navigation', { name: 'Developer settings' }).getByRole('link', { name: 'Webhooks' }).click();
+      await w.page.getByRole('link', { name: 'Add a webhook' }).click();
+      await w.page.getByLabel(/^URL/).fill(receiver.url);
+      await w.page.getByLabel(/^tracking_request\.succeeded/).check();
+      await w.screenshot('webhook-form');
+      await w.page.getByRole('button', { name: 'Add webhook' }).click();
+      assert.match(await w.page.getByLabel('Signing secret', { exact: true }).inputValue(), /^[0-9a-f]{64}$/);
+      await w.screenshot('webhook-created');
+      await w.page.getByRole('link', { name: 'Open the webhook' }).click();
+      await w.page.getByRole('button', { name: 'Send test' }).click();
+      await w.page.getByText('Delivered.').waitFor();
+      await w.screenshot('webhook-tested');
+
+      await w.page.getByRole('navigation', { name: 'Developer settings' }).getByRole('link', { name: 'Notifications' }).click();
+      assert.equal(await w.page.getByRole('heading', { level: 1 }).innerText(), 'Webhook notifications');
+      const attempts = w.page.locator('table.notifications details').first();
+      if ((await attempts.count()) > 0) await attempts.locator('summary').click();
+      await w.screenshot('notifications');
+      assert.deepEqual(w.problems, []);
+    } finally {
+      await w.close();
+    }
+  });
+
+  test('on a 375 px phone the pages fit the screen', async () => {
+    const w = await signedInPage('settings-phone', { width: 375, height: 740 });
+    try {
+      for (const path of ['/settings/api-keys', '/settings/webhooks/new', '/settings/notifications']) {
+        await w.page.goto(`${t.baseUrl}${path}`);
+        const overflow = await w.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        assert.ok(overflow <= 0, `${path} is ${overflow} px wider than the screen`);
+        await w.screenshot(path.split('/').pop());
+      }
+      assert.deepEqual(w.problems, []);
+    } finally {
+      await w.close();
+    }
   });
 });

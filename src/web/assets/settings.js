@@ -15,7 +15,7 @@ for (const button of buttons) {
       status.textContent = 'Copied.';
     } catch {
       field.select();
-      status.textContent = 'Copying was refused: the key is selected, press Ctrl+C (⌘C).';
+      status.textContent = 'The browser did not let the page copy: the text is selected, press Ctrl+C (⌘C).';
     }
   });
 }

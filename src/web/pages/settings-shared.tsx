@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ComponentChildren } from 'preact';
 import { NotFoundError, ValidationError } from '../../../sdk/src/errors.ts';
 import { Invalid, NotFound } from '../../domain/errors.ts';
+import { assetUrl } from '../assets.ts';
 import { formatDateTime } from '../format.ts';
 import { Layout } from '../layout.tsx';
 
@@ -17,7 +18,7 @@ export type SettingsPage = (typeof SUB_NAV)[number]['page'];
 
 export function SettingsLayout({ req, title, page, children }: { req: FastifyRequest; title: string; page: SettingsPage; children: ComponentChildren }) {
   return (
-    <Layout req={req} title={title} section="developers" styles={['/assets/settings.css']} scripts={['/assets/settings.js']}>
+    <Layout req={req} title={title} section="developers" styles={[assetUrl('settings.css')]} scripts={[assetUrl('settings.js')]}>
       <nav class="settings-nav" aria-label="Developer settings">
         <ul>
           {SUB_NAV.map((item) => (
