@@ -270,6 +270,19 @@ function WebhookPage({ req, webhook, catalogue, form, problems, notice, test }: 
             </span>
           )}
         </dd>
+        <dt>Events</dt>
+        <dd>
+          <span class="events">
+            {webhook.events.map((e) => (
+              <code>{e}</code>
+            ))}
+          </span>
+        </dd>
+        <dt>Custom headers</dt>
+        <dd>
+          {/* Names only: a value is often a token for the receiver. */}
+          {webhook.headers?.length ? webhook.headers.map((h) => <code>{h.name}</code>) : <span class="muted">none</span>}
+        </dd>
         <dt>Created</dt>
         <dd>
           <Time at={webhook.created_at} />
