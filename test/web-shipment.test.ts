@@ -8,6 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { DAY } from '../src/domain/time-units.ts';
+import { h } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+import { ContainerCard } from '../src/web/pages/shipment-parts.tsx';
 import { estimateShift, localDate, localDateTime, relativeTime } from '../src/web/format.ts';
 import { mountWeb } from '../src/main/web.ts';
 import { setFeature } from '../src/services/features.ts';
@@ -336,4 +339,17 @@ test('times for people: local with offset and zone, summer time, an unknown zone
   assert.equal(estimateShift('2026-11-28T00:00:00Z', '2026-11-25T00:00:00Z'), '+3 d');
   assert.equal(estimateShift('2026-11-24T12:00:00Z', '2026-11-25T00:00:00Z'), '−12 h');
   assert.equal(estimateShift('2026-11-25T00:00:30Z', '2026-11-25T00:00:00Z'), null);
+});
+
+test('fees at the terminal are listed by type with their total', async () => {
+  // The sandbox's terminals report no fees for these journeys: the card of a real container, with fees added.
+  const api = (await t.request('GET', `/v2/containers/${holds.containers[0].id}`)).body.data;
+  const fees = [
+    { type: 'demurrage', amount: 1250, currency_code: 'USD' },
+    { type: 'exam', amount: 300.5, currency_code: 'USD' },
+    { type: 'total', amount: 1550.5, currency_code: 'USD' },
+  ];
+  const container = { id: api.id, ...api.attributes, fees_at_pod_terminal: fees, transport_events: [] };
+  const card = text(renderToString(h(ContainerCard, { container, selected: false, focus: false, now: t.clock.now() })));
+  assert.match(card, /Fees demurrage: 1,250\.00 USD exam: 300\.50 USD total: 1,550\.50 USD/);
 });
