@@ -44,7 +44,10 @@ await db.query(
 const worker = new TrackingWorker({ db, clock, connectors: registry });
 const seeded = performance.now();
 for (let day = 0; day < DAYS; day++) {
-  while ((await worker.runDue(50)).requests + (await worker.runDue(50)).shipments > 0);
+  for (;;) {
+    const done = await worker.runDue(50);
+    if (done.requests + done.shipments === 0) break;
+  }
   clock.advance(24 * HOUR);
 }
 const { rows } = await db.query<{ shipments: string; containers: string; events: string; id: string }>(
@@ -85,13 +88,21 @@ async function visit(url: string, readySelector?: string): Promise<Sample> {
   await page.goto(url, { waitUntil: 'load' });
   if (readySelector) await page.waitForSelector(readySelector, { timeout: 60_000 });
   const readyAt = await page.evaluate(() => performance.now());
+  // The paint entry may be recorded after the load event: wait for it.
+  const fcp = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        new PerformanceObserver((list) => {
+          const entry = list.getEntries().find((e) => e.name === 'first-contentful-paint');
+          if (entry) resolve(entry.startTime);
+        }).observe({ type: 'paint', buffered: true });
+      }),
+  );
   const m = await page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-    const fcp = performance.getEntriesByName('first-contentful-paint')[0];
     const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
     return {
       ttfb: nav.responseStart,
-      fcp: fcp?.startTime ?? NaN,
       interactive: nav.domContentLoadedEventEnd,
       bytes: nav.transferSize + resources.reduce((s, r) => s + r.transferSize, 0),
       jsBytes: resources.filter((r) => r.initiatorType === 'script' || r.name.endsWith('.js') || r.name.endsWith('.mjs')).reduce((s, r) => s + r.transferSize, 0),
@@ -100,7 +111,7 @@ async function visit(url: string, readySelector?: string): Promise<Sample> {
     };
   });
   await ctx.close();
-  return { ...m, ready: readySelector ? readyAt : m.interactive };
+  return { ...m, fcp, ready: readySelector ? readyAt : m.interactive };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -1,10 +1,25 @@
-// Words and times for people: the web pages' shared formatting. Pure functions of their inputs
-// (the page passes "now"), so server-rendered pages read the same in every browser.
-// (The time functions and status words match those of the shipment page's branch, name for name,
-// so the two copies of this file merge into one.)
+// How the web app writes values for people: times with their zone, so nobody has to guess.
+
+const DATE_TIME = new Map<string, Intl.DateTimeFormat>();
+
+function dateTimeFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = DATE_TIME.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' });
+    DATE_TIME.set(timeZone, format);
+  }
+  return format;
+}
+
+/** "24 Nov 2026, 14:05 UTC": an instant with its date and zone (UTC unless a zone is given). */
+export function formatDateTime(at: Date | string, timeZone = 'UTC'): string {
+  const date = typeof at === 'string' ? new Date(at) : at;
+  if (Number.isNaN(date.getTime())) return String(at);
+  return dateTimeFormat(timeZone).format(date);
+}
 
 // ---------------------------------------------------------------------------------------------
-// Times
+// Times (shipment page, issue 13): pure functions of their inputs; the page passes "now"
 // ---------------------------------------------------------------------------------------------
 
 const MINUTE = 60_000;
@@ -41,8 +56,17 @@ export function localDateTime(iso: string, timeZone: string | null | undefined, 
   const zone = knownZone(timeZone);
   const p = partsOf(new Date(iso), zone, true);
   const year = now && partsOf(now, zone, false).year !== p.year ? ` ${p.year}` : '';
-  const offset = p.timeZoneName === 'GMT' ? 'UTC' : p.timeZoneName;
-  return `${p.day} ${p.month}${year} ${p.hour}:${p.minute} ${offset}${zone === 'UTC' ? '' : ` (${zone})`}`;
+  const clock = `${p.day} ${p.month}${year} ${p.hour}:${p.minute}`;
+  // ICU writes a zero offset "GMT+0" in some builds and "GMT" in others.
+  return zone === 'UTC' ? `${clock} UTC` : `${clock} ${p.timeZoneName.replace(/^GMT\+0$/, 'GMT')} (${zone})`;
+}
+
+/** The calendar day of an instant in a place: "28 Nov" (with the year when not `now`'s). */
+export function localDate(iso: string, timeZone: string | null | undefined, now?: Date): string {
+  const zone = knownZone(timeZone);
+  const p = partsOf(new Date(iso), zone, false);
+  const year = now && partsOf(now, zone, false).year !== p.year ? ` ${p.year}` : '';
+  return `${p.day} ${p.month}${year}`;
 }
 
 /** The exact instant, for a `<time title>`: "2026-11-24 06:05 UTC". */
@@ -59,8 +83,24 @@ export function relativeTime(iso: string, now: Date): string {
   return ms >= 0 ? `${amount} ago` : `in ${amount}`;
 }
 
+/** How far an estimate moved from the first one: "+3 d", "−12 h", "+45 min"; null when it did not. Days from two days on, rounded. */
+export function estimateShift(currentIso: string, originalIso: string): string | null {
+  const ms = new Date(currentIso).getTime() - new Date(originalIso).getTime();
+  const size = Math.abs(ms);
+  if (size < MINUTE) return null;
+  const sign = ms > 0 ? '+' : '−';
+  if (size < HOUR) return `${sign}${Math.round(size / MINUTE)} min`;
+  if (size < 2 * DAY) return `${sign}${Math.round(size / HOUR)} h`;
+  return `${sign}${Math.round(size / DAY)} d`;
+}
+
+/** "1,250.00 USD". */
+export function money(amount: number, currencyCode: string): string {
+  return `${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currencyCode}`;
+}
+
 // ---------------------------------------------------------------------------------------------
-// Tracking words
+// Tracking words (shipment page, issue 13)
 // ---------------------------------------------------------------------------------------------
 
 /** A container status as people at a terminal say it. */
@@ -82,8 +122,34 @@ const CONTAINER_STATUS_WORDS: Record<string, string> = {
 
 export const containerStatusWords = (status: string): string => CONTAINER_STATUS_WORDS[status] ?? status.replaceAll('_', ' ');
 
+/** "container.transport.vessel_departed" → "Vessel departed"; the estimated ones say so. */
+export function milestoneWords(event: string): string {
+  const estimated = /\.estimated\./.test(event);
+  const last = event.replace(/^container\.transport\.(estimated\.)?/, '').replace(/^[a-z_]+\./, '');
+  const words = last.replaceAll('_', ' ');
+  const sentence = words.charAt(0).toUpperCase() + words.slice(1);
+  return estimated ? `${sentence} (estimated)` : sentence;
+}
+
+/** Why tracking stopped, in words. */
+const STOPPED_REASON_WORDS: Record<string, string> = {
+  cancelled_by_user: 'stopped by a user',
+  all_containers_terminated: 'every container was returned empty',
+  past_arrival_window: 'the arrival is long past',
+  no_updates_at_line: 'the shipping line published nothing new for weeks',
+};
+
+export const trackingStoppedWords = (reason: string | null): string => (reason ? (STOPPED_REASON_WORDS[reason] ?? reason.replaceAll('_', ' ')) : 'no reason given');
+
+/** "40' high cube dry", "20' reefer"; null when the carrier said nothing. */
+export function equipmentWords(type: string | null, length: number | null, height: string | null): string | null {
+  const parts = [length ? `${length}′` : null, height === 'high_cube' ? 'high cube' : null, type];
+  const text = parts.filter(Boolean).join(' ');
+  return text || null;
+}
+
 // ---------------------------------------------------------------------------------------------
-// Badges (app.css: .badge, .badge.ok, .badge.warn, .badge.bad)
+// Badges (shipments list, issue 13; app.css: .badge, .badge.ok, .badge.warn, .badge.bad)
 // ---------------------------------------------------------------------------------------------
 
 export type BadgeTone = 'ok' | 'warn' | 'bad' | 'neutral';

@@ -10,13 +10,26 @@ import { csrfHooks } from './csrf.ts';
 import { ErrorPage } from './pages/errors.tsx';
 import { findRoutes } from './pages/find.tsx';
 import { passwordRoutes } from './pages/password.tsx';
+import { settingsApiKeysRoutes } from './pages/settings-api-keys.tsx';
+import { settingsNotificationsRoutes } from './pages/settings-notifications.tsx';
+import { settingsWebhooksRoutes } from './pages/settings-webhooks.tsx';
+import { shipmentRoutes } from './pages/shipment.tsx';
 import { shipmentsRoutes } from './pages/shipments.tsx';
 import { signInRoutes } from './pages/sign-in.tsx';
 import { sendPage } from './render.tsx';
 import { sessionHooks } from './session.ts';
 
 /** Each page module registers its routes; listed here so the app's pages can be read in one place. */
-const PAGES: ((web: FastifyInstance, options: WebOptions) => void)[] = [signInRoutes, passwordRoutes, findRoutes, shipmentsRoutes];
+const PAGES: ((web: FastifyInstance, options: WebOptions) => void)[] = [
+  signInRoutes,
+  passwordRoutes,
+  findRoutes,
+  shipmentsRoutes,
+  shipmentRoutes,
+  settingsApiKeysRoutes,
+  settingsWebhooksRoutes,
+  settingsNotificationsRoutes,
+];
 
 /** Form posts are small: a number, a few reference numbers, a webhook URL. */
 const FORM_BODY_LIMIT = 64 * 1024;
