@@ -30,7 +30,7 @@ interface Listing {
 export function shipmentsRoutes(web: FastifyInstance, options: WebOptions): void {
   web.get('/shipments', async (req, reply) => {
     const { view, problems } = viewOf(req.query as Record<string, unknown>);
-    const now = options.clock.now();
+    const now = (options.trackingClock ?? options.clock).now();
     let listing: Listing | undefined;
     if (Object.keys(problems).length === 0) {
       try {
