@@ -4,8 +4,11 @@
 // against a real svc.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { mountMcp } from '../src/main/mcp.ts';
 import { plainRequest } from '../src/mcp/direct-transport.ts';
+import { createMcpServer } from '../src/mcp/server.ts';
+import { shortToolCall } from '../src/mcp/tool-call.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
 import { mcpHttpRequest, TOOLS_LIST } from './support/mcp.ts';
 
@@ -35,6 +38,26 @@ describe('plainRequest: what takes the short way', () => {
   }
 });
 
+describe('shortToolCall: which tool calls skip the SDK\'s McpServer', () => {
+  const server = createMcpServer({} as never); // deciding calls no tool, so no client is needed
+  const call = (params: object) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }) as unknown as JSONRPCRequest;
+  test('a known tool with arguments its schema accepts (unknown members dropped, defaults applied)', () => {
+    assert.equal(typeof shortToolCall(server, CALL as JSONRPCRequest), 'function');
+    assert.equal(typeof shortToolCall(server, call({ name: 'get_supported_shipping_lines' })), 'function');
+    assert.equal(typeof shortToolCall(server, call({ name: 'get_container', arguments: { id: '00000000-0000-4000-8000-000000000000', other: 1 } })), 'function');
+  });
+  const sdkWay: [string, JSONRPCRequest][] = [
+    ['another method', TOOLS_LIST as JSONRPCRequest],
+    ['an unknown tool', call({ name: 'no_such_tool', arguments: {} })],
+    ['arguments the schema refuses', call({ name: 'get_container', arguments: { id: 'x' } })],
+    ['arguments that are no object', call({ name: 'get_container', arguments: ['x'] })],
+    ['a task', call({ name: 'get_supported_shipping_lines', task: { ttl: 1 } })],
+    ['_meta', call({ name: 'get_supported_shipping_lines', _meta: { progressToken: 1 } })],
+    ['no name', call({ arguments: {} })],
+  ];
+  for (const [what, request] of sdkWay) test(`${what}: the SDK answers`, () => assert.equal(shortToolCall(server, request), undefined));
+});
+
 describe('the short way answers as the long way does', () => {
   let t: TestApp;
   before(async () => {
@@ -42,7 +65,22 @@ describe('the short way answers as the long way does', () => {
   });
   after(() => t.close());
 
-  const messages: { jsonrpc: string; id: number | string; method: string; params?: object }[] = [TOOLS_LIST, CALL, { jsonrpc: '2.0', id: 'p', method: 'ping' }, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }];
+  // Tool calls past the SDK's McpServer (tool-call.ts) and those left to it: an unknown tool,
+  // arguments the tool's schema refuses, arguments that are no object, a task, _meta, no arguments.
+  const call = (id: number, params: object) => ({ jsonrpc: '2.0', id, method: 'tools/call', params });
+  const messages: { jsonrpc: string; id: number | string; method: string; params?: object }[] = [
+    TOOLS_LIST,
+    CALL,
+    { jsonrpc: '2.0', id: 'p', method: 'ping' },
+    call(3, { name: 'no_such_tool', arguments: {} }),
+    call(4, { name: 'get_container', arguments: { id: 'not-a-uuid' } }),
+    call(5, { name: 'get_container', arguments: { id: '00000000-0000-4000-8000-000000000000', include: ['cargo'] } }),
+    call(6, { name: 'get_supported_shipping_lines', arguments: ['MAEU'] }),
+    call(7, { name: 'get_supported_shipping_lines', arguments: { search: 'MAEU' }, _meta: { progressToken: 1 } }),
+    call(8, { name: 'get_supported_shipping_lines', arguments: { search: 'MAEU' }, task: { ttl: 1000 } }),
+    call(9, { name: 'get_supported_shipping_lines' }),
+    call(10, { name: 'get_supported_shipping_lines', arguments: { search: 'MAEU', intent: 'which line is MAEU', unknown: 1 } }),
+  ];
   for (const message of messages) {
     test(`${message.method} ${JSON.stringify(message.params ?? {})}`, async () => {
       const headers = { authorization: `Bearer ${t.key}` };

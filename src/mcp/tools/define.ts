@@ -1,10 +1,12 @@
 // One way to register a tool, so every tool gets the same things: the optional `intent`
 // parameter, annotations, an output schema its answers are typed against, and the conversion of
-// whatever it throws into an error result (tool-result.ts).
+// whatever it throws into an error result (tool-result.ts). Each tool is also kept where the
+// short way for a plain tools/call (tool-call.ts) finds it, with the same schemas and handler.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { errorResult, toolResult } from '../tool-result.ts';
+import { keepTool } from '../tool-call.ts';
 
 /** Accepted by every tool and ignored: assistants often say why they call, and refusing it would fail the call. */
 const intent = z.string().max(200).optional().describe('Optional: why you are calling this tool, in a sentence (not used to answer)');
@@ -39,13 +41,17 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(ser
       return errorResult(err, spec.notFound?.(args));
     }
   };
+  // Object schemas made here, once, rather than by the SDK from shapes: the short way parses with the same ones.
+  const input = z.object({ ...spec.input, intent });
+  const output = z.object(spec.output);
+  keepTool(server, name, { input, output, handler: handler as (args: unknown) => Promise<CallToolResult> });
   server.registerTool(
     name,
     {
       title: spec.title,
       description: spec.description,
-      inputSchema: { ...spec.input, intent },
-      outputSchema: spec.output,
+      inputSchema: input,
+      outputSchema: output,
       annotations: { title: spec.title, readOnlyHint: readOnly, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     handler as never,
