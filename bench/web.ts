@@ -16,6 +16,7 @@ import { insertAccount } from '../src/store/accounts.ts';
 import { createPool } from '../src/store/db.ts';
 import { ASSETS_DIR } from '../src/web/assets.ts';
 import { launchChromium } from '../test/support/browser.ts';
+import { signInWithForm } from '../test/support/web.ts';
 import { benchDatabase } from './database.ts';
 import { BENCH_SCACS, startSandboxCarriers } from './sandbox-carriers.ts';
 
@@ -61,11 +62,7 @@ console.log(`seeded ${stats.shipments} shipments, ${stats.containers} containers
 const browser = await launchChromium();
 const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 const signIn = await context.newPage();
-await signIn.goto(`${base}/sign-in`);
-await signIn.getByLabel('E-mail address').fill('bench@example.com');
-await signIn.getByLabel('Password').fill(password);
-await signIn.getByRole('button', { name: 'Sign in' }).click();
-await signIn.waitForURL(`${base}/shipments`);
+await signInWithForm(signIn, base, { email: 'bench@example.com', password });
 const cookies = await context.cookies();
 await context.close();
 

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { insertShipment, saveShipmentState, upsertContainer } from '../src/store/shipments.ts';
 import { browserSkipReason, launchChromium, openPage, type WatchedPage } from './support/browser.ts';
-import { startWebTestApp, type WebTestApp } from './support/web.ts';
+import { signInWithForm, startWebTestApp, type WebTestApp } from './support/web.ts';
 
 const skip = browserSkipReason();
 
@@ -32,11 +32,7 @@ describe('the web app in Chromium', { skip }, () => {
 
   async function signedIn(name: string): Promise<WatchedPage> {
     const w = await openPage(browser, name);
-    await w.page.goto(`${t.baseUrl}/sign-in`);
-    await w.page.getByLabel('E-mail address').fill(user.email);
-    await w.page.getByLabel('Password').fill(user.password);
-    await w.page.getByRole('button', { name: 'Sign in' }).click();
-    await w.page.waitForURL(`${t.baseUrl}/shipments`);
+    await signInWithForm(w.page, t.baseUrl, user);
     return w;
   }
 
@@ -104,11 +100,7 @@ describe('the web app in Chromium', { skip }, () => {
     const stranger = await t.newUser({ accountId: other.accountId });
     const w = await openPage(browser, 'other-account');
     try {
-      await w.page.goto(`${t.baseUrl}/sign-in`);
-      await w.page.getByLabel('E-mail address').fill(stranger.email);
-      await w.page.getByLabel('Password').fill(stranger.password);
-      await w.page.getByRole('button', { name: 'Sign in' }).click();
-      await w.page.waitForURL(`${t.baseUrl}/shipments`);
+      await signInWithForm(w.page, t.baseUrl, stranger);
       const res = await w.page.goto(`${t.baseUrl}/shipments/${shipment.id}`);
       assert.equal(res?.status(), 404);
       await w.page.goto(`${t.baseUrl}/shipments/find?q=MSCU5550012`);

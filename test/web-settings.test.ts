@@ -14,7 +14,7 @@ import type { Browser } from 'playwright-core';
 import { browserSkipReason, launchChromium, openPage, type WatchedPage } from './support/browser.ts';
 import { answerWith, startReceiver, type Receiver } from './support/receiver.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
-import { csrfTokenIn, WebClient, type Page } from './support/web.ts';
+import { csrfTokenIn, signInWithForm, WebClient, type Page } from './support/web.ts';
 
 let t: TrackingHarness;
 let receiver: Receiver;
@@ -292,11 +292,7 @@ describe('in Chromium', { skip: browserSkipReason() }, () => {
 
   async function signedInPage(name: string, viewport?: { width: number; height: number }): Promise<WatchedPage> {
     const w = await openPage(chromium, name, viewport);
-    await w.page.goto(`${t.baseUrl}/sign-in?next=%2Fsettings%2Fapi-keys`);
-    await w.page.getByLabel('E-mail address').fill(user.email);
-    await w.page.getByLabel('Password').fill(user.password);
-    await w.page.getByRole('button', { name: 'Sign in' }).click();
-    await w.page.waitForURL(`${t.baseUrl}/settings/api-keys`);
+    await signInWithForm(w.page, t.baseUrl, user, '/settings/api-keys');
     return w;
   }
 

@@ -18,7 +18,7 @@ import { createUser } from '../src/services/users.ts';
 import { browserSkipReason, launchChromium, openPage } from './support/browser.ts';
 import { forFile } from './support/for-file.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
-import { WebClient } from './support/web.ts';
+import { signInWithForm, WebClient } from './support/web.ts';
 
 const HOSTILE_REF = '"><script>alert(1)</script>';
 const PASSWORD = 'correct horse battery';
@@ -270,11 +270,7 @@ test('in Chromium: the map draws the selected box, which has the focus; phone an
     for (const [label, viewport] of [['laptop', { width: 1280, height: 900 }], ['phone', { width: 375, height: 800 }]] as const) {
       const w = await openPage(chromium, 'shipment page', viewport);
       try {
-        await w.page.goto(`${t.baseUrl}/sign-in`);
-        await w.page.getByLabel('E-mail address').fill(email);
-        await w.page.getByLabel('Password').fill(PASSWORD);
-        await w.page.getByRole('button', { name: 'Sign in' }).click();
-        await w.page.waitForURL(`${t.baseUrl}/shipments`);
+        await signInWithForm(w.page, t.baseUrl, { email, password: PASSWORD });
         await w.page.goto(`${t.baseUrl}/shipments/${two.shipmentId}?container=${second.id}#container-${second.id}`);
         const map = w.page.locator('[data-route-map]');
         await map.and(w.page.locator('[data-state="ready"], [data-state="error"]')).waitFor();

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { browserSkipReason, launchChromium, openPage, type WatchedPage } from './support/browser.ts';
 import { seedShipment } from './support/shipment-seeds.ts';
-import { startWebTestApp, type WebTestApp } from './support/web.ts';
+import { signInWithForm, startWebTestApp, type WebTestApp } from './support/web.ts';
 
 const skip = browserSkipReason();
 
@@ -47,11 +47,7 @@ describe('the shipments list in Chromium', { skip }, () => {
 
   async function signedIn(name: string, viewport?: { width: number; height: number }): Promise<WatchedPage> {
     const w = await openPage(browser, name, viewport);
-    await w.page.goto(`${t.baseUrl}/sign-in`);
-    await w.page.getByLabel('E-mail address').fill(user.email);
-    await w.page.getByLabel('Password').fill(user.password);
-    await w.page.getByRole('button', { name: 'Sign in' }).click();
-    await w.page.waitForURL(`${t.baseUrl}/shipments`);
+    await signInWithForm(w.page, t.baseUrl, user);
     return w;
   }
 

@@ -1,5 +1,6 @@
 // The web app on a test server, and a browser-less client for it: a cookie jar, forms with their
 // CSRF token, redirects followed by hand so tests can see each one.
+import type { Page as BrowserPage } from 'playwright-core';
 import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 import { mountWeb, pageNotFound } from '../../src/main/web.ts';
 import { createUser } from '../../src/services/users.ts';
@@ -84,4 +85,13 @@ export function csrfTokenIn(html: string): string {
   const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
   if (!token) throw new Error(`no CSRF token on the page: ${html.slice(0, 300)}`);
   return token;
+}
+
+/** Signs in through the sign-in form in a browser and waits for where it leads (`next`, else /shipments). */
+export async function signInWithForm(page: BrowserPage, baseUrl: string, user: { email: string; password: string }, next?: string): Promise<void> {
+  await page.goto(`${baseUrl}/sign-in${next ? `?next=${encodeURIComponent(next)}` : ''}`);
+  await page.getByLabel('E-mail address').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${baseUrl}${next ?? '/shipments'}`);
 }

@@ -6,7 +6,7 @@ import type { WebOptions } from '../context.ts';
 import { formField } from '../csrf.ts';
 import { Alert, CsrfField } from '../layout.tsx';
 import { sendPage } from '../render.tsx';
-import { FieldError, invalidProps, problemsOf, ProblemSummary, queryParam, SettingsLayout, Time, type FormProblems } from './settings-shared.tsx';
+import { FieldError, invalidProps, problemsOf, ProblemSummary, queryParam, SecretOnce, SettingsLayout, Time, type FormProblems } from './settings-shared.tsx';
 
 interface KeysPageProps {
   req: FastifyRequest;
@@ -101,25 +101,20 @@ function KeysPage({ req, keys, apiUrl, created, revoked, name, problems }: KeysP
 
 function NewKey({ created, apiUrl }: { created: { key: string; row: ApiKeyRow }; apiUrl: string }) {
   return (
-    <section class="card secret-once" aria-labelledby="created-key-heading">
-      <h2 id="created-key-heading">Your new key{created.row.name ? `: ${created.row.name}` : ''}</h2>
-      <p role="status">
-        <strong>Copy it now: svc shows it only this once.</strong> It keeps only a digest of the key, so nobody can show it to you again; if you lose it,
-        create another and revoke this one.
-      </p>
-      <div class="copy-row">
-        <label class="grow">
-          API key
-          <input id="created-key" class="secret" type="text" readonly value={created.key} autocomplete="off" spellcheck={false} />
-        </label>
-        <button type="button" class="secondary" data-copy="created-key" hidden>
-          Copy
-        </button>
-      </div>
-      <p class="muted">
-        Try it: <code>{`curl -H "Authorization: Token ${created.key}" ${apiUrl}/account`}</code>
-      </p>
-    </section>
+    <SecretOnce
+      id="created-key"
+      heading={`Your new key${created.row.name ? `: ${created.row.name}` : ''}`}
+      label="API key"
+      value={created.key}
+      footer={
+        <p class="muted">
+          Try it: <code>{`curl -H "Authorization: Token ${created.key}" ${apiUrl}/account`}</code>
+        </p>
+      }
+    >
+      <strong>Copy it now: svc shows it only this once.</strong> It keeps only a digest of the key, so nobody can show it to you again; if you lose it, create
+      another and revoke this one.
+    </SecretOnce>
   );
 }
 

@@ -158,3 +158,26 @@ export function Pager({ page, hasNext, hrefOf, label }: { page: number; hasNext:
     </nav>
   );
 }
+
+/**
+ * A secret shown once (a new API key, a webhook's signing secret): why it will not be shown again,
+ * the value in a read-only field, and a Copy button that settings.js reveals.
+ */
+export function SecretOnce({ id, heading, label, value, children, footer }: { id: string; heading: string; label: string; value: string; children: ComponentChildren; footer?: ComponentChildren }) {
+  return (
+    <section class="card secret-once" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{heading}</h2>
+      <p role="status">{children}</p>
+      <div class="copy-row">
+        <label class="grow">
+          {label}
+          <input id={id} class="secret" type="text" readonly value={value} autocomplete="off" spellcheck={false} />
+        </label>
+        <button type="button" class="secondary" data-copy={id} hidden>
+          Copy
+        </button>
+      </div>
+      {footer}
+    </section>
+  );
+}

@@ -19,6 +19,7 @@ import {
   problemsOf,
   ProblemSummary,
   queryParam,
+  SecretOnce,
   SettingsLayout,
   Time,
   type FormProblems,
@@ -215,22 +216,10 @@ function CreatedPage({ req, webhook }: { req: FastifyRequest; webhook: Webhook }
   return (
     <SettingsLayout req={req} title="Webhook added" page="webhooks">
       <h1>Webhook added</h1>
-      <section class="card secret-once" aria-labelledby="secret-heading">
-        <h2 id="secret-heading">Its signing secret</h2>
-        <p role="status">
-          <strong>Copy it now: this page shows it only this once.</strong> Your receiver checks with it that a notification comes from svc: each delivery carries
-          an HMAC-SHA256 of its body under this secret (<code>X-SVC-Webhook-Signature</code>, and the Standard Webhooks headers).
-        </p>
-        <div class="copy-row">
-          <label class="grow">
-            Signing secret
-            <input id="webhook-secret" class="secret" type="text" readonly value={webhook.secret} autocomplete="off" spellcheck={false} />
-          </label>
-          <button type="button" class="secondary" data-copy="webhook-secret" hidden>
-            Copy
-          </button>
-        </div>
-      </section>
+      <SecretOnce id="webhook-secret" heading="Its signing secret" label="Signing secret" value={webhook.secret}>
+        <strong>Copy it now: this page shows it only this once.</strong> Your receiver checks with it that a notification comes from svc: each delivery carries an
+        HMAC-SHA256 of its body under this secret (<code>X-SVC-Webhook-Signature</code>, and the Standard Webhooks headers).
+      </SecretOnce>
       <p>
         Notifications go to <code>{webhook.url}</code> for {webhook.events.length === 1 ? 'one event' : `${webhook.events.length} events`}.{' '}
         <a href={`/settings/webhooks/${webhook.id}`}>Open the webhook</a> to send a test delivery, or <a href="/settings/webhooks">back to the list</a>.
