@@ -11,11 +11,13 @@ import { ErrorPage } from './pages/errors.tsx';
 import { passwordRoutes } from './pages/password.tsx';
 import { shipmentsRoutes } from './pages/shipments.tsx';
 import { signInRoutes } from './pages/sign-in.tsx';
+import { trackRoutes } from './pages/track.tsx';
+import { trackingRequestsRoutes } from './pages/tracking-requests.tsx';
 import { sendPage } from './render.tsx';
 import { sessionHooks } from './session.ts';
 
 /** Each page module registers its routes; listed here so the app's pages can be read in one place. */
-const PAGES: ((web: FastifyInstance, options: WebOptions) => void)[] = [signInRoutes, passwordRoutes, shipmentsRoutes];
+const PAGES: ((web: FastifyInstance, options: WebOptions) => void)[] = [signInRoutes, passwordRoutes, shipmentsRoutes, trackRoutes, trackingRequestsRoutes];
 
 /** Form posts are small: a number, a few reference numbers, a webhook URL. */
 const FORM_BODY_LIMIT = 64 * 1024;

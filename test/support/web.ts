@@ -22,14 +22,21 @@ export async function startWebTestApp(options: TestAppOptions & { appUrl?: strin
       await mountWeb(fastify, { ...services, appUrl });
     },
   });
-  return {
-    ...app,
+  return withWebUsers(app);
+}
+
+/** Mounts the web app on a test app another helper starts (startTrackingHarness's `beforeListen`). */
+export const mountWebBeforeListen: NonNullable<TestAppOptions['beforeListen']> = (fastify, _baseUrl, services) => mountWeb(fastify, services);
+
+/** Users and browser-less clients for a test app that has the web app mounted. */
+export function withWebUsers<T extends TestApp>(app: T): T & Pick<WebTestApp, 'newUser' | 'client'> {
+  return Object.assign(app, {
     async newUser({ accountId = app.accountId, email = `user${++users}-${Date.now()}@example.com`, password = 'correct horse battery' } = {}) {
       const user = await createUser(app.db, app.clock, { accountId, email, password });
       return { email, password, userId: user.id };
     },
     client: () => new WebClient(app.baseUrl),
-  };
+  });
 }
 
 export interface Page {
