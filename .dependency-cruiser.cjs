@@ -83,8 +83,8 @@ module.exports = {
     {
       name: 'resolvable',
       severity: 'error',
-      comment: 'Every import resolves: one that does not would hide its module from the rules above.',
-      from: { path: '^(src|sdk)/' },
+      comment: 'Every import resolves: one that does not would hide its module from the rules above. Browser modules (src/web/assets/) import URLs that svc serves, not files.',
+      from: { path: '^(src|sdk)/', pathNot: '^src/web/assets/' },
       to: { couldNotResolve: true },
     },
   ],

@@ -22,11 +22,12 @@ export interface SearchHit {
 
 /**
  * Numbers are written with or without dashes and spaces ("TEST-RAIL", "MSCU 123456-7"), and stored
- * as the user or carrier wrote them, so both sides are compared without case, spaces and dashes.
+ * as the user or carrier wrote them, so both sides are compared without case, spaces and dashes
+ * (bare_number, migration 013; the find link compares by it too).
  * The matches are substrings, which no B-tree index serves; every branch is bounded by its
  * account's rows instead.
  */
-const bare = (sql: string) => `upper(regexp_replace(${sql}, '[\\s-]', '', 'g'))`;
+export const bare = (sql: string) => `bare_number(${sql})`;
 
 /**
  * Substring matches, ranked shipments → containers → tracking requests, then newest first; a
