@@ -1,8 +1,10 @@
 // The outbox of emitted events, written in the same transaction as the change each describes.
 // The same statement fans each event out to the account's active webhooks that subscribe to it,
-// so an event and its webhook notifications are committed (or lost) together.
+// so an event and its webhook notifications are committed (or lost) together. It also notifies
+// the live channel, once per event, so open pages in any svc process hear of the change on commit.
 import type { DomainEvent } from '../domain/events/domain-event.ts';
 import type { Queryable } from './db.ts';
+import { LIVE_CHANNEL } from './live-channel.ts';
 
 /** The PostgreSQL channel notified when new webhook notifications commit. */
 export const NEW_NOTIFICATIONS_CHANNEL = 'svc_webhook_notifications';
@@ -23,7 +25,7 @@ export async function recordEvents(db: Queryable, events: DomainEvent[], at: Dat
                    ELSE i.nth + COALESCE((SELECT max(d.sequence) FROM domain_events d WHERE d.container_id = i.container_id), 0) END,
               $2
          FROM input i ORDER BY i.ord
-       RETURNING id, account_id, name
+       RETURNING id, account_id, name, reference_type, reference_id, shipment_id, container_id
      ), notified AS (
        INSERT INTO webhook_notifications (account_id, webhook_id, domain_event_id, event, created_at, updated_at)
        SELECT r.account_id, w.id, r.id, r.name, $2, $2
@@ -31,7 +33,14 @@ export async function recordEvents(db: Queryable, events: DomainEvent[], at: Dat
        RETURNING 1
      )
      -- Wakes idle delivery workers when the transaction commits.
-     SELECT pg_notify('${NEW_NOTIFICATIONS_CHANNEL}', '') FROM (SELECT 1 FROM notified LIMIT 1) AS any_notified`,
+     SELECT pg_notify('${NEW_NOTIFICATIONS_CHANNEL}', '') FROM (SELECT 1 FROM notified LIMIT 1) AS any_notified
+     UNION ALL
+     -- One small payload per event (a few hundred bytes, far below NOTIFY's 8000): PostgreSQL
+     -- delivers each distinct payload once per transaction, whatever the number of events.
+     SELECT pg_notify('${LIVE_CHANNEL}', json_build_object(
+              'account_id', r.account_id, 'shipment_id', r.shipment_id, 'container_id', r.container_id, 'event', r.name,
+              'tracking_request_id', CASE WHEN r.reference_type = 'tracking_request' THEN r.reference_id END)::text)
+       FROM recorded r`,
     [JSON.stringify(events), at],
   );
 }
