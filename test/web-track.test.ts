@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
-import { mountWebBeforeListen, withWebUsers, type WebClient } from './support/web.ts';
+import { webMount, withWebUsers, type WebClient } from './support/web.ts';
 
 /** The text of an HTML page without tags, entities decoded as far as these tests need. */
 const textOf = (html: string) =>
@@ -27,7 +27,7 @@ describe('web: track a number and follow the request', () => {
   let browser: WebClient;
 
   before(async () => {
-    t = withWebUsers(await startTrackingHarness([], { beforeListen: mountWebBeforeListen }));
+    t = withWebUsers(await startTrackingHarness([], { beforeListen: webMount().beforeListen }));
     const user = await t.newUser();
     browser = t.client();
     await browser.signIn(user.email, user.password);
@@ -42,7 +42,7 @@ describe('web: track a number and follow the request', () => {
     // Known lines without a connector in this harness are not offered.
     assert.doesNotMatch(page.text, /<option value="WHLC"/);
     assert.match(page.text, /<label for="track-number">/);
-    assert.match(page.text, /src="\/assets\/track.js"/);
+    assert.match(page.text, /src="\/assets\/track.js\?v=/);
   });
 
   test('tracking TEST-TR-SUCCEEDED goes to the list, where it becomes a shipment', async () => {

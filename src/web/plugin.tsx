@@ -9,6 +9,7 @@ import type { WebOptions } from './context.ts';
 import { csrfHooks } from './csrf.ts';
 import { ErrorPage } from './pages/errors.tsx';
 import { findRoutes } from './pages/find.tsx';
+import { liveRoutes } from './pages/live.ts';
 import { passwordRoutes } from './pages/password.tsx';
 import { shipmentsRoutes } from './pages/shipments.tsx';
 import { signInRoutes } from './pages/sign-in.tsx';
@@ -18,7 +19,7 @@ import { sendPage } from './render.tsx';
 import { sessionHooks } from './session.ts';
 
 /** Each page module registers its routes; listed here so the app's pages can be read in one place. */
-const PAGES: ((web: FastifyInstance, options: WebOptions) => void)[] = [signInRoutes, passwordRoutes, findRoutes, shipmentsRoutes, trackRoutes, trackingRequestsRoutes];
+const PAGES: ((web: FastifyInstance, options: WebOptions) => void)[] = [signInRoutes, passwordRoutes, findRoutes, shipmentsRoutes, trackRoutes, trackingRequestsRoutes, liveRoutes];
 
 /** Form posts are small: a number, a few reference numbers, a webhook URL. */
 const FORM_BODY_LIMIT = 64 * 1024;

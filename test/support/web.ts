@@ -2,6 +2,7 @@
 // CSRF token, redirects followed by hand so tests can see each one.
 import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 import { mountWeb, pageNotFound } from '../../src/main/web.ts';
+import type { LiveEventsHub } from '../../src/services/live-events.ts';
 import { createUser } from '../../src/services/users.ts';
 
 export interface WebTestApp extends TestApp {
@@ -25,8 +26,17 @@ export async function startWebTestApp(options: TestAppOptions & { appUrl?: strin
   return withWebUsers(app);
 }
 
-/** Mounts the web app on a test app another helper starts (startTrackingHarness's `beforeListen`). */
-export const mountWebBeforeListen: NonNullable<TestAppOptions['beforeListen']> = (fastify, _baseUrl, services) => mountWeb(fastify, services);
+/**
+ * The web app for a test app another helper starts (startTrackingHarness's `beforeListen`);
+ * `mounted.live` is its live events hub once the app is up, for tests to wait until it listens.
+ */
+export function webMount(appUrl?: string) {
+  const mounted: { live?: LiveEventsHub } = {};
+  const beforeListen: NonNullable<TestAppOptions['beforeListen']> = async (fastify, _baseUrl, services) => {
+    mounted.live = (await mountWeb(fastify, { ...services, appUrl })).live;
+  };
+  return { beforeListen, mounted };
+}
 
 /** Users and browser-less clients for a test app that has the web app mounted. */
 export function withWebUsers<T extends TestApp>(app: T): T & Pick<WebTestApp, 'newUser' | 'client'> {

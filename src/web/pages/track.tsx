@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiErrorObject } from '../../../sdk/src/errors.ts';
 import { SvcError, ValidationError } from '../../../sdk/src/errors.ts';
 import type { InferResult, ShippingLine } from '../../../sdk/src/types.ts';
+import { assetUrl } from '../assets.ts';
 import type { WebOptions } from '../context.ts';
 import { formField } from '../csrf.ts';
 import { percentText } from '../format.ts';
@@ -85,7 +86,7 @@ const invalidProps = (errors: FieldErrors, field: Field, hint?: string) => ({
 
 function TrackPage({ req, lines, values, errors = {} }: { req: FastifyRequest; lines: ShippingLine[]; values: TrackValues; errors?: FieldErrors }) {
   return (
-    <Layout req={req} title="Track" section="track" scripts={['/assets/track.js']} styles={['/assets/track.css']}>
+    <Layout req={req} title="Track" section="track" scripts={[assetUrl('track.js')]} styles={[assetUrl('track.css')]}>
       <section class="track">
         <h1>Track a number</h1>
         <Alert message={errors.form?.join(' ')} />

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Page } from '../../../sdk/src/client.ts';
 import type { TrackingRequest } from '../../../sdk/src/types.ts';
+import { assetUrl } from '../assets.ts';
 import type { WebOptions } from '../context.ts';
 import { agoText, localTimeText } from '../format.ts';
 import { Alert, Layout } from '../layout.tsx';
@@ -119,7 +120,7 @@ function Pagination({ q, page }: { q: ListQuery; page: Page<TrackingRequest> }) 
 
 function TrackingRequestsPage({ req, q, page, now, fresh }: { req: FastifyRequest; q: ListQuery; page: Page<TrackingRequest>; now: Date; fresh?: string }) {
   return (
-    <Layout req={req} title="Tracking requests" section="tracking-requests" scripts={['/assets/live.js']} styles={['/assets/track.css']}>
+    <Layout req={req} title="Tracking requests" section="tracking-requests" scripts={[assetUrl('live.js')]} styles={[assetUrl('track.css')]}>
       <div data-live="tracking-requests">
         <div class="heading-row">
           <h1>Tracking requests</h1>
@@ -143,8 +144,11 @@ function TrackingRequestsPage({ req, q, page, now, fresh }: { req: FastifyReques
             Show
           </button>
         </form>
-        {fresh && <Alert kind="info" message="svc is asking the carrier now. This page updates itself when the answer comes." />}
         <div data-live-region="tracking-requests-list">
+          {/* Inside the region: once the carrier has answered, the row says so and the notice goes. */}
+          {page.items.some((tr) => tr.id === fresh && (tr.status === 'pending' || tr.status === 'awaiting_manifest')) && (
+            <Alert kind="info" message="svc is asking the carrier now. This page updates itself when the answer comes." />
+          )}
           <p class="muted">
             {page.total} {page.total === 1 ? 'request' : 'requests'}
             {q.status ? ` ${STATUS_WORDS[q.status].label}` : ''}
