@@ -11,6 +11,10 @@ import { ErrorPage } from './pages/errors.tsx';
 import { findRoutes } from './pages/find.tsx';
 import { liveRoutes } from './pages/live.ts';
 import { passwordRoutes } from './pages/password.tsx';
+import { settingsApiKeysRoutes } from './pages/settings-api-keys.tsx';
+import { settingsNotificationsRoutes } from './pages/settings-notifications.tsx';
+import { settingsWebhooksRoutes } from './pages/settings-webhooks.tsx';
+import { shipmentRoutes } from './pages/shipment.tsx';
 import { shipmentsRoutes } from './pages/shipments.tsx';
 import { signInRoutes } from './pages/sign-in.tsx';
 import { trackRoutes } from './pages/track.tsx';
@@ -19,7 +23,19 @@ import { sendPage } from './render.tsx';
 import { sessionHooks } from './session.ts';
 
 /** Each page module registers its routes; listed here so the app's pages can be read in one place. */
-const PAGES: ((web: FastifyInstance, options: WebOptions) => void)[] = [signInRoutes, passwordRoutes, findRoutes, shipmentsRoutes, trackRoutes, trackingRequestsRoutes, liveRoutes];
+const PAGES: ((web: FastifyInstance, options: WebOptions) => void)[] = [
+  signInRoutes,
+  passwordRoutes,
+  findRoutes,
+  shipmentsRoutes,
+  shipmentRoutes,
+  settingsApiKeysRoutes,
+  settingsWebhooksRoutes,
+  settingsNotificationsRoutes,
+  trackRoutes,
+  trackingRequestsRoutes,
+  liveRoutes,
+];
 
 /** Form posts are small: a number, a few reference numbers, a webhook URL. */
 const FORM_BODY_LIMIT = 64 * 1024;

@@ -8,7 +8,9 @@
 //
 // Scopes: `shipment:<id>` and `container:<id>` follow that record; `tracking-requests` follows
 // tracking requests (and the shipments they become); anything else follows every change.
-// The root's `data-live-state` (connecting, open, updating, updated) lets tests and styles follow along.
+// The root's `data-live-state` (connecting, open, updating, updated, closed) lets tests and styles
+// follow along; after a swap the root fires `live:updated` (detail: the changes) for the parts
+// outside the regions.
 
 const STREAM_URL = '/live';
 /** Changes often come in bursts (a shipment and its containers): one refetch for a burst. */
@@ -77,7 +79,11 @@ function start(root) {
       }
       const fresh = new DOMParser().parseFromString(await res.text(), 'text/html');
       const swapped = swapRegions(document, fresh);
-      if (swapped > 0) announcer(describe(changes));
+      if (swapped > 0) {
+        announcer(describe(changes));
+        // For what lives outside the regions (the route map listens and refreshes itself).
+        root.dispatchEvent(new CustomEvent('live:updated', { bubbles: true, detail: { changes } }));
+      }
       state('updated');
     } catch {
       // A failed refetch is retried with the next change; the stream itself reconnects alone.

@@ -5,7 +5,7 @@ import type { Page } from '../../../sdk/src/client.ts';
 import type { TrackingRequest } from '../../../sdk/src/types.ts';
 import { assetUrl } from '../assets.ts';
 import type { WebOptions } from '../context.ts';
-import { agoText, localTimeText } from '../format.ts';
+import { relativeTime, utcTitle } from '../format.ts';
 import { Alert, Layout } from '../layout.tsx';
 import { sendPage } from '../render.tsx';
 
@@ -96,8 +96,8 @@ function RequestRow({ tr, now, fresh }: { tr: TrackingRequest; now: Date; fresh:
         {tr.ref_numbers.length > 0 && <div class="muted">Ref. {tr.ref_numbers.join(', ')}</div>}
       </td>
       <td>
-        <time datetime={tr.created_at} title={localTimeText(tr.created_at)}>
-          {agoText(tr.created_at, now)}
+        <time datetime={tr.created_at} title={utcTitle(tr.created_at)}>
+          {relativeTime(tr.created_at, now)}
         </time>
       </td>
     </tr>
