@@ -81,7 +81,7 @@ describe('live updates', () => {
         const suggestion = w.page.locator('#track-suggestion');
         await suggestion.getByText(/^MAEU – Maersk, bill of lading, \d+ %/).waitFor();
         await w.screenshot('suggested');
-        await suggestion.getByRole('button', { name: /^Use MAEU – Maersk/ }).click();
+        await suggestion.getByRole('button', { name: /^Use it: MAEU – Maersk/ }).click();
         assert.equal(await w.page.getByLabel('Shipping line').inputValue(), 'MAEU');
         assert.equal(await w.page.getByLabel('Kind of number').inputValue(), 'bill_of_lading');
         assert.deepEqual(w.problems, []);
@@ -114,6 +114,14 @@ describe('live updates', () => {
         assert.match((await link.getAttribute('href'))!, /^\/shipments\/[0-9a-f-]{36}$/);
         assert.match(await w.page.locator('#live-announcement').innerText(), /^Updated/);
         await w.screenshot('created');
+
+        // The hub loses its connection: once it listens again the page refetches what it shows
+        // (changes made meanwhile were not heard), still without a reload.
+        const region = w.page.locator('[data-live-region="tracking-requests-list"]');
+        await region.evaluate((el) => el.append(Object.assign(document.createElement('p'), { id: 'stale-marker' })));
+        await t.db.query('SELECT pg_terminate_backend($1)', [live().listenerPid]);
+        await w.page.locator('#stale-marker').waitFor({ state: 'detached' });
+        assert.ok(await w.page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument), 'no reload');
         assert.deepEqual(w.problems, []);
       } finally {
         await w.close();

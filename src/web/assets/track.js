@@ -77,7 +77,7 @@ function enhance(form) {
     use.type = 'button';
     use.className = 'secondary small';
     use.textContent = 'Use it';
-    use.setAttribute('aria-label', `Use ${suggestion.text}`);
+    use.setAttribute('aria-label', `Use it: ${suggestion.text}`);
     use.addEventListener('click', () => {
       scac.value = suggestion.scac;
       type.value = numberType;
