@@ -3,6 +3,8 @@
 // API and the tracking worker decided.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { FailedReason } from '../src/carriers/types.ts';
+import { failedReasonText } from '../src/web/pages/tracking-requests.tsx';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
 import { webMount, withWebUsers, type WebClient } from './support/web.ts';
 
@@ -100,6 +102,26 @@ describe('web: track a number and follow the request', () => {
     assert.match(onlyFailed.text, />TEST-TR-FAILED<\/th>/);
     assert.doesNotMatch(onlyFailed.text, />TEST-TR-SUCCEEDED<\/th>/);
     assert.match(onlyFailed.text, /<option value="failed" selected/);
+  });
+
+  test('every failed_reason has its own sentence', () => {
+    // A Record over the type: a reason added to FailedReason does not compile here until listed.
+    const reasons: Record<FailedReason, true> = {
+      booking_cancelled: true,
+      duplicate: true,
+      expired: true,
+      internal_processing_error: true,
+      invalid_number: true,
+      not_found: true,
+      retries_exhausted: true,
+      shipping_line_unreachable: true,
+      unrecognized_response: true,
+      data_unavailable: true,
+    };
+    const sentences = Object.keys(reasons).map((r) => failedReasonText(r));
+    for (const sentence of sentences) assert.match(sentence, /^[A-Zs].*\.$/);
+    assert.doesNotMatch(sentences.join(' '), /_|answer: /, 'no code shown as it is');
+    assert.equal(new Set(sentences).size, sentences.length);
   });
 
   test('/track/infer suggests the line and kind of a number with its confidence', async () => {

@@ -166,8 +166,8 @@ function refusalOf(err: unknown): FieldErrors | undefined {
  */
 async function existingShipmentOf(req: FastifyRequest, values: TrackValues): Promise<string | undefined> {
   const page = await req.svc.trackingRequests.list({ 'filter[request_number]': values.number, ...(values.scac ? { 'filter[scac]': values.scac } : {}), 'filter[status]': 'created' });
-  const shipment = page.items.map((tr) => tr.tracked_object).find((s) => s && !Array.isArray(s));
-  return shipment && !Array.isArray(shipment) ? shipment.id : undefined;
+  for (const { tracked_object: shipment } of page.items) if (shipment && !Array.isArray(shipment)) return shipment.id;
+  return undefined;
 }
 
 async function submitTrack(req: FastifyRequest, reply: FastifyReply) {
