@@ -112,7 +112,8 @@ describe('live updates', () => {
         await link.waitFor();
         assert.ok(await w.page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument), 'no reload');
         assert.match((await link.getAttribute('href'))!, /^\/shipments\/[0-9a-f-]{36}$/);
-        assert.match(await w.page.locator('#live-announcement').innerText(), /^Updated/);
+        // Announced a moment after the swap, so the same words twice are read twice.
+        await w.page.locator('#live-announcement', { hasText: /^Updated/ }).waitFor({ state: 'attached' });
         await w.screenshot('created');
 
         // The hub loses its connection: once it listens again the page refetches what it shows

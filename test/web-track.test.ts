@@ -132,6 +132,10 @@ describe('web: track a number and follow the request', () => {
     assert.equal(answer.suggestions[0].scac, 'MAEU');
     assert.match(answer.suggestions[0].text, /^MAEU – .+, bill of lading, \d+ %$/);
 
+    const unreadable = await fetch(`${t.baseUrl}/track/infer?number=TEST-TR-SUCCEEDED`, { headers: { cookie: cookieOf(browser) } });
+    assert.equal(unreadable.status, 200);
+    assert.match((await unreadable.json()).error, /not valid/);
+
     const blank = await fetch(`${t.baseUrl}/track/infer?number=%20`, { headers: { cookie: cookieOf(browser) } });
     assert.equal(blank.status, 400);
     const signedOut = await fetch(`${t.baseUrl}/track/infer?number=MAEU123456789`, { redirect: 'manual' });

@@ -222,7 +222,8 @@ async function inferAnswer(req: FastifyRequest, reply: FastifyReply) {
     };
     return reply.send(answer);
   } catch (err) {
-    if (err instanceof ValidationError) return reply.code(422).send({ error: err.errors.map((e) => e.detail).filter(Boolean).join(' ') || err.message });
+    // A number inference cannot read is an answer, not a failure: the form says so under the number.
+    if (err instanceof ValidationError) return reply.send({ error: err.errors.map((e) => e.detail).filter(Boolean).join(' ') || err.message });
     throw err;
   }
 }
