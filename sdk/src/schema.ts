@@ -61,7 +61,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List shipments, newest first */
+        /** List shipments, newest first unless sorted */
         get: operations["getV2Shipments"];
         put?: never;
         post?: never;
@@ -1531,10 +1531,18 @@ export interface operations {
                 number?: string;
                 /** @description true or false */
                 "filter[tracking_stopped]"?: boolean;
+                /** @description true: at least one container has a hold at the terminal of the port of discharge; false: none has */
+                "filter[on_hold]"?: boolean;
+                /** @description The carrier's estimated arrival at the port of discharge at or after (ISO 8601 date or date-time) */
+                "filter[pod_eta_at][start]"?: string;
+                /** @description The carrier's estimated arrival at the port of discharge at or before (ISO 8601 date or date-time) */
+                "filter[pod_eta_at][end]"?: string;
                 /** @description Shipments with at least one container in this current_status (comma-separated: any of them) */
                 "filter[status]"?: ("new" | "on_ship" | "grounded" | "available" | "not_available" | "awaiting_inland_transfer" | "on_rail" | "off_dock" | "picked_up" | "delivered" | "dropped" | "loaded" | "empty_returned")[];
                 /** @description UN/LOCODE of the port of lading, the port of discharge or the destination, in any case (comma-separated: any of them) */
                 "filter[port]"?: string[];
+                /** @description UN/LOCODE of the port of lading, in any case (comma-separated: any of them) */
+                "filter[pol_locode]"?: string[];
                 /** @description UN/LOCODE of the port of discharge, in any case (comma-separated: any of them) */
                 "filter[pod_locode]"?: string[];
                 /** @description SCAC of the shipping line, or one of its alternative SCACs, in any case (comma-separated: any of them) */
@@ -1543,6 +1551,8 @@ export interface operations {
                 "filter[updated_at][start]"?: string;
                 /** @description Shipment updated at or before (ISO 8601 date or date-time) */
                 "filter[updated_at][end]"?: string;
+                /** @description The order: created_at, updated_at, bill_of_lading_number, shipping_line_scac, port_of_lading_name, port_of_discharge_name, pod_arrival_at, line_tracking_last_succeeded_at; - before it for descending (default -created_at). pod_arrival_at is pod_ata_at once known, else pod_eta_at. Records without a value come last */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "bill_of_lading_number" | "-bill_of_lading_number" | "shipping_line_scac" | "-shipping_line_scac" | "port_of_lading_name" | "-port_of_lading_name" | "port_of_discharge_name" | "-port_of_discharge_name" | "pod_arrival_at" | "-pod_arrival_at" | "line_tracking_last_succeeded_at" | "-line_tracking_last_succeeded_at";
             };
             header?: never;
             path?: never;
@@ -2729,6 +2739,8 @@ export interface operations {
                 "filter[status]"?: ("new" | "on_ship" | "grounded" | "available" | "not_available" | "awaiting_inland_transfer" | "on_rail" | "off_dock" | "picked_up" | "delivered" | "dropped" | "loaded" | "empty_returned")[];
                 /** @description UN/LOCODE of the port of lading, the port of discharge or the destination (the container's shipment's), in any case (comma-separated: any of them) */
                 "filter[port]"?: string[];
+                /** @description UN/LOCODE of the port of lading (the container's shipment's), in any case (comma-separated: any of them) */
+                "filter[pol_locode]"?: string[];
                 /** @description UN/LOCODE of the port of discharge (the container's shipment's), in any case (comma-separated: any of them) */
                 "filter[pod_locode]"?: string[];
                 /** @description SCAC of the shipping line (the container's shipment's), or one of its alternative SCACs, in any case (comma-separated: any of them) */

@@ -184,7 +184,7 @@ export async function serve(config: Config): Promise<void> {
       metricsEndpoint: metricsOnApiPort(config),
       pageNotFound,
     });
-    await mountWeb(app, { db: database.db, clock: systemClock, appUrl: config.SVC_APP_URL });
+    await mountWeb(app, { db: database.db, clock: systemClock, trackingClock, appUrl: config.SVC_APP_URL });
     // MCP beside REST; its REST calls address svc by the base the banner shows (known once listening).
     let restBase = '';
     await mountMcp(app, config, config.HOST, () => restBase);

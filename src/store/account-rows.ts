@@ -18,8 +18,9 @@ export interface LabelEdit {
 export const ACCOUNT = '$1';
 
 /**
- * The account's rows that `filter`'s conditions keep (all without one), newest first, with how
- * many there are in all. The conditions name the table's columns unqualified or as `${table}.x`.
+ * The account's rows that `filter`'s conditions keep (all without one), newest first unless
+ * `orderBy` (an ORDER BY expression of the caller's closed set, never user input) says otherwise,
+ * with how many there are in all. The conditions name the table's columns unqualified or as `${table}.x`.
  */
 export async function pageOfAccount<Row>(
   db: Queryable,
@@ -28,6 +29,7 @@ export async function pageOfAccount<Row>(
   limit: number,
   offset: number,
   filter?: (where: Conditions) => void,
+  orderBy = 'created_at DESC',
 ): Promise<{ rows: Row[]; total: number }> {
   const where = new Conditions().when(accountId, (p) => `${table}.account_id = ${p}`);
   filter?.(where);
@@ -40,7 +42,7 @@ export async function pageOfAccount<Row>(
   // the matching query's plan, so the matches are found by the filters' own indexes and only
   // they are sorted: a page costs what counting them costs, whatever the filter.
   const filtered = where.size > 1;
-  const order = `ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+  const order = `ORDER BY ${orderBy}, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
   const pageText = filtered ? `SELECT * FROM (${matching} OFFSET 0) ${table} ${order}` : `${matching} ${order}`;
   const countText = `SELECT count(*) AS n FROM ${table} WHERE ${where.sql}`;
   // How much a filter's value matches decides the plan, so filtered statements are planned per run.

@@ -7,6 +7,7 @@ import type { Conditions, TimeRange } from './conditions.ts';
 import type { Queryable } from './db.ts';
 import { likeLiteral } from './like.ts';
 import { recordedScacs } from './reference.ts';
+import { bare } from './search.ts';
 import type { ContainerRow, ShipmentRow } from './shipments.ts';
 import { isUuid } from './uuid.ts';
 
@@ -16,6 +17,8 @@ export interface JourneyFilters {
   status?: string[];
   /** The port of lading, of discharge or the destination. */
   port?: string[];
+  /** The port of lading. */
+  pol_locode?: string[];
   /** The port of discharge. */
   pod_locode?: string[];
   /** The shipping line, by SCAC or alternative SCAC. */
@@ -25,12 +28,44 @@ export interface JourneyFilters {
 }
 
 export interface ShipmentFilters extends JourneyFilters {
-  /** Part of a number: the shipment's, a reference number or a container's. */
+  /** Part of a number: the shipment's, a reference number or a container's (or its reference number). */
   q?: string;
   /** The tracked, B/L or booking number, exactly. */
   number?: string;
   tracking_stopped?: boolean;
+  /** At least one container has a hold at the port of discharge's terminal (true), or none has (false). */
+  on_hold?: boolean;
+  /** The carrier's estimate of the arrival at the port of discharge. */
+  pod_eta?: TimeRange;
 }
+
+/**
+ * The orders a page of shipments may be sorted in, by the API's names, each an expression on the
+ * shipments table. Times are stored in the state as ISO 8601 text, compared as instants. The
+ * arrival is the actual one once there is one, else the estimate: what a list of arrivals shows.
+ */
+const SHIPMENT_ORDERS = {
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  bill_of_lading_number: 'coalesce(bill_of_lading_number, request_number)',
+  shipping_line_scac: 'scac',
+  port_of_lading_name: "state->>'port_of_lading_name'",
+  port_of_discharge_name: "state->>'port_of_discharge_name'",
+  pod_arrival_at: "coalesce(state->>'pod_ata_at', state->>'pod_eta_at')::timestamptz",
+  line_tracking_last_succeeded_at: 'line_tracking_last_succeeded_at',
+} as const;
+
+export type ShipmentOrderField = keyof typeof SHIPMENT_ORDERS;
+export const SHIPMENT_ORDER_FIELDS = Object.keys(SHIPMENT_ORDERS) as ShipmentOrderField[];
+
+/** A field and its direction; records without a value come last either way. */
+export interface ShipmentOrder {
+  field: ShipmentOrderField;
+  descending: boolean;
+}
+
+/** The active holds a container's stored state lists (a pending one holds nothing yet). */
+const onHold = (c: string) => `${c}.state->'holds_at_pod_terminal' @> '[{"status": "hold"}]'`;
 
 export interface ContainerFilters extends JourneyFilters {
   number?: string;
@@ -47,6 +82,7 @@ const containerStatus = (c: string) => `coalesce(${c}.state->>'current_status', 
 function onShipment(where: Conditions, s: string, f: JourneyFilters): Conditions {
   return where
     .when(f.port, (p) => `(${s}.state->>'port_of_lading_locode' = ANY(${p}) OR ${s}.state->>'port_of_discharge_locode' = ANY(${p}) OR ${s}.state->>'destination_locode' = ANY(${p}))`)
+    .when(f.pol_locode, (p) => `${s}.state->>'port_of_lading_locode' = ANY(${p})`)
     .when(f.pod_locode, (p) => `${s}.state->>'port_of_discharge_locode' = ANY(${p})`)
     .when(f.line_scac, (p) => `${s}.scac = ANY(${p})`);
 }
@@ -56,21 +92,44 @@ async function resolved<F extends JourneyFilters>(db: Queryable, f: F): Promise<
   return f.line_scac ? { ...f, line_scac: await recordedScacs(db, f.line_scac) } : f;
 }
 
-export async function listShipments(db: Queryable, accountId: string, filters: ShipmentFilters, limit: number, offset: number): Promise<{ rows: ShipmentRow[]; total: number }> {
+export async function listShipments(
+  db: Queryable,
+  accountId: string,
+  filters: ShipmentFilters,
+  limit: number,
+  offset: number,
+  order: ShipmentOrder = { field: 'created_at', descending: true },
+): Promise<{ rows: ShipmentRow[]; total: number }> {
   const f = await resolved(db, filters);
-  return pageOfAccount(db, 'shipments', accountId, limit, offset, (where) => {
-    where
-      .when(likeLiteral(f.q) ?? undefined, (p) =>
-        `(upper(request_number) LIKE '%' || upper(${p}) || '%' OR upper(bill_of_lading_number) LIKE '%' || upper(${p}) || '%'
-         OR upper(booking_number) LIKE '%' || upper(${p}) || '%'
-         OR EXISTS (SELECT 1 FROM unnest(ref_numbers) r WHERE upper(r) LIKE '%' || upper(${p}) || '%')
-         OR EXISTS (SELECT 1 FROM containers c WHERE c.shipment_id = shipments.id AND c.number LIKE '%' || upper(${p}) || '%'))`)
-      .when(f.number, (p) => `upper(${p}) IN (upper(request_number), upper(bill_of_lading_number), upper(booking_number))`)
-      .when(f.tracking_stopped, (p) => `(line_tracking_stopped_at IS NOT NULL) = ${p}`)
-      .when(f.status, (p) => `id IN (SELECT c.shipment_id FROM containers c WHERE c.account_id = ${ACCOUNT} AND ${containerStatus('c')} = ANY(${p}))`)
-      .within('updated_at', f.updated);
-    onShipment(where, 'shipments', f);
-  });
+  // Only dashes and spaces would match everything: no search at all.
+  const q = f.q?.replace(/[\s-]/g, '') ? likeLiteral(f.q) : undefined;
+  // Equals (and records without a value) stay newest first among themselves.
+  const orderBy = `${SHIPMENT_ORDERS[order.field]} ${order.descending ? 'DESC' : 'ASC'} NULLS LAST${order.field === 'created_at' ? '' : ', created_at DESC'}`;
+  return pageOfAccount(
+    db,
+    'shipments',
+    accountId,
+    limit,
+    offset,
+    (where) => {
+      where
+        .when(q, (p) => {
+          const like = (sql: string) => `${bare(sql)} LIKE '%' || ${bare(p)} || '%'`;
+          return `(${like('request_number')} OR ${like('bill_of_lading_number')} OR ${like('booking_number')}
+           OR EXISTS (SELECT 1 FROM unnest(ref_numbers) r WHERE ${like('r')})
+           OR EXISTS (SELECT 1 FROM containers c WHERE c.shipment_id = shipments.id
+                      AND (${like('c.number')} OR EXISTS (SELECT 1 FROM unnest(c.ref_numbers) cr WHERE ${like('cr')}))))`;
+        })
+        .when(f.number, (p) => `upper(${p}) IN (upper(request_number), upper(bill_of_lading_number), upper(booking_number))`)
+        .when(f.tracking_stopped, (p) => `(line_tracking_stopped_at IS NOT NULL) = ${p}`)
+        .when(f.on_hold, (p) => `EXISTS (SELECT 1 FROM containers c WHERE c.shipment_id = shipments.id AND ${onHold('c')}) = ${p}`)
+        .when(f.status, (p) => `id IN (SELECT c.shipment_id FROM containers c WHERE c.account_id = ${ACCOUNT} AND ${containerStatus('c')} = ANY(${p}))`)
+        .within('updated_at', f.updated)
+        .within("(state->>'pod_eta_at')::timestamptz", f.pod_eta);
+      onShipment(where, 'shipments', f);
+    },
+    orderBy,
+  );
 }
 
 export async function listContainers(db: Queryable, accountId: string, filters: ContainerFilters, limit: number, offset: number): Promise<{ rows: ContainerRow[]; total: number }> {

@@ -8,6 +8,11 @@ import type { WebSession } from '../services/web-sessions.ts';
 export interface WebOptions {
   db: Db;
   clock: Clock;
+  /**
+   * The clock tracking runs on, for "now" beside tracking times ("checked 3 min ago", arriving in
+   * N days): the sandbox's accelerated time in demo mode (svc serve), `clock` when not given.
+   */
+  trackingClock?: Clock;
   /** SVC_APP_URL: the app's public origin for absolute links; an https one makes cookies Secure everywhere. */
   appUrl?: string;
   /**

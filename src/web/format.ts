@@ -148,5 +148,28 @@ export function equipmentWords(type: string | null, length: number | null, heigh
   return text || null;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Badges (shipments list, issue 13; app.css: .badge, .badge.ok, .badge.warn, .badge.bad)
+// ---------------------------------------------------------------------------------------------
+
+export type BadgeTone = 'ok' | 'warn' | 'bad' | 'neutral';
+
+/**
+ * How a container status looks as a badge: green once the box can be or has been collected, amber
+ * while it waits at a terminal it cannot leave yet, grey while it travels.
+ */
+const CONTAINER_STATUS_TONES: Record<string, BadgeTone> = {
+  available: 'ok',
+  picked_up: 'ok',
+  delivered: 'ok',
+  empty_returned: 'ok',
+  not_available: 'warn',
+};
+
+export const containerStatusTone = (status: string): BadgeTone => CONTAINER_STATUS_TONES[status] ?? 'neutral';
+
+/** The class attribute of a badge of that tone. */
+export const badgeClass = (tone: BadgeTone): string => (tone === 'neutral' ? 'badge' : `badge ${tone}`);
+
 /** A confidence as the track form shows it: `0.92` → `92 %`. */
 export const percentText = (confidence: number): string => `${Math.round(confidence * 100)} %`;

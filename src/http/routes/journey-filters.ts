@@ -1,5 +1,5 @@
 // The filters GET /v2/shipments and GET /v2/containers share: what the MCP server's list tools
-// (status, port, carrier, updated_after) and the reference SDK (filter[status], filter[pod_locode],
+// (status, port, carrier, updated_after), the web app's shipments list (ports of lading too) and the reference SDK (filter[status], filter[pod_locode],
 // filter[line_scac], filter[updated_at]) ask of both lists. Declared once for OpenAPI, read once.
 import { LOCODE, SCAC } from '../../domain/codes.ts';
 import { CONTAINER_STATUSES } from '../../domain/tracking/types.ts';
@@ -35,6 +35,12 @@ export function journeyFilterParams(subject: 'shipment' | 'container'): QueryPar
       commaSeparated: true,
     },
     {
+      name: 'filter[pol_locode]',
+      description: `UN/LOCODE of the port of lading${viaShipment}, in any case (comma-separated: any of them)`,
+      schema: codes(5),
+      commaSeparated: true,
+    },
+    {
       name: 'filter[pod_locode]',
       description: `UN/LOCODE of the port of discharge${viaShipment}, in any case (comma-separated: any of them)`,
       schema: codes(5),
@@ -55,6 +61,7 @@ export function journeyFilterValues(query: Query): JourneyFilters {
   return {
     status: listParam(query, 'filter[status]', status),
     port: listParam(query, 'filter[port]', locode),
+    pol_locode: listParam(query, 'filter[pol_locode]', locode),
     pod_locode: listParam(query, 'filter[pod_locode]', locode),
     line_scac: listParam(query, 'filter[line_scac]', scac),
     updated: timeRangeParam(query, 'filter[updated_at]'),

@@ -1,10 +1,12 @@
 // Shipments: what tracking requests became, read, labelled and stopped or resumed by the user.
 import { z } from 'zod';
-import { booleanParam, optionalParam } from '../../jsonapi/query.ts';
+import { badParameter } from '../../jsonapi/errors.ts';
+import { booleanParam, optionalParam, timeRangeParam, type Query } from '../../jsonapi/query.ts';
 import { shipmentResources } from '../../read-model/tracking.ts';
 import { setTracking } from '../../services/tracking/stop.ts';
 import { updateShipmentLabels, type ShipmentRow } from '../../store/shipments.ts';
-import { listShipments } from '../../store/tracking-lists.ts';
+import { listShipments, SHIPMENT_ORDER_FIELDS, type ShipmentOrder, type ShipmentOrderField } from '../../store/tracking-lists.ts';
+import { timeRangeParams } from '../openapi-schemas.ts';
 import { listRoute, showRecordRoute } from '../read-routes.ts';
 import { trackingClockOf, type AnyRouteSpec, type Ctx } from '../route.ts';
 import { journeyFilterParams, journeyFilterValues } from './journey-filters.ts';
@@ -17,12 +19,23 @@ const shipmentPatch = z.object({ data: z.object({ type: z.literal('shipment').op
 
 const SHIPMENT_INCLUDES = ['containers', 'port_of_lading', 'port_of_discharge', 'pod_terminal', 'destination', 'destination_terminal', 'customer', 'line_tracking_stopped_by_user'];
 
+/** `sort`: one field, `-` before it for descending (JSON:API's form); newest first without one. */
+function sortParam(query: Query): ShipmentOrder | undefined {
+  const raw = optionalParam(query, 'sort');
+  if (raw === undefined) return undefined;
+  const field = raw.replace(/^-/, '');
+  if (!SHIPMENT_ORDER_FIELDS.includes(field as ShipmentOrderField)) {
+    throw badParameter('sort', `sort must be one of ${SHIPMENT_ORDER_FIELDS.join(', ')}, with - before it for descending order; '${raw}' is not.`);
+  }
+  return { field: field as ShipmentOrderField, descending: raw.startsWith('-') };
+}
+
 const shipmentResource = async (row: ShipmentRow, { services }: Ctx<unknown>) => (await shipmentResources(services.db, [row], trackingClockOf(services).now()))[0];
 
 export const shipmentRoutes: AnyRouteSpec[] = [
   listRoute({
     url: '/v2/shipments',
-    summary: 'List shipments, newest first',
+    summary: 'List shipments, newest first unless sorted',
     tag: 'Shipments',
     type: 'shipment',
     schema: shipmentSchema,
@@ -33,7 +46,14 @@ export const shipmentRoutes: AnyRouteSpec[] = [
       { name: 'q', description: 'Part of a bill of lading, booking, reference or container number' },
       { name: 'number', description: 'The tracked bill of lading or booking number (exact)' },
       { name: 'filter[tracking_stopped]', description: 'true or false', schema: { type: 'boolean' } },
+      { name: 'filter[on_hold]', description: 'true: at least one container has a hold at the terminal of the port of discharge; false: none has', schema: { type: 'boolean' } },
+      ...timeRangeParams('filter[pod_eta_at]', "The carrier's estimated arrival at the port of discharge"),
       ...journeyFilterParams('shipment'),
+      {
+        name: 'sort',
+        description: `The order: ${SHIPMENT_ORDER_FIELDS.join(', ')}; - before it for descending (default -created_at). pod_arrival_at is pod_ata_at once known, else pod_eta_at. Records without a value come last`,
+        schema: { type: 'string', enum: SHIPMENT_ORDER_FIELDS.flatMap((f) => [f, `-${f}`]) },
+      },
     ],
     list: ({ services, accountId, query }, limit, offset) =>
       listShipments(
@@ -43,10 +63,13 @@ export const shipmentRoutes: AnyRouteSpec[] = [
           q: optionalParam(query, 'q'),
           number: optionalParam(query, 'number'),
           tracking_stopped: booleanParam(query, 'filter[tracking_stopped]'),
+          on_hold: booleanParam(query, 'filter[on_hold]'),
+          pod_eta: timeRangeParam(query, 'filter[pod_eta_at]'),
           ...journeyFilterValues(query),
         },
         limit,
         offset,
+        sortParam(query),
       ),
     serialize: (rows, { services }) => shipmentResources(services.db, rows, trackingClockOf(services).now()),
   }),

@@ -51,7 +51,7 @@ function enhance(form) {
   function show(answer) {
     box.replaceChildren();
     if (answer.error) {
-      box.append(paragraph(answer.error, 'muted'));
+      box.append(paragraph(`No suggestion: ${answer.error} Choose the line below if you know it.`, 'muted'));
     } else if (!answer.suggestions?.length) {
       box.append(paragraph('svc cannot tell the shipping line from this number: choose it below.', 'muted'));
     } else {

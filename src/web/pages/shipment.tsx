@@ -105,7 +105,7 @@ export function shipmentRoutes(web: FastifyInstance, options: WebOptions): void 
     // A container of another shipment (an old link) selects the first box rather than failing the page.
     const chosen = asked ? view.containers.find((c) => c.id === asked) : undefined;
     const selected = chosen ?? view.containers[0];
-    return sendPage(reply, <ShipmentPage req={req} view={view} selected={selected} focus={chosen !== undefined} now={options.clock.now()} />);
+    return sendPage(reply, <ShipmentPage req={req} view={view} selected={selected} focus={chosen !== undefined} now={(options.trackingClock ?? options.clock).now()} />);
   });
 
   web.get<{ Params: { id: string; cid: string } }>('/shipments/:id/containers/:cid/map.geojson', async (req, reply) => {

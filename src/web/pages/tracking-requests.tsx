@@ -5,7 +5,7 @@ import type { Page } from '../../../sdk/src/client.ts';
 import type { TrackingRequest } from '../../../sdk/src/types.ts';
 import { assetUrl } from '../assets.ts';
 import type { WebOptions } from '../context.ts';
-import { relativeTime, utcTitle } from '../format.ts';
+import { badgeClass, relativeTime, utcTitle, type BadgeTone } from '../format.ts';
 import { Alert, Layout } from '../layout.tsx';
 import { sendPage } from '../render.tsx';
 
@@ -18,12 +18,12 @@ export const REQUEST_TYPE_WORDS: Record<RequestType, string> = {
   container: 'container',
 };
 
-const STATUS_WORDS: Record<Status, { label: string; badge: string }> = {
-  pending: { label: 'pending', badge: '' },
-  awaiting_manifest: { label: 'awaiting manifest', badge: 'warn' },
-  created: { label: 'created', badge: 'ok' },
-  failed: { label: 'failed', badge: 'bad' },
-  tracking_stopped: { label: 'tracking stopped', badge: '' },
+const STATUS_WORDS: Record<Status, { label: string; tone: BadgeTone }> = {
+  pending: { label: 'pending', tone: 'neutral' },
+  awaiting_manifest: { label: 'awaiting manifest', tone: 'warn' },
+  created: { label: 'created', tone: 'ok' },
+  failed: { label: 'failed', tone: 'bad' },
+  tracking_stopped: { label: 'tracking stopped', tone: 'neutral' },
 };
 const STATUSES = Object.keys(STATUS_WORDS) as Status[];
 
@@ -79,7 +79,7 @@ function shipmentOf(tr: TrackingRequest): { id: string; label: string } | undefi
 }
 
 function RequestRow({ tr, now, fresh }: { tr: TrackingRequest; now: Date; fresh: boolean }) {
-  const status = STATUS_WORDS[tr.status] ?? { label: tr.status, badge: '' };
+  const status = STATUS_WORDS[tr.status] ?? { label: tr.status, tone: 'neutral' };
   const shipment = shipmentOf(tr);
   return (
     <tr id={`tr-${tr.id}`} class={fresh ? 'fresh' : undefined} data-status={tr.status}>
@@ -87,7 +87,7 @@ function RequestRow({ tr, now, fresh }: { tr: TrackingRequest; now: Date; fresh:
       <td>{tr.scac}</td>
       <td>{REQUEST_TYPE_WORDS[tr.request_type] ?? tr.request_type}</td>
       <td>
-        <span class={`badge ${status.badge}`}>{status.label}</span>
+        <span class={badgeClass(status.tone)}>{status.label}</span>
         {tr.is_retrying && <span class="muted"> (retrying)</span>}
       </td>
       <td>
