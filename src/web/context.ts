@@ -2,6 +2,7 @@
 import type { SvcClient } from '../../sdk/src/client.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/db.ts';
+import type { LiveEventsHub } from '../services/live-events.ts';
 import type { WebSession } from '../services/web-sessions.ts';
 
 export interface WebOptions {
@@ -19,6 +20,8 @@ export interface WebOptions {
    * methods), so the web app follows every rule of the API without a copy of any.
    */
   clientFor(accountId: string): SvcClient;
+  /** The process's live events hub (GET /live); without one, pages do not update themselves. */
+  live?: LiveEventsHub;
 }
 
 declare module 'fastify' {

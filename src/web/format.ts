@@ -170,3 +170,6 @@ export const containerStatusTone = (status: string): BadgeTone => CONTAINER_STAT
 
 /** The class attribute of a badge of that tone. */
 export const badgeClass = (tone: BadgeTone): string => (tone === 'neutral' ? 'badge' : `badge ${tone}`);
+
+/** A confidence as the track form shows it: `0.92` → `92 %`. */
+export const percentText = (confidence: number): string => `${Math.round(confidence * 100)} %`;

@@ -9,6 +9,7 @@ import type { WebOptions } from './context.ts';
 import { csrfHooks } from './csrf.ts';
 import { ErrorPage } from './pages/errors.tsx';
 import { findRoutes } from './pages/find.tsx';
+import { liveRoutes } from './pages/live.ts';
 import { passwordRoutes } from './pages/password.tsx';
 import { settingsApiKeysRoutes } from './pages/settings-api-keys.tsx';
 import { settingsNotificationsRoutes } from './pages/settings-notifications.tsx';
@@ -16,6 +17,8 @@ import { settingsWebhooksRoutes } from './pages/settings-webhooks.tsx';
 import { shipmentRoutes } from './pages/shipment.tsx';
 import { shipmentsRoutes } from './pages/shipments.tsx';
 import { signInRoutes } from './pages/sign-in.tsx';
+import { trackRoutes } from './pages/track.tsx';
+import { trackingRequestsRoutes } from './pages/tracking-requests.tsx';
 import { sendPage } from './render.tsx';
 import { sessionHooks } from './session.ts';
 
@@ -29,6 +32,9 @@ const PAGES: ((web: FastifyInstance, options: WebOptions) => void)[] = [
   settingsApiKeysRoutes,
   settingsWebhooksRoutes,
   settingsNotificationsRoutes,
+  trackRoutes,
+  trackingRequestsRoutes,
+  liveRoutes,
 ];
 
 /** Form posts are small: a number, a few reference numbers, a webhook URL. */

@@ -72,7 +72,11 @@ export async function openPage(browser: Browser, testName: string, viewport = { 
     if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+  page.on('requestfailed', (r) => {
+    // A live page's event stream (live.js, GET /live) never ends by itself: leaving the page aborts it.
+    if (r.resourceType() === 'eventsource' && r.failure()?.errorText === 'net::ERR_ABORTED') return;
+    problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`);
+  });
   page.on('response', (r) => {
     if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
   });

@@ -3,6 +3,7 @@
 import type { Page as BrowserPage } from 'playwright-core';
 import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 import { mountWeb, pageNotFound } from '../../src/main/web.ts';
+import type { LiveEventsHub } from '../../src/services/live-events.ts';
 import { createUser } from '../../src/services/users.ts';
 
 export interface WebTestApp extends TestApp {
@@ -23,14 +24,30 @@ export async function startWebTestApp(options: TestAppOptions & { appUrl?: strin
       await mountWeb(fastify, { ...services, appUrl });
     },
   });
-  return {
-    ...app,
+  return withWebUsers(app);
+}
+
+/**
+ * The web app for a test app another helper starts (startTrackingHarness's `beforeListen`);
+ * `mounted.live` is its live events hub once the app is up, for tests to wait until it listens.
+ */
+export function webMount(appUrl?: string) {
+  const mounted: { live?: LiveEventsHub } = {};
+  const beforeListen: NonNullable<TestAppOptions['beforeListen']> = async (fastify, _baseUrl, services) => {
+    mounted.live = (await mountWeb(fastify, { ...services, appUrl })).live;
+  };
+  return { beforeListen, mounted };
+}
+
+/** Users and browser-less clients for a test app that has the web app mounted. */
+export function withWebUsers<T extends TestApp>(app: T): T & Pick<WebTestApp, 'newUser' | 'client'> {
+  return Object.assign(app, {
     async newUser({ accountId = app.accountId, email = `user${++users}-${Date.now()}@example.com`, password = 'correct horse battery' } = {}) {
       const user = await createUser(app.db, app.clock, { accountId, email, password });
       return { email, password, userId: user.id };
     },
     client: () => new WebClient(app.baseUrl),
-  };
+  });
 }
 
 export interface Page {
