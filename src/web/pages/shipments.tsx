@@ -236,7 +236,7 @@ function SortHeader({ view, field, children }: { view: ShipmentsView; field: Sor
         <span class="sort-mark" aria-hidden="true">
           {current === 'ascending' ? ' ▲' : current === 'descending' ? ' ▼' : ''}
         </span>
-        <span class="sr-only">{current === 'ascending' ? ', sort descending' : ', sort ascending'}</span>
+        <span class="visually-hidden">{current === 'ascending' ? ', sort descending' : ', sort ascending'}</span>
       </a>
     </th>
   );
@@ -246,7 +246,7 @@ function ShipmentsTable({ view, items, now }: { view: ShipmentsView; items: Ship
   return (
     <div class="table-wrap shipments-wrap">
       <table class="shipments">
-        <caption class="sr-only">Shipments{view.sort ? '' : ', newest first'}</caption>
+        <caption class="visually-hidden">Shipments{view.sort ? '' : ', newest first'}</caption>
         <thead>
           <tr>
             <SortHeader view={view} field="bill_of_lading_number">
