@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { browserSkipReason, launchChromium, openPage, type WatchedPage } from './support/browser.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
-import { webMount, withWebUsers, type WebClient } from './support/web.ts';
+import { signInWithForm, webMount, withWebUsers, type WebClient } from './support/web.ts';
 
 const skip = browserSkipReason();
 
@@ -65,11 +65,7 @@ describe('live updates', () => {
 
     async function signedIn(name: string, viewport?: { width: number; height: number }): Promise<WatchedPage> {
       const w = await openPage(browser!, name, viewport);
-      await w.page.goto(`${t.baseUrl}/sign-in`);
-      await w.page.getByLabel('E-mail address').fill(user.email);
-      await w.page.getByLabel('Password').fill(user.password);
-      await w.page.getByRole('button', { name: 'Sign in' }).click();
-      await w.page.waitForURL(`${t.baseUrl}/shipments`);
+      await signInWithForm(w.page, t.baseUrl, user);
       return w;
     }
 
@@ -130,6 +126,32 @@ describe('live updates', () => {
         await w.close();
       }
     });
+  });
+
+  test('an open shipment page shows new milestones as the carrier reports them, without a reload', { skip }, async () => {
+    const w = await openPage(browser!, 'shipment live');
+    try {
+      await signInWithForm(w.page, t.baseUrl, user);
+      await trackAs(t.key, 'TEST-DIRECT');
+      await t.worker.drain();
+      const shipments = await t.request('GET', '/v2/shipments?q=TEST-DIRECT');
+      assert.equal(shipments.body.data.length, 1);
+      const id: string = shipments.body.data[0].id;
+      await w.page.goto(`${t.baseUrl}/shipments/${id}`);
+      await w.page.locator('[data-live-state="open"]').waitFor();
+      await live().whenListening();
+      const actual = w.page.locator('[data-live-region="shipment-timeline"] li.actual');
+      const before = await actual.count();
+      await w.page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+      // Days pass on the test's clock; the worker records what the line reports, and the page follows.
+      await t.advance(6 * 86_400_000, 6);
+      await w.page.waitForFunction((n) => document.querySelectorAll('[data-live-region="shipment-timeline"] li.actual').length > n, before);
+      assert.ok(await w.page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument), 'no reload');
+      await w.screenshot('updated');
+      assert.deepEqual(w.problems, []);
+    } finally {
+      await w.close();
+    }
   });
 
   async function trackAs(key: string, number: string): Promise<string> {
