@@ -73,4 +73,6 @@ test('users commands refuse bad input in one line', async () => {
   assert.equal(short.code, 1);
   assert.match(short.stderr, /at least 10 characters/);
   await assert.rejects(svc('users', 'list', '--password-stdin'), (err: any) => err.code === 2);
+  // The key names the web app refuses are refused here too, in one line.
+  await assert.rejects(svc('keys', 'create', '--account', t.accountId, '--name', 'x'.repeat(101)), (err: any) => err.code === 1 && /^svc: .*100 characters/m.test(err.stderr) && !/^\s+at /m.test(err.stderr));
 });

@@ -219,7 +219,7 @@ async function main(argv: string[]): Promise<void> {
       return withDatabase(config, async (db) => {
         const account = values.account ? await findAccount(db, values.account) : await findDefaultAccount(db);
         if (!account) throw new CommandError(values.account ? `no account ${values.account}` : 'no default account yet: run svc serve once or pass --account');
-        const { key, row } = await createApiKey(db, account.id, values.name ?? '');
+        const { key, row } = await refusalsAsCommandErrors(() => createApiKey(db, account.id, values.name ?? ''));
         out(`key ${row.id} for account ${account.id}\nAPI key (shown once, keep it): ${key}\n`);
       });
     case 'keys list':
