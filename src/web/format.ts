@@ -1,12 +1,21 @@
 // How the web app writes values for people: times with their zone, so nobody has to guess.
+import { DAY, HOUR, MINUTE } from '../domain/time-units.ts';
 
-const DATE_TIME = new Map<string, Intl.DateTimeFormat>();
+// Making an Intl.DateTimeFormat costs far more than formatting with one, and a page formats
+// hundreds of times in a handful of zones: each kind is made once per zone.
+const FORMATS = new Map<string, Intl.DateTimeFormat>();
+const FORMAT_OPTIONS = {
+  stamp: { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' },
+  day: { day: 'numeric', month: 'short', year: 'numeric' },
+  local: { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'shortOffset' },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
 
-function dateTimeFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = DATE_TIME.get(timeZone);
+function dateTimeFormat(kind: keyof typeof FORMAT_OPTIONS, timeZone: string): Intl.DateTimeFormat {
+  const key = `${kind} ${timeZone}`;
+  let format = FORMATS.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' });
-    DATE_TIME.set(timeZone, format);
+    format = new Intl.DateTimeFormat('en-GB', { timeZone, ...FORMAT_OPTIONS[kind] });
+    FORMATS.set(key, format);
   }
   return format;
 }
@@ -15,22 +24,18 @@ function dateTimeFormat(timeZone: string): Intl.DateTimeFormat {
 export function formatDateTime(at: Date | string, timeZone = 'UTC'): string {
   const date = typeof at === 'string' ? new Date(at) : at;
   if (Number.isNaN(date.getTime())) return String(at);
-  return dateTimeFormat(timeZone).format(date);
+  return dateTimeFormat('stamp', timeZone).format(date);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Times (shipment page, issue 13): pure functions of their inputs; the page passes "now"
 // ---------------------------------------------------------------------------------------------
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
 /** A zone Intl knows, else UTC: a carrier's odd zone name must not break the page. */
 function knownZone(timeZone: string | null | undefined): string {
   if (!timeZone) return 'UTC';
   try {
-    new Intl.DateTimeFormat('en-GB', { timeZone });
+    dateTimeFormat('day', timeZone);
     return timeZone;
   } catch {
     return 'UTC';
@@ -38,14 +43,7 @@ function knownZone(timeZone: string | null | undefined): string {
 }
 
 function partsOf(date: Date, timeZone: string, withTime: boolean): Record<string, string> {
-  const format = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    ...(withTime ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'shortOffset' } : {}),
-  } as Intl.DateTimeFormatOptions);
-  return Object.fromEntries(format.formatToParts(date).map((p) => [p.type, p.value]));
+  return Object.fromEntries(dateTimeFormat(withTime ? 'local' : 'day', timeZone).formatToParts(date).map((p) => [p.type, p.value]));
 }
 
 /**

@@ -1,5 +1,5 @@
 // Signing in and out: e-mail and password, or a one-time link (first start, new users, resets).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SignInThrottle } from '../../services/sign-in-throttle.ts';
 import { signInLinkOwner, verifyCredentials } from '../../services/users.ts';
 import { endSession, startSession } from '../../services/web-sessions.ts';
@@ -8,8 +8,6 @@ import { formField } from '../csrf.ts';
 import { Alert, CsrfField, Layout } from '../layout.tsx';
 import { sendPage } from '../render.tsx';
 import { clearSessionCookie, safeNext, SESSION_COOKIE, setSessionCookie } from '../session.ts';
-import type { FastifyRequest } from 'fastify';
-
 
 function SignInPage({ req, next, email, message }: { req: FastifyRequest; next: string; email?: string; message?: string }) {
   return (
