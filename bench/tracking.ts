@@ -1,71 +1,316 @@
-// `npm run bench:tracking`: tracks BENCH_SHIPMENTS sandbox shipments (default 10,000) from the
-// first lookup to the end of tracking, in virtual time, through the real path: DCSA over HTTP on
-// loopback to the sandbox, the diff engine, PostgreSQL. Prints lookups and events per second.
+// `npm run bench:tracking`, in two parts (BENCH_PART=throughput|scheduler, both by default).
+//
+// Throughput: tracks BENCH_SHIPMENTS sandbox shipments through the real path (DCSA over HTTP on
+// loopback to the sandbox, which runs in a process of its own, the diff engine, PostgreSQL), a
+// virtual day per round. Each round the same lookups are then replayed by a bare loop: the same
+// HTTP requests the connector made (event pages one after the other, then the terminal requests
+// side by side), with undici, at the same concurrency, nothing parsed, diffed or stored. Prints
+// lookups/s of each, per round and in total, and the ratio svc/bare.
+//
+// Scheduler: the cost of a tick (claiming due work, and the metrics' backlog count) with the
+// same due work at 1k and at BENCH_TRACKED (100k) tracked shipments: milliseconds, statements and
+// buffers from EXPLAIN (ANALYZE, BUFFERS), and the ratio.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
+import { request } from 'undici';
 import { ManualClock } from '../src/clock.ts';
-import { HOUR } from '../src/domain/time-units.ts';
+import { ConnectorRegistry } from '../src/carriers/registry.ts';
+import { HOUR, MINUTE } from '../src/domain/time-units.ts';
 import { TrackingWorker } from '../src/services/tracking/worker.ts';
 import { insertAccount } from '../src/store/accounts.ts';
-import { createPool } from '../src/store/db.ts';
+import { createPool, type Db } from '../src/store/db.ts';
+import { dueWorkBacklog } from '../src/store/due-work.ts';
+import { claimDueSql } from '../src/store/leases.ts';
 import { benchDatabase } from './database.ts';
-import { BENCH_SCACS, startSandboxCarriers } from './sandbox-carriers.ts';
+import { BENCH_SCACS } from './sandbox-carriers.ts';
+import { startSandboxProcess } from './sandbox-process.ts';
 
-const N = Number(process.env.BENCH_SHIPMENTS ?? 10_000);
+const PART = process.env.BENCH_PART ?? 'all';
+const N = Number(process.env.BENCH_SHIPMENTS ?? 1_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+const BATCH = Number(process.env.BENCH_CONCURRENCY ?? 25);
 const STEP_HOURS = Number(process.env.BENCH_STEP_HOURS ?? 24);
-const MAX_DAYS = 120;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 150);
+const TRACKED = Number(process.env.BENCH_TRACKED ?? 100_000);
+const DUE = Number(process.env.BENCH_DUE ?? 50);
+const START = new Date('2026-06-01T00:00:00Z');
 
-const database = await benchDatabase();
-const db = createPool(database.url, 20);
-const clock = new ManualClock('2026-06-01T00:00:00Z');
-const { sandbox, registry } = await startSandboxCarriers(clock);
-const scacs = BENCH_SCACS;
-const workers = Array.from({ length: WORKERS }, () => new TrackingWorker({ db, clock, connectors: registry }));
-
-// Ordinary well-formed bill of lading numbers: each gets its own deterministic journey.
-const account = await insertAccount(db, 'bench');
-await db.query(
-  `INSERT INTO tracking_requests (account_id, request_number, request_type, scac, next_attempt_at, created_at, updated_at)
-   SELECT $1, ($2::text[])[1 + (i % 5)] || lpad(i::text, 9, '0'), 'bill_of_lading', ($2::text[])[1 + (i % 5)], $3, $3, $3 FROM generate_series(1, $4) AS i`,
-  [account.id, scacs, clock.now(), N],
-);
-
-const count = async (sql: string) => Number((await db.query(sql)).rows[0].n);
-let lookups = 0;
-const started = performance.now();
-let simulatedDays = 0;
-console.log(`tracking ${N} shipments, ${WORKERS} workers, ${STEP_HOURS} h steps of virtual time`);
-while (simulatedDays < MAX_DAYS) {
-  // Each worker drains what is due; together they share the work through leases.
-  const done = await Promise.all(
-    workers.map(async (w) => {
-      let n = 0;
-      for (;;) {
-        const r = await w.runDue(50);
-        if (r.requests + r.shipments === 0) return n;
-        n += r.requests + r.shipments;
-      }
-    }),
-  );
-  lookups += done.reduce((a, b) => a + b, 0);
-  const active = await count('SELECT count(*) AS n FROM shipments WHERE line_tracking_stopped_at IS NULL');
-  const pending = await count("SELECT count(*) AS n FROM tracking_requests WHERE status IN ('pending', 'awaiting_manifest')");
-  if (simulatedDays % 10 === 0) {
-    const secs = (performance.now() - started) / 1000;
-    console.log(`  day ${simulatedDays}: ${active} shipments tracked, ${pending} requests pending, ${lookups} lookups so far (${(lookups / secs).toFixed(0)}/s)`);
+// Every statement any pool runs, BEGIN and COMMIT included; with BENCH_PROFILE=1, the time each
+// kind of statement took from sending to answer (where svc's time goes), printed at the end.
+let statements = 0;
+const PROFILE = process.env.BENCH_PROFILE === '1';
+const profile = new Map<string, { n: number; ms: number }>();
+const clientQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  statements++;
+  const result = (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
+  if (PROFILE && result instanceof Promise) {
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+    const key = text.replace(/\s+/g, ' ').slice(0, 90);
+    const t0 = performance.now();
+    void result.then(
+      () => {
+        const p = profile.get(key) ?? { n: 0, ms: 0 };
+        profile.set(key, { n: p.n + 1, ms: p.ms + performance.now() - t0 });
+      },
+      () => {},
+    );
   }
-  if (active === 0 && pending === 0 && simulatedDays > 0) break;
-  clock.advance(STEP_HOURS * HOUR);
-  simulatedDays += STEP_HOURS / 24;
-}
-const seconds = (performance.now() - started) / 1000;
-const events = await count('SELECT count(*) AS n FROM transport_events');
-const outbox = await count('SELECT count(*) AS n FROM domain_events');
-const shipments = await count('SELECT count(*) AS n FROM shipments');
-const stopped = await count('SELECT count(*) AS n FROM shipments WHERE line_tracking_stopped_at IS NOT NULL');
-console.log(`\n${shipments} shipments created, ${stopped} tracked to the end, ${simulatedDays} virtual days in ${seconds.toFixed(1)} s`);
-console.log(`lookups (carrier requests + refreshes): ${lookups}, ${(lookups / seconds).toFixed(0)}/s`);
-console.log(`transport events recorded: ${events}, ${(events / seconds).toFixed(0)}/s; outbox events: ${outbox}, ${(outbox / seconds).toFixed(0)}/s`);
+  return result;
+} as typeof clientQuery;
+const printProfile = () => {
+  if (!PROFILE) return;
+  console.log('\nstatement time (sent to answered), top 15:');
+  for (const [key, p] of [...profile].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)) console.log(`${p.ms.toFixed(0).padStart(8)} ms ${String(p.n).padStart(7)}×  ${key}`);
+  profile.clear();
+};
 
-await sandbox.close();
-await db.end();
-await database.drop();
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const range = (xs: number[]) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
+
+/** One lookup as the connector made it: its event pages in order, then its terminal requests. */
+interface Lookup {
+  pages: { url: string; headers: Record<string, string> }[];
+  terminal: string[];
+}
+
+async function throughput(): Promise<void> {
+  const database = await benchDatabase();
+  const db = createPool(database.url, 20);
+  const clock = new ManualClock(START);
+  const sandbox = await startSandboxProcess(START);
+
+  // The connectors take the global fetch when built: this one notes each request under the lookup that made it.
+  const current = new AsyncLocalStorage<Lookup>();
+  let recorded: Lookup[] = [];
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    const lookup = current.getStore();
+    const url = String(input);
+    if (lookup) {
+      if (url.includes('/terminal/')) lookup.terminal.push(url);
+      else lookup.pages.push({ url, headers: { ...(init?.headers as Record<string, string>) } });
+    }
+    return realFetch(input, init);
+  };
+  const registry = new ConnectorRegistry(
+    BENCH_SCACS.map((scac) => ({ scac, baseUrl: `${sandbox.url}/carriers/${scac}`, version: '2.2' as const, terminalBaseUrl: `${sandbox.url}/terminal` })),
+    clock,
+  );
+  globalThis.fetch = realFetch;
+  const connectors = {
+    get(scac: string) {
+      const connector = registry.get(scac);
+      if (!connector) return undefined;
+      return {
+        lookup: (r: Parameters<typeof connector.lookup>[0]) => {
+          const lookup: Lookup = { pages: [], terminal: [] };
+          recorded.push(lookup);
+          return current.run(lookup, () => connector.lookup(r));
+        },
+      };
+    },
+  };
+  const workers = Array.from({ length: WORKERS }, () => new TrackingWorker({ db, clock, connectors }));
+
+  const account = await insertAccount(db, 'bench');
+  await db.query(
+    `INSERT INTO tracking_requests (account_id, request_number, request_type, scac, next_attempt_at, created_at, updated_at)
+     SELECT $1, ($2::text[])[1 + (i % 5)] || lpad(i::text, 9, '0'), 'bill_of_lading', ($2::text[])[1 + (i % 5)], $3, $3, $3 FROM generate_series(1, $4) AS i`,
+    [account.id, BENCH_SCACS, clock.now(), N],
+  );
+
+  /** Each worker drains what is due, claiming BATCH at a time: WORKERS × BATCH lookups in flight at most. */
+  const runSvc = async () => {
+    const done = await Promise.all(
+      workers.map(async (w) => {
+        let n = 0;
+        for (;;) {
+          const r = await w.runDue(BATCH);
+          if (r.requests + r.shipments === 0) return n;
+          n += r.requests + r.shipments;
+        }
+      }),
+    );
+    return done.reduce((a, b) => a + b, 0);
+  };
+  /** The same requests, WORKERS × BATCH lookups in flight, bodies read and dropped. */
+  const runBare = async (lookups: Lookup[]) => {
+    let next = 0;
+    const get = async (url: string, headers?: Record<string, string>) => {
+      const { body } = await request(url, { headers });
+      await body.text();
+    };
+    await Promise.all(
+      Array.from({ length: WORKERS * BATCH }, async () => {
+        while (next < lookups.length) {
+          const lookup = lookups[next++];
+          for (const page of lookup.pages) await get(page.url, page.headers);
+          await Promise.all(lookup.terminal.map((url) => get(url, { accept: 'application/json' })));
+        }
+      }),
+    );
+  };
+
+  console.log(`\nthroughput: ${N} shipments, ${WORKERS} workers × ${BATCH} lookups in flight, ${STEP_HOURS} h of virtual time per round, ~${SECONDS} s`);
+  console.log('round  lookups  requests  svc/s  bare/s  ratio  svc CPU ms/lookup  bare CPU ms/lookup  statements/lookup');
+  const totals = { svc: { n: 0, s: 0, cpu: 0 }, bare: { n: 0, s: 0, cpu: 0 }, statements: 0 };
+  const ratios: number[] = [];
+  const started = performance.now();
+  for (let round = 0; performance.now() - started < SECONDS * 1000; round++) {
+    recorded = [];
+    const s0 = statements;
+    let c0 = cpuMs();
+    let t0 = performance.now();
+    const lookups = await runSvc();
+    const svcSeconds = (performance.now() - t0) / 1000;
+    const svcCpu = cpuMs() - c0;
+    const stmts = statements - s0;
+    if (lookups === 0 && round > 0) break;
+    const replay = recorded;
+    c0 = cpuMs();
+    t0 = performance.now();
+    await runBare(replay);
+    const bareSeconds = (performance.now() - t0) / 1000;
+    const bareCpu = cpuMs() - c0;
+    if (lookups > 0) {
+      const requests = replay.reduce((n, l) => n + l.pages.length + l.terminal.length, 0);
+      const ratio = lookups / svcSeconds / (replay.length / bareSeconds);
+      ratios.push(ratio);
+      console.log(
+        `${String(round).padStart(5)}  ${String(lookups).padStart(7)}  ${String(requests).padStart(8)}  ${(lookups / svcSeconds).toFixed(0).padStart(5)}  ${(replay.length / bareSeconds).toFixed(0).padStart(6)}  ${ratio.toFixed(2).padStart(5)}  ${(svcCpu / lookups).toFixed(2).padStart(17)}  ${(bareCpu / replay.length).toFixed(2).padStart(18)}  ${(stmts / lookups).toFixed(1).padStart(17)}`,
+      );
+      totals.svc.n += lookups;
+      totals.svc.s += svcSeconds;
+      totals.svc.cpu += svcCpu;
+      totals.bare.n += replay.length;
+      totals.bare.s += bareSeconds;
+      totals.bare.cpu += bareCpu;
+      totals.statements += stmts;
+    }
+    clock.advance(STEP_HOURS * HOUR);
+    await sandbox.advance(STEP_HOURS * HOUR);
+  }
+  const svcRate = totals.svc.n / totals.svc.s;
+  const bareRate = totals.bare.n / totals.bare.s;
+  const count = async (sql: string) => Number((await db.query(sql)).rows[0].n);
+  console.log(`\nsvc:  ${totals.svc.n} lookups in ${totals.svc.s.toFixed(1)} s, ${svcRate.toFixed(0)}/s, ${(totals.svc.cpu / totals.svc.n).toFixed(2)} ms CPU and ${(totals.statements / totals.svc.n).toFixed(1)} statements per lookup`);
+  console.log(`bare: ${totals.bare.n} lookups in ${totals.bare.s.toFixed(1)} s, ${bareRate.toFixed(0)}/s, ${(totals.bare.cpu / totals.bare.n).toFixed(2)} ms CPU per lookup`);
+  console.log(`ratio svc/bare: ${(svcRate / bareRate).toFixed(2)} overall (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}); goal ≥ 0.5`);
+  console.log(
+    `recorded: ${await count('SELECT count(*) AS n FROM shipments')} shipments, ${await count('SELECT count(*) AS n FROM transport_events')} transport events, ${await count('SELECT count(*) AS n FROM domain_events')} outbox events; sandbox process CPU ${((await sandbox.cpuMs()) / 1000).toFixed(1)} s`,
+  );
+  printProfile();
+  await sandbox.close();
+  await db.end();
+  await database.drop();
+}
+
+async function scheduler(): Promise<void> {
+  const database = await benchDatabase();
+  const db: Db = createPool(database.url, 4);
+  const clock = new ManualClock(START);
+  const now = clock.now();
+  // No connector: every due lookup fails at once and is rescheduled, so a tick costs its scheduling alone.
+  const worker = new TrackingWorker({ db, clock, connectors: { get: () => undefined }, ais: false });
+  const account = await insertAccount(db, 'bench');
+
+  // Tracked shipments at sea, their next refresh hours to days away; `due` more due now.
+  const seed = async (from: number, to: number) => {
+    await db.query(
+      `INSERT INTO shipments (account_id, scac, request_type, request_number, state, line_tracking_last_succeeded_at, line_tracking_last_changed_at,
+                              next_refresh_at, created_at, updated_at)
+       SELECT $1, 'MAEU', 'bill_of_lading', 'MAEU' || lpad(i::text, 9, '0'),
+              jsonb_build_object('pol_atd_at', $2::timestamptz - interval '5 days', 'pod_vessel_imo', (9000000 + i % 500)::text, 'port_of_discharge_locode', 'NLRTM'),
+              $2, $2, $2 + (1 + i % 168) * interval '1 hour', $2, $2
+         FROM generate_series($3::int, $4::int) AS i`,
+      [account.id, now, from, to],
+    );
+    // As autovacuum would have it on a settled table: the dead index entries earlier ticks left are gone.
+    await db.query('VACUUM ANALYZE shipments, tracking_requests');
+  };
+  const makeDue = async () => {
+    await db.query(`UPDATE shipments SET next_refresh_at = $1::timestamptz - interval '1 minute' WHERE request_number LIKE 'DUE%'`, [now]);
+    await db.query(`UPDATE tracking_requests SET next_attempt_at = $1::timestamptz - interval '1 minute', retry_count = 0, is_retrying = false, locked_until = NULL`, [now]);
+  };
+  await db.query(
+    `INSERT INTO shipments (account_id, scac, request_type, request_number, next_refresh_at, created_at, updated_at)
+     SELECT $1, 'MAEU', 'bill_of_lading', 'DUE' || i, $2, $2, $2 FROM generate_series(1, $3) AS i`,
+    [account.id, now, DUE],
+  );
+  await db.query(
+    `INSERT INTO tracking_requests (account_id, request_number, request_type, scac, next_attempt_at, created_at, updated_at)
+     SELECT $1, 'DUEREQ' || i, 'bill_of_lading', 'MAEU', $2, $2, $2 FROM generate_series(1, $3) AS i`,
+    [account.id, now, DUE],
+  );
+
+  /** Shared buffers (hit + read) and execution ms of a statement, run in a transaction rolled back. */
+  const explain = async (sql: string, values: unknown[]) => {
+    const client = await db.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, values);
+      await client.query('ROLLBACK');
+      const plan = rows[0]['QUERY PLAN'][0];
+      return { buffers: plan.Plan['Shared Hit Blocks'] + plan.Plan['Shared Read Blocks'], ms: plan['Execution Time'] as number };
+    } finally {
+      client.release();
+    }
+  };
+  const measure = async (tracked: number) => {
+    const ticks: number[] = [];
+    let stmts = 0;
+    for (let i = 0; i < 7; i++) {
+      await makeDue();
+      const s0 = statements;
+      const t0 = performance.now();
+      const done = await worker.runDue(DUE);
+      ticks.push(performance.now() - t0);
+      stmts = statements - s0;
+      if (done.shipments !== DUE || done.requests !== DUE) throw new Error(`tick handled ${JSON.stringify(done)}, expected ${DUE} of each`);
+    }
+    await makeDue();
+    const lease = new Date(now.getTime() + MINUTE);
+    const claims = [await explain(claimDueSql('shipments'), [now, lease, DUE]), await explain(claimDueSql('tracking_requests'), [now, lease, DUE])];
+    const s0 = statements;
+    const b0 = performance.now();
+    const backlog = await dueWorkBacklog(db, now, now);
+    const backlogMs = performance.now() - b0;
+    const backlogStatements = statements - s0;
+    const due = backlog.find((q) => q.queue === 'shipment_refreshes')!.due;
+    const result = {
+      tracked,
+      tickMs: median(ticks.slice(2)),
+      tickRange: range(ticks.slice(2)),
+      stmts,
+      claimBuffers: claims[0].buffers + claims[1].buffers,
+      claimMs: claims[0].ms + claims[1].ms,
+      backlogMs,
+      backlogStatements,
+      due,
+    };
+    console.log(
+      `${String(tracked).padStart(8)}  ${String(DUE).padStart(4)}+${DUE}  ${result.tickMs.toFixed(1).padStart(7)} (${result.tickRange})  ${String(stmts).padStart(10)}  ${String(result.claimBuffers).padStart(13)}  ${result.claimMs.toFixed(2).padStart(8)}  ${backlogMs.toFixed(1).padStart(10)} (${due} due)`,
+    );
+    return result;
+  };
+
+  console.log(`\nscheduler: a tick with ${DUE} shipment refreshes and ${DUE} tracking requests due, the lookups failing at once (no connector)`);
+  console.log(' tracked   due     tick ms (range)  statements  claim buffers  claim ms  backlog ms');
+  await seed(1, 1_000);
+  const small = await measure(1_000 + DUE);
+  await seed(1_001, TRACKED);
+  const large = await measure(TRACKED + DUE);
+  console.log(
+    `ratio ${large.tracked}/${small.tracked} tracked: tick ms ${(large.tickMs / small.tickMs).toFixed(2)}, statements ${(large.stmts / small.stmts).toFixed(2)}, claim buffers ${(large.claimBuffers / small.claimBuffers).toFixed(2)}, backlog ms ${(large.backlogMs / small.backlogMs).toFixed(2)}`,
+  );
+  await db.end();
+  await database.drop();
+}
+
+if (PART !== 'scheduler') await throughput();
+if (PART !== 'throughput') await scheduler();

@@ -1,5 +1,6 @@
 // SQL for the events recorded about a shipment: milestones, estimates, terminal changes and the
 // carrier's raw events. Each new row yields the outbox record that announces it.
+import { randomUUID } from 'node:crypto';
 import type { CarrierEvent } from '../domain/tracking/carrier-events.ts';
 import type { Diff, TransportEventName } from '../domain/tracking/types.ts';
 import { domainEvent, type DomainEvent } from '../domain/events/domain-event.ts';
@@ -40,19 +41,21 @@ interface Batch {
 
 const json = (rows: unknown[]) => JSON.stringify(rows);
 
-/** Inserts what is new (a milestone already stored under its key is skipped) and returns the outbox records. */
+/** A stored raw event's normalised form as a CarrierEvent again (the carrier's payload stays in the table). */
+export const carrierEventOf = (n: Record<string, unknown>): CarrierEvent => ({
+  ...(n as unknown as CarrierEvent),
+  occurredAt: new Date(n.occurredAt as string),
+  publishedAt: new Date(n.publishedAt as string),
+  raw: null,
+});
+
 /** The events stored for a shipment, as CarrierEvents again (for merging with an incremental refresh). */
 export async function storedCarrierEvents(db: Queryable, shipmentId: string): Promise<CarrierEvent[]> {
-  // The carrier's payload stays in the table: the merge needs only the normalised form.
   const { rows } = await db.query<{ normalized: Record<string, unknown> }>('SELECT normalized FROM raw_events WHERE shipment_id = $1', [shipmentId]);
-  return rows.map(({ normalized: n }) => ({
-    ...(n as unknown as CarrierEvent),
-    occurredAt: new Date(n.occurredAt as string),
-    publishedAt: new Date(n.publishedAt as string),
-    raw: null,
-  }));
+  return rows.map((r) => carrierEventOf(r.normalized));
 }
 
+/** Inserts what is new (a milestone already stored under its key is skipped) and returns the outbox records. */
 export async function insertTrackingEvents(db: Queryable, b: Batch): Promise<DomainEvent[]> {
   const base = { account_id: b.account_id, shipment_id: b.shipment_id };
   const events: DomainEvent[] = [];
@@ -105,29 +108,55 @@ export async function insertTrackingEvents(db: Queryable, b: Batch): Promise<Dom
     }
   }
 
-  for (const e of b.diff.estimatedEvents) {
-    const { rows } = await db.query<{ id: string }>(
-      `INSERT INTO estimated_events (account_id, shipment_id, event, estimated_timestamp, previous_timestamp, timezone, location_locode,
+  // Ids are made here so one statement per table writes every row and each outbox record still
+  // names its row, in the diff's order.
+  const estimated = b.diff.estimatedEvents.map((e) => ({
+    id: randomUUID(),
+    event: e.event,
+    estimated_timestamp: e.estimatedTimestamp.toISOString(),
+    previous_timestamp: e.previousTimestamp?.toISOString() ?? null,
+    timezone: e.timezone,
+    location_locode: e.locode,
+    vessel_imo: e.vessel?.imo ?? null,
+    vessel_name: e.vessel?.name ?? null,
+    voyage_number: e.voyageNumber,
+    data_source: e.dataSource,
+    published_at: e.publishedAt?.toISOString() ?? null,
+  }));
+  if (estimated.length > 0) {
+    await db.query(
+      `INSERT INTO estimated_events (id, account_id, shipment_id, event, estimated_timestamp, previous_timestamp, timezone, location_locode,
                                      vessel_imo, vessel_name, voyage_number, data_source, published_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $12) RETURNING id`,
-      [b.account_id, b.shipment_id, e.event, e.estimatedTimestamp, e.previousTimestamp, e.timezone, e.locode,
-        e.vessel?.imo ?? null, e.vessel?.name ?? null, e.voyageNumber, e.dataSource, b.now, e.publishedAt],
+       SELECT e.id, $1, $2, e.event, e.estimated_timestamp, e.previous_timestamp, e.timezone, e.location_locode,
+              e.vessel_imo, e.vessel_name, e.voyage_number, e.data_source, e.published_at, $4
+         FROM jsonb_to_recordset($3::jsonb) AS e(id uuid, event text, estimated_timestamp timestamptz, previous_timestamp timestamptz, timezone text,
+              location_locode text, vessel_imo text, vessel_name text, voyage_number text, data_source text, published_at timestamptz)`,
+      [b.account_id, b.shipment_id, json(estimated), b.now],
     );
-    events.push(domainEvent(e.event, { ...base, reference_id: rows[0].id }));
+    for (const e of estimated) events.push(domainEvent(e.event, { ...base, reference_id: e.id }));
   }
 
-  for (const c of b.diff.containerChanges) {
+  const changes = b.diff.containerChanges.flatMap((c) => {
     const containerId = b.containerIds.get(c.containerNumber);
-    if (!containerId) continue;
-    const { rows } = await db.query<{ id: string }>(
-      `INSERT INTO container_updated_events (account_id, container_id, changeset, terminal_code, timestamp, timezone, data_source, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-      [b.account_id, containerId, JSON.stringify(c.changeset), c.terminalCode, c.timestamp, c.timezone, changesetSource(c.changeset), b.now],
+    return containerId ? [{ id: randomUUID(), container_id: containerId, change: c }] : [];
+  });
+  if (changes.length > 0) {
+    await db.query(
+      `INSERT INTO container_updated_events (id, account_id, container_id, changeset, terminal_code, timestamp, timezone, data_source, created_at)
+       SELECT c.id, $1, c.container_id, c.changeset, c.terminal_code, c.timestamp, c.timezone, c.data_source, $3
+         FROM jsonb_to_recordset($2::jsonb) AS c(id uuid, container_id uuid, changeset jsonb, terminal_code text, timestamp timestamptz, timezone text, data_source text)`,
+      [
+        b.account_id,
+        json(changes.map(({ id, container_id, change: c }) => ({ id, container_id, changeset: c.changeset, terminal_code: c.terminalCode, timestamp: c.timestamp.toISOString(), timezone: c.timezone, data_source: changesetSource(c.changeset) }))),
+        b.now,
+      ],
     );
-    const updated = { ...base, reference_id: rows[0].id, container_id: containerId };
-    events.push(domainEvent('container.updated', updated));
-    // Receivers may subscribe to these changes alone; the changeset is their reference object too.
-    for (const [attribute, name] of CHANGE_EVENTS) if (attribute in c.changeset) events.push(domainEvent(name, updated));
+    for (const { id, container_id, change } of changes) {
+      const updated = { ...base, reference_id: id, container_id };
+      events.push(domainEvent('container.updated', updated));
+      // Receivers may subscribe to these changes alone; the changeset is their reference object too.
+      for (const [attribute, name] of CHANGE_EVENTS) if (attribute in change.changeset) events.push(domainEvent(name, updated));
+    }
   }
 
   const raw = b.rawEvents.map((e) => ({

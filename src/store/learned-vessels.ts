@@ -7,21 +7,47 @@ export interface NamedVessel {
   name: string | null;
 }
 
-/**
- * Remembers vessels carriers named (IMO already validated by the caller). A vessel seen again
- * keeps its first sighting; a name given later fills or replaces the one stored.
- */
-export async function learnVessels(db: Queryable, vessels: readonly NamedVessel[], at: Date): Promise<void> {
+const byImoOf = (vessels: readonly NamedVessel[]) => {
   const byImo = new Map<string, string | null>();
   for (const v of vessels) byImo.set(v.imo, v.name?.trim() || byImo.get(v.imo) || null);
+  return byImo;
+};
+
+/**
+ * Remembers vessels carriers named (IMO already validated by the caller). A vessel seen again
+ * keeps its first sighting; a name given later fills or replaces the one stored. A vessel already
+ * seen at `at` or later is skipped by a plain read first: an upsert that found its row would
+ * lock it even when it changes nothing, and many shipments name the same vessel.
+ */
+export async function learnVessels(db: Queryable, vessels: readonly NamedVessel[], at: Date): Promise<void> {
+  const byImo = byImoOf(vessels);
   if (byImo.size === 0) return;
   await db.query(
     `INSERT INTO learned_vessels (imo, name, first_seen_at, last_seen_at)
      SELECT imo, name, $3, $3 FROM unnest($1::text[], $2::text[]) AS v(imo, name)
+      WHERE NOT EXISTS (SELECT 1 FROM learned_vessels l WHERE l.imo = v.imo AND l.last_seen_at >= $3)
      ON CONFLICT (imo) DO UPDATE SET name = coalesce(EXCLUDED.name, learned_vessels.name), last_seen_at = EXCLUDED.last_seen_at
        WHERE learned_vessels.last_seen_at < EXCLUDED.last_seen_at`,
     [[...byImo.keys()], [...byImo.values()], at],
   );
+}
+
+/**
+ * The part of learnVessels that belongs in a lookup's transaction: vessels svc has never seen are
+ * inserted; known ones are left alone without a row lock (DO NOTHING takes none), so lookups of
+ * shipments aboard one ship do not queue behind each other's commit. Returns whether any of them
+ * was known already, i.e. whether learnVessels still has a sighting to record after the commit.
+ */
+export async function learnNewVessels(db: Queryable, vessels: readonly NamedVessel[], at: Date): Promise<boolean> {
+  const byImo = byImoOf(vessels);
+  if (byImo.size === 0) return false;
+  const { rowCount } = await db.query(
+    `INSERT INTO learned_vessels (imo, name, first_seen_at, last_seen_at)
+     SELECT imo, name, $3, $3 FROM unnest($1::text[], $2::text[]) AS v(imo, name)
+     ON CONFLICT (imo) DO NOTHING`,
+    [[...byImo.keys()], [...byImo.values()], at],
+  );
+  return (rowCount ?? 0) < byImo.size;
 }
 
 /**

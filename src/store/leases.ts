@@ -15,13 +15,18 @@ export async function claimDue<Row>(
   leaseUntil: Date,
   limit: number,
 ): Promise<Row[]> {
-  const { rows } = await db.query<Row & object>(
-    `UPDATE ${table} SET locked_until = $2
-      WHERE id IN (SELECT id FROM ${table}
-                    WHERE ${dueAt1(table)}
-                    ORDER BY ${DUE_COLUMN[table]} LIMIT $3 FOR UPDATE SKIP LOCKED)
-      RETURNING *`,
-    [now, leaseUntil, limit],
-  );
+  const { rows } = await db.query<Row & object>(claimDueSql(table), [now, leaseUntil, limit]);
   return rows;
 }
+
+/**
+ * The claim statement ($1 now, $2 lease end, $3 limit): a range scan of the table's partial index
+ * on its due column, stopped by the LIMIT, so its cost follows the work due, not the table's size
+ * (test/due-work-plan.test.ts checks the plan).
+ */
+export const claimDueSql = (table: keyof typeof DUE_COLUMN) =>
+  `UPDATE ${table} SET locked_until = $2
+    WHERE id IN (SELECT id FROM ${table}
+                  WHERE ${dueAt1(table)}
+                  ORDER BY ${DUE_COLUMN[table]} LIMIT $3 FOR UPDATE SKIP LOCKED)
+    RETURNING *`;

@@ -1,17 +1,17 @@
 // Applies a carrier snapshot to a stored shipment: runs the pure diff engine against what is
-// stored, then writes the new state, the new events and their outbox records in the caller's
-// transaction, so an event is recorded exactly when the change it describes is.
+// stored, then writes the containers and the new events in the caller's transaction; the caller
+// writes the shipment row and the outbox records in the same one, so an event is recorded exactly
+// when the change it describes is.
 import type { CarrierEvent, CarrierSnapshot } from '../../domain/tracking/carrier-events.ts';
 import { diffSnapshot } from '../../domain/tracking/diff.ts';
 import type { ContainerState, ShipmentState } from '../../domain/tracking/types.ts';
 import type { Tx } from '../../store/db.ts';
 import { domainEvent, type DomainEvent } from '../../domain/events/domain-event.ts';
-import { recordEvents } from '../../store/domain-events.ts';
-import { insertTrackingEvents, storedCarrierEvents } from '../../store/events.ts';
-import { placesByLocode, terminalIdsOfCodes } from '../../store/reference.ts';
-import { containersOfShipments, saveShipmentState, upsertContainer, type ShipmentRow } from '../../store/shipments.ts';
-import { emittedEventKeys } from '../../store/transport-events.ts';
-import { learnVessels } from '../../store/learned-vessels.ts';
+import { insertTrackingEvents } from '../../store/events.ts';
+import { terminalIdsOfCodes } from '../../store/reference.ts';
+import { upsertContainers, type ShipmentRow } from '../../store/shipments.ts';
+import { storedTrackingOf } from '../../store/tracking-state.ts';
+import { learnNewVessels, type NamedVessel } from '../../store/learned-vessels.ts';
 import { vesselsNamed } from '../../domain/tracking/ais-vessels.ts';
 
 export interface ApplyResult {
@@ -19,17 +19,21 @@ export interface ApplyResult {
   changed: boolean;
   shipmentState: ShipmentState;
   containerStates: ContainerState[];
+  /** The outbox records of what changed, for the caller to record with its own in one statement (recordEvents). */
+  events: DomainEvent[];
+  /** What the shipment row takes (saveLookup), written by the caller with the lookup's schedule. */
+  saved: { state: object; billOfLadingNumber: string | null; bookingNumber: string | null };
+  /** Vessels named that svc knew already: their sighting is recorded after the commit (learnVessels). */
+  sightings: NamedVessel[];
 }
-
-const places = (tx: Tx, snapshot: CarrierSnapshot) => placesByLocode(tx, [...new Set(snapshot.events.map((e) => e.locode).filter((l): l is string => !!l))]);
 
 /**
  * An incremental refresh brings only events published since the last one; the diff engine
  * needs the whole story (the port of lading is the first vessel load…), so the stored events are
  * merged in, a newer version of the same carrier event replacing the older.
  */
-async function withStoredEvents(tx: Tx, shipmentId: string, snapshot: CarrierSnapshot): Promise<{ merged: CarrierSnapshot; fresh: CarrierEvent[] }> {
-  const byId = new Map((await storedCarrierEvents(tx, shipmentId)).map((e) => [e.id, e]));
+function withStoredEvents(stored: CarrierEvent[], snapshot: CarrierSnapshot): { merged: CarrierSnapshot; fresh: CarrierEvent[] } {
+  const byId = new Map(stored.map((e) => [e.id, e]));
   const fresh: CarrierEvent[] = [];
   for (const e of snapshot.events) {
     const old = byId.get(e.id);
@@ -40,11 +44,14 @@ async function withStoredEvents(tx: Tx, shipmentId: string, snapshot: CarrierSna
   return { merged: { ...snapshot, events: [...byId.values()] }, fresh };
 }
 
+/**
+ * Runs the diff against what is stored and writes the containers and new events; the shipment row
+ * and the outbox records are left to the caller, which writes them with its own in one statement each.
+ */
 export async function applySnapshot(tx: Tx, shipment: ShipmentRow, fetched: CarrierSnapshot, now: Date): Promise<ApplyResult> {
-  const { merged: snapshot, fresh } = await withStoredEvents(tx, shipment.id, fetched);
-  const stored = await containersOfShipments(tx, [shipment.id]);
-  const keys = await emittedEventKeys(tx, shipment.id);
-  const known = await places(tx, snapshot);
+  const locodes = [...new Set(fetched.events.map((e) => e.locode).filter((l): l is string => !!l))];
+  const { carrierEvents, containers: stored, milestones: keys, places: known } = await storedTrackingOf(tx, shipment.id, locodes);
+  const { merged: snapshot, fresh } = withStoredEvents(carrierEvents, fetched);
   const previousShipment = Object.keys(shipment.state).length > 0 ? (shipment.state as unknown as ShipmentState) : null;
   const diff = diffSnapshot(
     {
@@ -74,22 +81,29 @@ export async function applySnapshot(tx: Tx, shipment: ShipmentRow, fetched: Carr
   const containerIds = new Map(stored.map((c) => [c.number, c.id]));
   const events: DomainEvent[] = [];
   const base = { account_id: shipment.account_id, shipment_id: shipment.id };
+  const upserted = await upsertContainers(tx, {
+    ...base,
+    ref_numbers: shipment.ref_numbers,
+    at: now,
+    containers: diff.containers.map(({ state }) => ({ number: state.number, state: { ...state, pod_terminal_id: state.pod_terminal ? (terminals.get(state.pod_terminal) ?? null) : null } })),
+  });
   for (const { state, isNew } of diff.containers) {
-    const stored = { ...state, pod_terminal_id: state.pod_terminal ? (terminals.get(state.pod_terminal) ?? null) : null };
-    const { row, inserted } = await upsertContainer(tx, { ...base, number: state.number, ref_numbers: shipment.ref_numbers, state: stored, at: now });
-    containerIds.set(row.number, row.id);
-    if (isNew && inserted) events.push(domainEvent('container.created', { ...base, reference_id: row.id, container_id: row.id }));
+    const row = upserted.get(state.number)!;
+    containerIds.set(state.number, row.id);
+    if (isNew && row.inserted) events.push(domainEvent('container.created', { ...base, reference_id: row.id, container_id: row.id }));
   }
 
   const inserted = await insertTrackingEvents(tx, { ...base, containerIds, diff, rawEvents: fresh, now });
   events.push(...inserted);
-  await learnVessels(tx, vesselsNamed(diff, previousShipment), now);
+  const vessels = vesselsNamed(diff, previousShipment);
+  const sightings = (await learnNewVessels(tx, vessels, now)) ? vessels : [];
 
-  await saveShipmentState(tx, shipment.id, { state: shipmentState, billOfLadingNumber: snapshot.billOfLadingNumber, bookingNumber: snapshot.bookingNumber, at: now });
-  await recordEvents(tx, events, now);
   return {
     changed: events.length > 0,
     shipmentState: diff.shipment,
     containerStates: diff.containers.map((c) => c.state),
+    events,
+    saved: { state: shipmentState, billOfLadingNumber: snapshot.billOfLadingNumber, bookingNumber: snapshot.bookingNumber },
+    sightings,
   };
 }

@@ -1,6 +1,6 @@
 // When tracking a shipment ends by itself (the reference service's stop reasons).
 import { withTransaction, type Db, type Tx } from '../../store/db.ts';
-import { domainEvent } from '../../domain/events/domain-event.ts';
+import { domainEvent, type DomainEvent } from '../../domain/events/domain-event.ts';
 import { recordEvents } from '../../store/domain-events.ts';
 import { findShipments, resumeStoppedShipment, stopShipment, type ShipmentRow } from '../../store/shipments.ts';
 import { resumeTrackingRequestsOfShipment, stopTrackingRequestsOfShipment } from '../../store/tracking-requests.ts';
@@ -18,15 +18,14 @@ export function stopReason(policy: TrackingPolicy, applied: Pick<ApplyResult, 's
   return null;
 }
 
-/** Stops tracking a shipment and its tracking requests, announcing it. */
-export async function stopTracking(tx: Tx, shipment: ShipmentRow, reason: string, now: Date): Promise<void> {
+/** Stops tracking a shipment and its tracking requests, announcing it after `earlier` events of the same transaction. */
+export async function stopTracking(tx: Tx, shipment: ShipmentRow, reason: string, now: Date, earlier: DomainEvent[] = []): Promise<void> {
   await stopShipment(tx, shipment.id, reason, now);
   const rows = await stopTrackingRequestsOfShipment(tx, shipment.id, now);
-  await recordEvents(
-    tx,
-    rows.map((r) => domainEvent('tracking_request.tracking_stopped', { account_id: shipment.account_id, reference_id: r.id, shipment_id: shipment.id })),
-    now,
-  );
+  await recordEvents(tx, [
+    ...earlier,
+    ...rows.map((r) => domainEvent('tracking_request.tracking_stopped', { account_id: shipment.account_id, reference_id: r.id, shipment_id: shipment.id })),
+  ], now);
 }
 
 /**

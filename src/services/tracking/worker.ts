@@ -7,10 +7,11 @@ import { DAY } from '../../domain/time-units.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import type { CarrierConnector, LookupOutcome, LookupRequest } from '../../carriers/types.ts';
 import { withTransaction, type Db, type Tx } from '../../store/db.ts';
-import { domainEvent } from '../../domain/events/domain-event.ts';
+import { domainEvent, type DomainEvent } from '../../domain/events/domain-event.ts';
 import type { EventName } from '../../domain/events/vocabulary.ts';
 import { recordEvents } from '../../store/domain-events.ts';
-import { claimDueShipments, containerNumbersStillOut, markLookupFailed, markLookupSucceeded, saveCarrierSubscription, scheduleRefresh, type ShipmentRow } from '../../store/shipments.ts';
+import { claimDueShipments, containerNumbersStillOut, markLookupFailed, saveCarrierSubscription, saveLookup, type ShipmentRow } from '../../store/shipments.ts';
+import { learnVessels, type NamedVessel } from '../../store/learned-vessels.ts';
 import { claimDueTrackingRequests, settleTrackingRequest, type TrackingRequestRow } from '../../store/tracking-requests.ts';
 import { applySnapshot, type ApplyResult } from './apply.ts';
 import { shipmentForFoundRequest } from './same-journey.ts';
@@ -125,16 +126,17 @@ export class TrackingWorker {
     let created: ShipmentRow | undefined;
     const event = (name: EventName) => domainEvent(name, { account_id: tr.account_id, reference_id: tr.id, shipment_id: tr.shipment_id });
     const keep = { failed_reason: tr.failed_reason, is_retrying: tr.is_retrying, retry_count: tr.retry_count, awaiting_since: tr.awaiting_since, shipment_id: tr.shipment_id };
+    let sightings: NamedVessel[] = [];
 
     await withTransaction(this.deps.db, async (tx) => {
       if (outcome.kind === 'found') {
         const { shipment, isNew } = await shipmentForFoundRequest(tx, tr, outcome.snapshot, now);
         if (isNew) created = shipment;
         const applied = await applySnapshot(tx, shipment, outcome.snapshot, now);
+        sightings = applied.sightings;
         // Settled before the stop rules run, so a journey already over stops this request with it.
         await settleTrackingRequest(tx, tr.id, { ...keep, status: 'created', failed_reason: null, is_retrying: false, next_attempt_at: null, shipment_id: shipment.id }, now);
-        await recordEvents(tx, [{ ...event('tracking_request.succeeded'), shipment_id: shipment.id }], now);
-        await this.#afterLookup(tx, shipment, applied, askedAt, now);
+        await this.#afterLookup(tx, shipment, applied, askedAt, now, [{ ...event('tracking_request.succeeded'), shipment_id: shipment.id }]);
         return;
       }
       const { reason, temporary } = outcome;
@@ -163,7 +165,18 @@ export class TrackingWorker {
       await settleTrackingRequest(tx, tr.id, { ...keep, status: 'failed', failed_reason: reason, is_retrying: false, next_attempt_at: null }, now);
       await recordEvents(tx, [event('tracking_request.failed')], now);
     });
+    await this.#sighted(sightings, now);
     if (created) await this.#subscribe(created);
+  }
+
+  /**
+   * When vessels svc knew already were last named: outside the lookup's transaction, so lookups
+   * of shipments aboard one ship never wait for each other's commit on its row. Best effort: a
+   * sighting lost here only makes the vessel look older to the AIS ingester until the next one.
+   */
+  async #sighted(vessels: NamedVessel[], now: Date): Promise<void> {
+    if (vessels.length === 0) return;
+    await learnVessels(this.deps.db, vessels, now).catch((err: unknown) => this.deps.log?.('recording vessel sightings failed', { err: String(err) }));
   }
 
   /**
@@ -197,9 +210,11 @@ export class TrackingWorker {
     const askedAt = this.deps.clock.now();
     const outcome = await this.#lookup({ scac: shipment.scac, numberType: shipment.request_type as LookupRequest['numberType'], number: shipment.request_number, since, knownContainers });
     const now = this.deps.clock.now();
+    let sightings: NamedVessel[] = [];
     await withTransaction(this.deps.db, async (tx) => {
       if (outcome.kind === 'found') {
         const applied = await applySnapshot(tx, shipment, outcome.snapshot, now);
+        sightings = applied.sightings;
         await this.#afterLookup(tx, shipment, applied, askedAt, now);
         return;
       }
@@ -209,17 +224,23 @@ export class TrackingWorker {
       }
       await markLookupFailed(tx, shipment.id, now, at(now, this.policy.refresh.afterFailure));
     });
+    await this.#sighted(sightings, now);
   }
 
-  /** Records the successful lookup, then either stops tracking or schedules the next refresh. */
-  async #afterLookup(tx: Tx, shipment: ShipmentRow, applied: ApplyResult, askedAt: Date, now: Date): Promise<void> {
+  /**
+   * Records the successful lookup, then either stops tracking or schedules the next refresh: the
+   * shipment row in one statement, the outbox records (the snapshot's, then `later`) in another.
+   */
+  async #afterLookup(tx: Tx, shipment: ShipmentRow, applied: ApplyResult, askedAt: Date, now: Date, later: DomainEvent[] = []): Promise<void> {
     const lastChanged = applied.changed ? now : (shipment.line_tracking_last_changed_at ?? now);
-    // The moment svc asked, not when the answer came: the next incremental lookup asks for what
-    // the carrier published since then, so an event published while this lookup ran is not missed.
-    await markLookupSucceeded(tx, shipment.id, askedAt, lastChanged);
+    const events = [...applied.events, ...later];
+    // askedAt: the moment svc asked, not when the answer came: the next incremental lookup asks for
+    // what the carrier published since then, so an event published while this lookup ran is not missed.
+    const lookup = { ...applied.saved, at: now, askedAt, lastChangedAt: lastChanged };
     const reason = stopReason(this.policy, applied, lastChanged, now);
     if (reason) {
-      await stopTracking(tx, shipment, reason, now);
+      await saveLookup(tx, shipment.id, { ...lookup, nextRefreshAt: null });
+      await stopTracking(tx, shipment, reason, now, events);
       return;
     }
     const s = applied.shipmentState;
@@ -233,7 +254,8 @@ export class TrackingWorker {
       },
       now,
     );
-    await scheduleRefresh(tx, shipment.id, at(now, delay));
+    await saveLookup(tx, shipment.id, { ...lookup, nextRefreshAt: at(now, delay) });
+    await recordEvents(tx, events, now);
   }
 }
 
