@@ -164,20 +164,6 @@ export async function makeDueNow(db: Queryable, shipmentId: string, now: Date): 
   );
 }
 
-/**
- * The numbers of a shipment's containers that are still out on their journey: not yet picked up
- * at the port of discharge or the final destination, nor returned empty.
- */
-export async function containerNumbersStillOut(db: Queryable, shipmentId: string): Promise<string[]> {
-  const { rows } = await db.query<{ number: string }>(
-    `SELECT number FROM containers WHERE shipment_id = $1
-        AND state->>'pod_full_out_at' IS NULL AND state->>'final_destination_full_out_at' IS NULL AND state->>'empty_terminated_at' IS NULL
-      ORDER BY number`,
-    [shipmentId],
-  );
-  return rows.map((c) => c.number);
-}
-
 /** Writes what a snapshot made of the shipment; numbers the carrier left out are kept. */
 export async function saveShipmentState(
   db: Queryable,

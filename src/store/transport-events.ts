@@ -102,9 +102,3 @@ export async function findContainerUpdatedEvents(db: Queryable, accountId: strin
   );
   return rows;
 }
-
-/** The keys of the milestones recorded for a shipment, with the event each is recorded under and its source. */
-export async function emittedEventKeys(db: Queryable, shipmentId: string): Promise<{ key: string; event: string; data_source: string }[]> {
-  const { rows } = await db.query<{ key: string; event: string; data_source: string }>('SELECT key, event, data_source FROM transport_events WHERE shipment_id = $1', [shipmentId]);
-  return rows;
-}

@@ -2,15 +2,16 @@
 // stored, then writes the containers and the new events in the caller's transaction; the caller
 // writes the shipment row and the outbox records in the same one, so an event is recorded exactly
 // when the change it describes is.
+import { isDeepStrictEqual } from 'node:util';
 import type { CarrierEvent, CarrierSnapshot } from '../../domain/tracking/carrier-events.ts';
 import { diffSnapshot } from '../../domain/tracking/diff.ts';
-import type { ContainerState, ShipmentState } from '../../domain/tracking/types.ts';
-import type { Tx } from '../../store/db.ts';
+import type { ContainerState, Diff, ShipmentState } from '../../domain/tracking/types.ts';
+import type { Queryable, Tx } from '../../store/db.ts';
 import { domainEvent, type DomainEvent } from '../../domain/events/domain-event.ts';
 import { insertTrackingEvents } from '../../store/events.ts';
-import { terminalIdsOfCodes } from '../../store/reference.ts';
+import { placesByLocode, terminalIdsOfCodes } from '../../store/reference.ts';
 import { upsertContainers, type ShipmentRow } from '../../store/shipments.ts';
-import { storedTrackingOf } from '../../store/tracking-state.ts';
+import { storedTrackingOf, type StoredTracking } from '../../store/tracking-state.ts';
 import { learnNewVessels, type NamedVessel } from '../../store/learned-vessels.ts';
 import { vesselsNamed } from '../../domain/tracking/ais-vessels.ts';
 
@@ -44,19 +45,50 @@ function withStoredEvents(stored: CarrierEvent[], snapshot: CarrierSnapshot): { 
   return { merged: { ...snapshot, events: [...byId.values()] }, fresh };
 }
 
+/** What a lookup's diff made of a shipment, before anything is written. */
+export interface Plan {
+  shipment: ShipmentRow;
+  diff: Diff;
+  /** Carrier events to store: new ones, or newer versions of stored ones. */
+  fresh: CarrierEvent[];
+  shipmentState: object;
+  billOfLadingNumber: string | null;
+  bookingNumber: string | null;
+  /** Container ids by number, of those stored. */
+  containerIds: Map<string, string>;
+  /** The containers whose state is new or changed, as they are stored. */
+  containerWrites: { number: string; state: object; isNew: boolean }[];
+  vessels: NamedVessel[];
+  /** Nothing to write but the shipment row: no event, no container change, nothing to store. */
+  quiet: boolean;
+}
+
+/** The boxes the terminal may still hold: not picked up at the port of discharge or the final destination, nor returned empty. */
+export const containersStillOut = (stored: StoredTracking): string[] =>
+  stored.containers.filter(({ state: s }) => s.pod_full_out_at == null && s.final_destination_full_out_at == null && s.empty_terminated_at == null).map((c) => c.number);
+
+/** As it reads back from the jsonb column: Dates as strings, undefined members gone. */
+const asStored = (value: object): unknown => JSON.parse(JSON.stringify(value));
+
 /**
- * Runs the diff against what is stored and writes the containers and new events; the shipment row
- * and the outbox records are left to the caller, which writes them with its own in one statement each.
+ * Runs the diff against what is stored (`stored`, read before the lookup while the shipment is
+ * leased; read here when null). Reads only: places the answer names that the stored events did
+ * not, and terminal ids the stored containers do not already carry.
  */
-export async function applySnapshot(tx: Tx, shipment: ShipmentRow, fetched: CarrierSnapshot, now: Date): Promise<ApplyResult> {
+export async function planSnapshot(db: Queryable, shipment: ShipmentRow, fetched: CarrierSnapshot, stored: StoredTracking | null): Promise<Plan> {
   const locodes = [...new Set(fetched.events.map((e) => e.locode).filter((l): l is string => !!l))];
-  const { carrierEvents, containers: stored, milestones: keys, places: known } = await storedTrackingOf(tx, shipment.id, locodes);
+  if (stored) {
+    const asked = new Set(stored.carrierEvents.map((e) => e.locode));
+    const missing = locodes.filter((l) => !asked.has(l));
+    if (missing.length > 0) for (const [locode, place] of await placesByLocode(db, missing)) stored.places.set(locode, place);
+  }
+  const { carrierEvents, containers, milestones: keys, places: known } = stored ?? (await storedTrackingOf(db, shipment.id, locodes));
   const { merged: snapshot, fresh } = withStoredEvents(carrierEvents, fetched);
   const previousShipment = Object.keys(shipment.state).length > 0 ? (shipment.state as unknown as ShipmentState) : null;
   const diff = diffSnapshot(
     {
       shipment: previousShipment,
-      containers: stored.map((c) => c.state as unknown as ContainerState),
+      containers: containers.map((c) => c.state as unknown as ContainerState),
       // An arrival AIS saw first (data_source 'ais') waits for the carrier's own record: left out here,
       // the carrier's milestone is written over it under the same key, not announced a second time.
       emittedKeys: new Set(keys.filter((k) => k.data_source !== 'ais').map((k) => k.key)),
@@ -68,7 +100,7 @@ export async function applySnapshot(tx: Tx, shipment: ShipmentRow, fetched: Carr
   );
   // Names and record ids beside the codes, for the API's *_name attributes and relationships.
   const nameOf = (locode: string | null) => (locode ? (known.get(locode)?.name ?? null) : null);
-  const terminals = await terminalIdsOfCodes(tx, [...new Set(diff.containers.map((c) => c.state.pod_terminal).filter((c): c is string => !!c))], diff.shipment.port_of_discharge_locode);
+  const terminals = await terminalIds(db, containers, diff, previousShipment);
   const podTerminalId = diff.containers.map((c) => (c.state.pod_terminal ? terminals.get(c.state.pod_terminal) : undefined)).find(Boolean) ?? null;
   const shipmentState = {
     ...diff.shipment,
@@ -77,33 +109,74 @@ export async function applySnapshot(tx: Tx, shipment: ShipmentRow, fetched: Carr
     destination_name: nameOf(diff.shipment.destination_locode),
     pod_terminal_id: podTerminalId,
   };
+  // An unchanged container is not written again: the same state would only make a new row version.
+  const before = new Map(containers.map((c) => [c.number, c.state]));
+  const containerWrites = diff.containers.flatMap(({ state, isNew }) => {
+    const next = { ...state, pod_terminal_id: state.pod_terminal ? (terminals.get(state.pod_terminal) ?? null) : null };
+    const old = before.get(state.number);
+    return old && isDeepStrictEqual(asStored(next), old) ? [] : [{ number: state.number, state: next, isNew }];
+  });
+  const vessels = vesselsNamed(diff, previousShipment);
+  const quiet =
+    fresh.length === 0 && containerWrites.length === 0 && vessels.length === 0 &&
+    diff.transportEvents.length === 0 && diff.estimatedEvents.length === 0 && diff.containerChanges.length === 0;
+  return {
+    shipment,
+    diff,
+    fresh,
+    shipmentState,
+    billOfLadingNumber: snapshot.billOfLadingNumber,
+    bookingNumber: snapshot.bookingNumber,
+    containerIds: new Map(containers.map((c) => [c.number, c.id])),
+    containerWrites,
+    vessels,
+    quiet,
+  };
+}
 
-  const containerIds = new Map(stored.map((c) => [c.number, c.id]));
+/**
+ * Terminal ids for the codes the containers report at the port of discharge. A stored container
+ * that reports the same code at the same port carries its id already; the rest are looked up.
+ */
+async function terminalIds(db: Queryable, stored: StoredTracking['containers'], diff: Diff, previous: ShipmentState | null): Promise<Map<string, string>> {
+  const pod = diff.shipment.port_of_discharge_locode;
+  const known = new Map<string, string>();
+  if (previous?.port_of_discharge_locode === pod) {
+    for (const { state: s } of stored) if (typeof s.pod_terminal === 'string' && typeof s.pod_terminal_id === 'string') known.set(s.pod_terminal, s.pod_terminal_id);
+  }
+  const codes = [...new Set(diff.containers.map((c) => c.state.pod_terminal).filter((c): c is string => !!c && !known.has(c)))];
+  for (const [code, id] of await terminalIdsOfCodes(db, codes, pod)) known.set(code, id);
+  return known;
+}
+
+/**
+ * Writes what the plan found, in the caller's transaction: the containers and the new events. The
+ * shipment row and the outbox records are left to the caller, which writes them with its own in
+ * one statement each.
+ */
+export async function writePlan(tx: Tx, plan: Plan, now: Date): Promise<ApplyResult> {
+  const { shipment, diff } = plan;
+  const containerIds = new Map(plan.containerIds);
   const events: DomainEvent[] = [];
   const base = { account_id: shipment.account_id, shipment_id: shipment.id };
-  const upserted = await upsertContainers(tx, {
-    ...base,
-    ref_numbers: shipment.ref_numbers,
-    at: now,
-    containers: diff.containers.map(({ state }) => ({ number: state.number, state: { ...state, pod_terminal_id: state.pod_terminal ? (terminals.get(state.pod_terminal) ?? null) : null } })),
-  });
-  for (const { state, isNew } of diff.containers) {
-    const row = upserted.get(state.number)!;
-    containerIds.set(state.number, row.id);
+  const upserted = await upsertContainers(tx, { ...base, ref_numbers: shipment.ref_numbers, at: now, containers: plan.containerWrites });
+  for (const { number, isNew } of plan.containerWrites) {
+    const row = upserted.get(number)!;
+    containerIds.set(number, row.id);
     if (isNew && row.inserted) events.push(domainEvent('container.created', { ...base, reference_id: row.id, container_id: row.id }));
   }
 
-  const inserted = await insertTrackingEvents(tx, { ...base, containerIds, diff, rawEvents: fresh, now });
+  const inserted = await insertTrackingEvents(tx, { ...base, containerIds, diff, rawEvents: plan.fresh, now });
   events.push(...inserted);
-  const vessels = vesselsNamed(diff, previousShipment);
-  const sightings = (await learnNewVessels(tx, vessels, now)) ? vessels : [];
-
-  return {
-    changed: events.length > 0,
-    shipmentState: diff.shipment,
-    containerStates: diff.containers.map((c) => c.state),
-    events,
-    saved: { state: shipmentState, billOfLadingNumber: snapshot.billOfLadingNumber, bookingNumber: snapshot.bookingNumber },
-    sightings,
-  };
+  const sightings = (await learnNewVessels(tx, plan.vessels, now)) ? plan.vessels : [];
+  return { ...resultOf(plan), changed: events.length > 0, events, sightings };
 }
+
+/** The result of a quiet plan, which writes nothing but the shipment row. */
+export const quietResult = (plan: Plan): ApplyResult => ({ ...resultOf(plan), changed: false, events: [], sightings: [] });
+
+const resultOf = (plan: Plan) => ({
+  shipmentState: plan.diff.shipment,
+  containerStates: plan.diff.containers.map((c) => c.state),
+  saved: { state: plan.shipmentState, billOfLadingNumber: plan.billOfLadingNumber, bookingNumber: plan.bookingNumber },
+});

@@ -1,5 +1,5 @@
 // When tracking a shipment ends by itself (the reference service's stop reasons).
-import { withTransaction, type Db, type Tx } from '../../store/db.ts';
+import { withTransaction, type Db, type Queryable } from '../../store/db.ts';
 import { domainEvent, type DomainEvent } from '../../domain/events/domain-event.ts';
 import { recordEvents } from '../../store/domain-events.ts';
 import { findShipments, resumeStoppedShipment, stopShipment, type ShipmentRow } from '../../store/shipments.ts';
@@ -18,8 +18,8 @@ export function stopReason(policy: TrackingPolicy, applied: Pick<ApplyResult, 's
   return null;
 }
 
-/** Stops tracking a shipment and its tracking requests, announcing it after `earlier` events of the same transaction. */
-export async function stopTracking(tx: Tx, shipment: ShipmentRow, reason: string, now: Date, earlier: DomainEvent[] = []): Promise<void> {
+/** Stops tracking a shipment and its tracking requests, announcing it after `earlier` events; in the caller's transaction. */
+export async function stopTracking(tx: Queryable, shipment: ShipmentRow, reason: string, now: Date, earlier: DomainEvent[] = []): Promise<void> {
   await stopShipment(tx, shipment.id, reason, now);
   const rows = await stopTrackingRequestsOfShipment(tx, shipment.id, now);
   await recordEvents(tx, [

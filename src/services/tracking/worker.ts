@@ -6,14 +6,15 @@ import type { Clock } from '../../clock.ts';
 import { DAY } from '../../domain/time-units.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import type { CarrierConnector, LookupOutcome, LookupRequest } from '../../carriers/types.ts';
-import { withTransaction, type Db, type Tx } from '../../store/db.ts';
+import { withTransaction, type Db, type Queryable } from '../../store/db.ts';
 import { domainEvent, type DomainEvent } from '../../domain/events/domain-event.ts';
 import type { EventName } from '../../domain/events/vocabulary.ts';
 import { recordEvents } from '../../store/domain-events.ts';
-import { claimDueShipments, containerNumbersStillOut, markLookupFailed, saveCarrierSubscription, saveLookup, type ShipmentRow } from '../../store/shipments.ts';
+import { claimDueShipments, markLookupFailed, saveCarrierSubscription, saveLookup, type ShipmentRow } from '../../store/shipments.ts';
 import { learnVessels, type NamedVessel } from '../../store/learned-vessels.ts';
 import { claimDueTrackingRequests, settleTrackingRequest, type TrackingRequestRow } from '../../store/tracking-requests.ts';
-import { applySnapshot, type ApplyResult } from './apply.ts';
+import { containersStillOut, planSnapshot, quietResult, writePlan, type ApplyResult } from './apply.ts';
+import { storedTrackingOf } from '../../store/tracking-state.ts';
 import { shipmentForFoundRequest } from './same-journey.ts';
 import { defaultPolicy, nextRefreshDelay, retryDelay, type TrackingPolicy } from './policy.ts';
 import { stopReason, stopTracking } from './stop.ts';
@@ -132,7 +133,7 @@ export class TrackingWorker {
       if (outcome.kind === 'found') {
         const { shipment, isNew } = await shipmentForFoundRequest(tx, tr, outcome.snapshot, now);
         if (isNew) created = shipment;
-        const applied = await applySnapshot(tx, shipment, outcome.snapshot, now);
+        const applied = await writePlan(tx, await planSnapshot(tx, shipment, outcome.snapshot, null), now);
         sightings = applied.sightings;
         // Settled before the stop rules run, so a journey already over stops this request with it.
         await settleTrackingRequest(tx, tr.id, { ...keep, status: 'created', failed_reason: null, is_retrying: false, next_attempt_at: null, shipment_id: shipment.id }, now);
@@ -201,19 +202,30 @@ export class TrackingWorker {
     }
   }
 
-  /** A tracked shipment: ask again, apply what changed, decide when to look next or whether to stop. */
+  /**
+   * A tracked shipment: ask again, apply what changed, decide when to look next or whether to stop.
+   * What is stored is read before asking, in one statement: the lease keeps other writers away, and
+   * an answer with no news then costs one write of the shipment row, without a transaction.
+   */
   async #refresh(shipment: ShipmentRow): Promise<void> {
     const since = shipment.line_tracking_last_succeeded_at ?? undefined;
+    const stored = await storedTrackingOf(this.deps.db, shipment.id, []);
     // Terminal data changes without carrier events, so it is asked for every box the terminal may
     // hold: from a few days before arrival at the port of discharge until the box is picked up.
-    const knownContainers = nearTerminal(shipment, this.deps.clock.now()) ? await containerNumbersStillOut(this.deps.db, shipment.id) : [];
+    const knownContainers = nearTerminal(shipment, this.deps.clock.now()) ? containersStillOut(stored) : [];
     const askedAt = this.deps.clock.now();
     const outcome = await this.#lookup({ scac: shipment.scac, numberType: shipment.request_type as LookupRequest['numberType'], number: shipment.request_number, since, knownContainers });
     const now = this.deps.clock.now();
+    const plan = outcome.kind === 'found' ? await planSnapshot(this.deps.db, shipment, outcome.snapshot, stored) : null;
+    if (plan?.quiet) {
+      const applied = quietResult(plan);
+      const lastChanged = shipment.line_tracking_last_changed_at ?? now;
+      if (!stopReason(this.policy, applied, lastChanged, now)) return this.#afterLookup(this.deps.db, shipment, applied, askedAt, now);
+    }
     let sightings: NamedVessel[] = [];
     await withTransaction(this.deps.db, async (tx) => {
       if (outcome.kind === 'found') {
-        const applied = await applySnapshot(tx, shipment, outcome.snapshot, now);
+        const applied = await writePlan(tx, plan!, now);
         sightings = applied.sightings;
         await this.#afterLookup(tx, shipment, applied, askedAt, now);
         return;
@@ -231,7 +243,7 @@ export class TrackingWorker {
    * Records the successful lookup, then either stops tracking or schedules the next refresh: the
    * shipment row in one statement, the outbox records (the snapshot's, then `later`) in another.
    */
-  async #afterLookup(tx: Tx, shipment: ShipmentRow, applied: ApplyResult, askedAt: Date, now: Date, later: DomainEvent[] = []): Promise<void> {
+  async #afterLookup(tx: Queryable, shipment: ShipmentRow, applied: ApplyResult, askedAt: Date, now: Date, later: DomainEvent[] = []): Promise<void> {
     const lastChanged = applied.changed ? now : (shipment.line_tracking_last_changed_at ?? now);
     const events = [...applied.events, ...later];
     // askedAt: the moment svc asked, not when the answer came: the next incremental lookup asks for
