@@ -59,7 +59,7 @@ export class DcsaClient {
   constructor(options: DcsaClientOptions) {
     this.version = options.version;
     this.#base = new URL(options.baseUrl);
-    this.#http = { fetch: options.fetch ?? fetch, timeoutMs: options.timeoutMs };
+    this.#http = { fetch: options.fetch, timeoutMs: options.timeoutMs };
     this.#maxPages = options.maxPages ?? 50;
     this.#headers = {
       accept: 'application/json',

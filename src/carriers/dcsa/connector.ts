@@ -32,7 +32,7 @@ export class DcsaConnector implements CarrierConnector {
 
   constructor(client: DcsaClientOptions, options: DcsaConnectorOptions = {}) {
     this.#client = new DcsaClient(client);
-    this.#terminalHttp = { fetch: client.fetch ?? fetch, timeoutMs: client.timeoutMs };
+    this.#terminalHttp = { fetch: client.fetch, timeoutMs: client.timeoutMs };
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
   }

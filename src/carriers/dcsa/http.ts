@@ -1,33 +1,54 @@
 // One HTTP exchange with a carrier (or terminal) endpoint. The timeout covers the whole
 // exchange, body included, so a server that trickles bytes cannot hold a worker. Redirects are
 // refused: following one would send the API key wherever the carrier (or an attacker on its
-// path) points us.
+// path) points us. Sent with undici's request(), which costs a fraction of fetch's CPU per
+// exchange (no WHATWG Request, Response and streams around each one); a fetch given in the
+// settings (a test's, a proxy's) is used instead.
+import { request } from 'undici';
 import { DcsaHttpError, DcsaUnreachableError, UnrecognizedResponseError } from './errors.ts';
 
 export interface HttpSettings {
-  fetch: typeof fetch;
+  fetch?: typeof fetch;
   timeoutMs: number;
 }
 
 export interface HttpAnswer {
   status: number;
-  headers: Headers;
+  headers: Pick<Headers, 'get'>;
   body: string;
 }
 
-export async function exchange(
-  settings: HttpSettings,
-  url: URL,
-  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
-): Promise<HttpAnswer> {
+type Init = { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string };
+
+export async function exchange(settings: HttpSettings, url: URL, init: Init): Promise<HttpAnswer> {
   const signal = AbortSignal.timeout(settings.timeoutMs);
+  let answer: HttpAnswer;
   try {
-    const response = await settings.fetch(url, { ...init, signal, redirect: 'error' });
-    return { status: response.status, headers: response.headers, body: await response.text() };
+    answer = settings.fetch ? await viaFetch(settings.fetch, url, init, signal) : await viaRequest(url, init, signal);
   } catch (error) {
     if (signal.aborted) throw new DcsaUnreachableError(`${init.method} ${url.origin}${url.pathname}: no answer within ${settings.timeoutMs} ms`);
     throw new DcsaUnreachableError(`${init.method} ${url.origin}${url.pathname}: ${describe(error)}`, { cause: error });
   }
+  if (answer.status >= 300 && answer.status < 400) throw new DcsaUnreachableError(`${init.method} ${url.origin}${url.pathname}: redirect refused (HTTP ${answer.status})`);
+  return answer;
+}
+
+async function viaFetch(fetch: typeof globalThis.fetch, url: URL, init: Init, signal: AbortSignal): Promise<HttpAnswer> {
+  const response = await fetch(url, { ...init, signal, redirect: 'manual' });
+  return { status: response.status, headers: response.headers, body: await response.text() };
+}
+
+async function viaRequest(url: URL, init: Init, signal: AbortSignal): Promise<HttpAnswer> {
+  // undici's request follows no redirect: a 3xx comes back as it is.
+  const response = await request(url, { method: init.method, headers: init.headers, body: init.body, signal });
+  const raw = response.headers;
+  const headers = {
+    get(name: string): string | null {
+      const value = raw[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+  return { status: response.statusCode, headers, body: await response.body.text() };
 }
 
 /** The JSON body of a 2xx answer; anything else becomes the matching typed error. */
@@ -44,7 +65,7 @@ function excerpt(body: string): string {
   return body.replace(/\s+/g, ' ').trim().slice(0, 200);
 }
 
-/** undici reports "fetch failed" and hides the useful part (ECONNREFUSED, "redirect") in the cause. */
+/** undici's fetch reports "fetch failed" and hides the useful part (ECONNREFUSED) in the cause. */
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause instanceof Error ? error.cause : undefined;

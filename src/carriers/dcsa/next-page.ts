@@ -5,7 +5,7 @@
 import { UnrecognizedResponseError } from './errors.ts';
 import type { DcsaVersion } from './normalize.ts';
 
-export function nextPageUrl(version: DcsaVersion, headers: Headers, current: URL, firstPage: URL): URL | null {
+export function nextPageUrl(version: DcsaVersion, headers: Pick<Headers, 'get'>, current: URL, firstPage: URL): URL | null {
   const value = headers.get(version === '2.2' ? 'Next-Page' : 'Next-Page-Cursor')?.trim();
   if (!value) return null;
   if (version === '2.2' && /^(https?:\/\/|[/?])/i.test(value)) {
