@@ -3,7 +3,7 @@
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Db } from '../store/db.ts';
-import { dueWorkBacklog, type QueueBacklog } from '../store/due-work.ts';
+import { BACKLOG_COUNT_CAP, dueWorkBacklog, type QueueBacklog } from '../store/due-work.ts';
 
 export interface MetricsOptions {
   /** The pool whose usage is reported and on which the backlog is counted at scrape time. */
@@ -66,7 +66,7 @@ export function createMetrics(options: MetricsOptions) {
   };
   new Gauge({
     name: 'svc_due_work',
-    help: 'Items due now and not being worked on, by queue (tracking_requests, shipment_refreshes, webhook_notifications)',
+    help: `Items due now and not being worked on, by queue (tracking_requests, shipment_refreshes, webhook_notifications), counted up to ${BACKLOG_COUNT_CAP}`,
     labelNames: ['queue'] as const,
     registers: [registry],
     async collect() {

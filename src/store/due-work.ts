@@ -13,22 +13,32 @@ export interface QueueBacklog {
 }
 
 /**
+ * A backlog is counted up to this many items per queue: beyond it the gauge shows the cap (a
+ * queue that long is news whatever its exact length), and a scrape never reads more index
+ * entries than this, however much has piled up.
+ */
+export const BACKLOG_COUNT_CAP = 10_000;
+
+/**
  * Tracking work is due on the tracking clock (demo time while the sandbox runs), notifications on
  * the delivery worker's real time, so each queue is measured against its own "now". Each part is
- * a range scan of the partial index the claim query uses. A notification due at once has
- * next_attempt_at '-infinity': it has been due since it was written (or redelivered).
+ * a range scan of the partial index the claim query uses, in due order and stopped by the cap
+ * (test/due-work-plan.test.ts checks the plans); past the cap, the oldest is that of the items
+ * that came due first. A notification due at once has next_attempt_at '-infinity': it has been
+ * due since it was written (or redelivered).
  */
 export async function dueWorkBacklog(db: Queryable, trackingNow: Date, deliveryNow: Date): Promise<QueueBacklog[]> {
-  const { rows } = await db.query<{ queue: WorkQueue; due: number; oldest: Date | null }>(
-    `SELECT 'tracking_requests' AS queue, count(*) AS due, min(next_attempt_at) AS oldest FROM tracking_requests
-      WHERE ${dueAt1('tracking_requests')}
-     UNION ALL
-     SELECT 'shipment_refreshes', count(*), min(next_refresh_at) FROM shipments
-      WHERE ${dueAt1('shipments')}
-     UNION ALL
-     SELECT 'webhook_notifications', count(*), min(greatest(next_attempt_at, updated_at)) FROM webhook_notifications
-      WHERE delivery_status = 'pending' AND next_attempt_at <= $2`,
-    [trackingNow, deliveryNow],
-  );
+  const { rows } = await db.query<{ queue: WorkQueue; due: number; oldest: Date | null }>(dueWorkBacklogSql, [trackingNow, deliveryNow, BACKLOG_COUNT_CAP]);
   return rows.map((r) => ({ queue: r.queue, due: r.due, oldestDueAt: r.oldest }));
 }
+
+/** The backlog statement: $1 the tracking clock's now, $2 the delivery clock's, $3 the cap. */
+export const dueWorkBacklogSql = `SELECT 'tracking_requests' AS queue, count(*) AS due, min(next_attempt_at) AS oldest
+   FROM (SELECT next_attempt_at FROM tracking_requests WHERE ${dueAt1('tracking_requests')} ORDER BY next_attempt_at LIMIT $3) AS d
+  UNION ALL
+ SELECT 'shipment_refreshes', count(*), min(next_refresh_at)
+   FROM (SELECT next_refresh_at FROM shipments WHERE ${dueAt1('shipments')} ORDER BY next_refresh_at LIMIT $3) AS d
+  UNION ALL
+ SELECT 'webhook_notifications', count(*), min(greatest(next_attempt_at, updated_at))
+   FROM (SELECT next_attempt_at, updated_at FROM webhook_notifications
+          WHERE delivery_status = 'pending' AND next_attempt_at <= $2 ORDER BY next_attempt_at LIMIT $3) AS d`;

@@ -1,6 +1,6 @@
 // The claim both tracking queues take work by: due rows, oldest first, leased so that concurrent
 // workers (and processes) skip each other's. Table and column come from a closed set, never input.
-import type { Queryable } from './db.ts';
+import { plannedPerRun, type Queryable } from './db.ts';
 
 export const DUE_COLUMN = { shipments: 'next_refresh_at', tracking_requests: 'next_attempt_at' } as const;
 
@@ -15,7 +15,9 @@ export async function claimDue<Row>(
   leaseUntil: Date,
   limit: number,
 ): Promise<Row[]> {
-  const { rows } = await db.query<Row & object>(claimDueSql(table), [now, leaseUntil, limit]);
+  // Planned for its values on every run: prepared once for any value, PostgreSQL would guess a third
+  // of the table due and a tenth of it claimed, and sort a sequential scan of it.
+  const { rows } = await db.query<Row & object>(plannedPerRun(claimDueSql(table), [now, leaseUntil, limit]));
   return rows;
 }
 
