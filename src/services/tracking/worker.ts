@@ -222,6 +222,8 @@ export class TrackingWorker {
       const lastChanged = shipment.line_tracking_last_changed_at ?? now;
       if (!stopReason(this.policy, applied, lastChanged, now)) return this.#afterLookup(this.deps.db, shipment, applied, askedAt, now);
     }
+    // A failed lookup writes one statement: the attempt, the retry time and the lease released.
+    if (outcome.kind === 'failed' && outcome.reason !== 'booking_cancelled') return markLookupFailed(this.deps.db, shipment.id, now, at(now, this.policy.refresh.afterFailure));
     let sightings: NamedVessel[] = [];
     await withTransaction(this.deps.db, async (tx) => {
       if (outcome.kind === 'found') {
@@ -230,11 +232,7 @@ export class TrackingWorker {
         await this.#afterLookup(tx, shipment, applied, askedAt, now);
         return;
       }
-      if (outcome.reason === 'booking_cancelled') {
-        await stopTracking(tx, shipment, 'booking_cancelled', now);
-        return;
-      }
-      await markLookupFailed(tx, shipment.id, now, at(now, this.policy.refresh.afterFailure));
+      await stopTracking(tx, shipment, 'booking_cancelled', now);
     });
     await this.#sighted(sightings, now);
   }
