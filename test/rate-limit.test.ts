@@ -1,14 +1,17 @@
-// Rate limits: a rolling minute per key, separate buckets, counters shared through PostgreSQL.
+// Rate limits: a rolling minute per key, the same behaviour whichever backend counts (memory,
+// PostgreSQL, Redis); the shared ones exact across two API processes on one database.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import { createClient } from '@redis/client';
 import { buildApp } from '../src/http/app.ts';
+import { Registry } from 'prom-client';
+import { registerRateLimitMetrics, type RateLimiter } from '../src/services/rate-limiters.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
-import { forFile } from './support/for-file.ts';
+import { backends, REDIS_URL, redisSkipReason } from './support/rate-limit-backends.ts';
 
-let t: TestApp;
-forFile(() => startTestApp(), (s) => (t = s));
+const redisSkip = await redisSkipReason();
 
-async function burst(n: number, key: string, baseUrl = t.baseUrl): Promise<number[]> {
+async function burst(n: number, key: string, baseUrl: string): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < n; i++) {
     const res = await fetch(`${baseUrl}/v2/parties`, { headers: { authorization: `Token ${key}` } });
@@ -18,42 +21,146 @@ async function burst(n: number, key: string, baseUrl = t.baseUrl): Promise<numbe
   return statuses;
 }
 
-test('the 101st request in a minute gets 429 with Retry-After; the window rolls', async () => {
-  const { key } = await t.newAccount('Limited');
-  const statuses = await burst(100, key);
-  assert.ok(statuses.every((s) => s === 200));
-  t.clock.advance(20_000);
-  const over = await t.request('GET', '/v2/parties', { key });
-  assert.equal(over.status, 429);
-  assert.equal(over.body.errors[0].status, '429');
-  assert.equal(over.body.errors[0].title, 'Too Many Requests');
-  // The first request leaves the window 60 s after it was made, 40 s from now.
-  assert.equal(over.headers.get('retry-after'), '40');
-  t.clock.advance(40_001);
-  assert.equal((await t.request('GET', '/v2/parties', { key })).status, 200);
-});
+/** The rate-limit rows PostgreSQL holds for an account's keys (svc_rate_limit_hit's). */
+async function postgresHits(t: TestApp, accountId: string): Promise<number> {
+  const { rows } = await t.db.query(
+    'SELECT coalesce(sum(cardinality(w.hits)), 0)::int AS n FROM rate_limit_windows w JOIN api_keys k ON k.id = w.api_key_id WHERE k.account_id = $1',
+    [accountId],
+  );
+  return rows[0].n;
+}
 
-test('each key has its own budget', async () => {
-  const a = await t.newAccount('Busy');
-  const b = await t.newAccount('Quiet');
-  await burst(100, a.key);
-  assert.equal((await t.request('GET', '/v2/parties', { key: a.key })).status, 429);
-  assert.equal((await t.request('GET', '/v2/parties', { key: b.key })).status, 200);
-});
+for (const backend of backends()) {
+  describe(`${backend.name} rate limiter`, { skip: backend.name === 'redis' ? redisSkip : undefined }, () => {
+    let t: TestApp;
+    let limiter: RateLimiter;
+    before(async () => {
+      limiter = backend.make();
+      await limiter.ready();
+      t = await startTestApp({ rateLimiter: limiter });
+    });
+    after(async () => {
+      await t?.close();
+      await limiter?.close();
+    });
 
-test('two API processes on one database share the counters', async () => {
-  const peer = await buildApp({ db: t.db, clock: t.clock });
-  await peer.listen({ port: 0, host: '127.0.0.1' });
-  try {
-    const address = peer.server.address();
-    const peerUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    const { key } = await t.newAccount('Two instances');
-    // Interleave both servers, concurrently: exactly 100 succeed in all.
-    const results = await Promise.all([burst(60, key), burst(60, key, peerUrl)]);
-    const flat = results.flat();
-    assert.equal(flat.filter((s) => s === 200).length, 100);
-    assert.equal(flat.filter((s) => s === 429).length, 20);
-  } finally {
-    await peer.close();
-  }
+    test('the 101st request in a minute gets 429 with Retry-After and meta; the window rolls', async () => {
+      const { key } = await t.newAccount('Limited');
+      const statuses = await burst(100, key, t.baseUrl);
+      assert.ok(statuses.every((s) => s === 200));
+      t.clock.advance(20_000);
+      const over = await t.request('GET', '/v2/parties', { key });
+      assert.equal(over.status, 429);
+      assert.equal(over.body.errors[0].status, '429');
+      assert.equal(over.body.errors[0].title, 'Too Many Requests');
+      assert.equal(over.body.errors[0].code, 'rate_limited');
+      // The first request leaves the window 60 s after it was made, 40 s from now.
+      assert.equal(over.headers.get('retry-after'), '40');
+      assert.deepEqual(over.body.errors[0].meta, { limit: 100, window_seconds: 60, retry_after_seconds: 40, request_id: over.headers.get('x-request-id') });
+      // A refused request is not counted: the wait only shrinks as the clock moves.
+      t.clock.advance(39_000);
+      assert.equal((await t.request('GET', '/v2/parties', { key })).headers.get('retry-after'), '1');
+      t.clock.advance(1_001);
+      assert.equal((await t.request('GET', '/v2/parties', { key })).status, 200);
+    });
+
+    test('each key has its own budget', async () => {
+      const a = await t.newAccount('Busy');
+      const b = await t.newAccount('Quiet');
+      await burst(100, a.key, t.baseUrl);
+      assert.equal((await t.request('GET', '/v2/parties', { key: a.key })).status, 429);
+      assert.equal((await t.request('GET', '/v2/parties', { key: b.key })).status, 200);
+    });
+
+    test('an unknown key is a 401 and counts nothing', async () => {
+      const res = await t.request('GET', '/v2/parties', { key: 'svc_not-a-key-of-anyone' });
+      assert.equal(res.status, 401);
+    });
+
+    if (backend.name !== 'postgres') {
+      test('no PostgreSQL write per request: the counts live in the limiter', async () => {
+        const { key, accountId } = await t.newAccount('No writes');
+        await burst(5, key, t.baseUrl);
+        assert.equal(await postgresHits(t, accountId), 0);
+        assert.equal(limiter.fallbacks, 0);
+      });
+    }
+
+    if (backend.shared) {
+      test('two API processes on one database share the counters', async () => {
+        const peerLimiter = backend.make();
+        await peerLimiter.ready();
+        const peer = await buildApp({ db: t.db, clock: t.clock, rateLimiter: peerLimiter });
+        await peer.listen({ port: 0, host: '127.0.0.1' });
+        try {
+          const address = peer.server.address();
+          const peerUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+          const { key } = await t.newAccount('Two instances');
+          // Interleave both servers, concurrently: exactly 100 succeed in all.
+          const results = await Promise.all([burst(60, key, t.baseUrl), burst(60, key, peerUrl)]);
+          const flat = results.flat();
+          assert.equal(flat.filter((s) => s === 200).length, 100);
+          assert.equal(flat.filter((s) => s === 429).length, 20);
+        } finally {
+          await peer.close();
+          await peerLimiter.close();
+        }
+      });
+    }
+
+    if (backend.name === 'redis') {
+      test('the counts are a sorted set per key and bucket in Redis, expiring with the window', async () => {
+        const { key, accountId } = await t.newAccount('In Redis');
+        await burst(3, key, t.baseUrl);
+        const keyId = (await t.db.query('SELECT id FROM api_keys WHERE account_id = $1', [accountId])).rows[0].id;
+        const redis = createClient({ url: REDIS_URL });
+        await redis.connect();
+        try {
+          const name = `${backend.keyPrefix}${keyId}:default`;
+          assert.equal(await redis.zCard(name), 3);
+          const ttl = await redis.pTTL(name);
+          assert.ok(ttl > 0 && ttl <= 60_000, `expires within the window (${ttl} ms)`);
+        } finally {
+          redis.destroy();
+        }
+      });
+    }
+  });
+}
+
+describe('Redis that cannot be reached', () => {
+  let t: TestApp;
+  let limiter: RateLimiter;
+  const said: string[] = [];
+  before(async () => {
+    // Nothing listens on port 1: the connection is refused, at start and at every retry.
+    limiter = backends()
+      .find((b) => b.name === 'redis')!
+      .make({ url: 'redis://127.0.0.1:1', log: (msg) => said.push(msg) });
+    await limiter.ready();
+    t = await startTestApp({ rateLimiter: limiter });
+  });
+  after(async () => {
+    await t?.close();
+    await limiter?.close();
+  });
+
+  test('requests are counted in PostgreSQL instead: the limits still hold, and the outage is said once', async () => {
+    const { key, accountId } = await t.newAccount('Fallback');
+    const statuses = await burst(101, key, t.baseUrl);
+    assert.deepEqual(statuses.slice(0, 100), Array(100).fill(200));
+    assert.equal(statuses[100], 429);
+    assert.equal(await postgresHits(t, accountId), 100);
+    assert.equal(limiter.fallbacks, 101);
+    assert.equal(said.length, 1);
+    assert.match(said[0], /Redis for rate limits is unreachable: counting in PostgreSQL/);
+  });
+
+  test('svc_rate_limit_fallbacks_total reports them', async () => {
+    const registry = new Registry();
+    registerRateLimitMetrics(registry, limiter);
+    const text = await registry.metrics();
+    assert.match(text, new RegExp(`^svc_rate_limit_fallbacks_total ${limiter.fallbacks}$`, 'm'));
+    assert.ok(limiter.fallbacks > 0);
+  });
 });
