@@ -1,13 +1,17 @@
 // Rate limits: a rolling minute per key, the same behaviour whichever backend counts (memory,
 // PostgreSQL, Redis); the shared ones exact across two API processes on one database.
 import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from '@redis/client';
 import { buildApp } from '../src/http/app.ts';
 import { Registry } from 'prom-client';
 import { registerRateLimitMetrics, type RateLimiter } from '../src/services/rate-limiters.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
-import { backends, REDIS_URL, redisSkipReason } from './support/rate-limit-backends.ts';
+import { SlidingWindowLog } from '../src/services/sliding-window-log.ts';
+import { backends, REDIS_URL, redisAnswers, redisSkipReason } from './support/rate-limit-backends.ts';
 
 const redisSkip = await redisSkipReason();
 
@@ -163,4 +167,84 @@ describe('Redis that cannot be reached', () => {
     assert.match(text, new RegExp(`^svc_rate_limit_fallbacks_total ${limiter.fallbacks}$`, 'm'));
     assert.ok(limiter.fallbacks > 0);
   });
+});
+
+/** A Redis server of the test's own on a free port, so the test can stop and restart it. */
+async function ownRedis(): Promise<{ url: string; start(): Promise<void>; stop(): Promise<void> }> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const port = (probe.address() as { port: number }).port;
+  probe.close();
+  const url = `redis://127.0.0.1:${port}`;
+  let server: ChildProcess | undefined;
+  return {
+    url,
+    async start() {
+      server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      while (!(await redisAnswers(url))) await new Promise((resolve) => setImmediate(resolve));
+    },
+    async stop() {
+      if (!server || server.exitCode !== null) return;
+      server.kill('SIGKILL');
+      await once(server, 'exit');
+    },
+  };
+}
+
+const redisServerMissing = spawnSync('redis-server', ['--version']).error ? 'redis-server is not installed (apt-get install redis-server)' : undefined;
+if (redisServerMissing && process.env.CI) throw new Error(`${redisServerMissing}: CI must run the Redis outage test`);
+
+describe('Redis that goes away and comes back', { skip: redisServerMissing }, () => {
+  let t: TestApp;
+  let limiter: RateLimiter;
+  let redis: Awaited<ReturnType<typeof ownRedis>>;
+  const said: string[] = [];
+  before(async () => {
+    redis = await ownRedis();
+    await redis.start();
+    limiter = backends()
+      .find((b) => b.name === 'redis')!
+      .make({ url: redis.url, log: (msg) => said.push(msg) });
+    await limiter.ready();
+    t = await startTestApp({ rateLimiter: limiter });
+  });
+  after(async () => {
+    await t?.close();
+    await limiter?.close();
+    await redis?.stop();
+  });
+
+  test('requests go on, counted in PostgreSQL, while Redis is away; back in Redis when it returns', async () => {
+    const { key, accountId } = await t.newAccount('Outage');
+    assert.deepEqual(await burst(40, key, t.baseUrl), Array(40).fill(200));
+    assert.equal(limiter.fallbacks, 0);
+
+    await redis.stop();
+    assert.deepEqual(await burst(30, key, t.baseUrl), Array(30).fill(200));
+    assert.equal(limiter.fallbacks, 30);
+    assert.equal(await postgresHits(t, accountId), 30);
+    assert.deepEqual(said, ['Redis for rate limits is unreachable: counting in PostgreSQL until it is back']);
+
+    // PostgreSQL alone holds the key to its limit through the outage: 70 more fit there.
+    assert.equal((await burst(71, key, t.baseUrl)).filter((s) => s === 429).length, 1);
+
+    await redis.start();
+    // The client reconnects on its own (backing off up to 5 s between tries).
+    while (!said.includes('Redis for rate limits is back: counting there again')) await burst(1, key, t.baseUrl);
+    const fallbacks = limiter.fallbacks;
+    // The restarted Redis is empty: the minute's counts start afresh there.
+    t.clock.advance(60_000);
+    assert.deepEqual(await burst(5, key, t.baseUrl), Array(5).fill(200));
+    assert.equal(limiter.fallbacks, fallbacks);
+  });
+});
+
+test('the memory log forgets keys idle for a window, so it does not grow with every key ever seen', () => {
+  const log = new SlidingWindowLog();
+  for (let i = 0; i < 1000; i++) log.hit(`key ${i}`, 0, 100, 60_000);
+  assert.equal(log.size, 1000);
+  assert.equal(log.hit('key 0', 30_000, 100, 60_000), 0);
+  assert.equal(log.hit('busy', 60_001, 100, 60_000), 0);
+  // Only the key seen within the last window, and the one just counted, remain.
+  assert.equal(log.size, 2);
 });
