@@ -12,7 +12,7 @@
 // machine, and its ratio to the limiter off is the figure that holds under load.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createClient } from '@redis/client';
+import { Redis } from 'ioredis';
 import { buildApp } from '../src/http/app.ts';
 import type { AnyRouteSpec } from '../src/http/route.ts';
 import { createApiKey } from '../src/services/api-keys.ts';
@@ -112,8 +112,7 @@ const procCpu = (pid: number): number | undefined => {
 };
 const backendPids = async (): Promise<number[]> =>
   (await database.db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()', [])).rows.map((r) => r.pid);
-const redisInfo = scenarios.some((s) => s.limiter.backend === 'redis') ? createClient({ url: REDIS_URL }) : undefined;
-await redisInfo?.connect();
+const redisInfo = scenarios.some((s) => s.limiter.backend === 'redis') ? new Redis(REDIS_URL) : undefined;
 const redisCpu = async (): Promise<number> => {
   if (!redisInfo) return 0;
   const info = await redisInfo.info('cpu');
@@ -225,6 +224,6 @@ console.log('goal: every limiter ≥ 0.90 of the limiter off');
 
 for (const a of apps) await a.app.close();
 for (const s of scenarios) await s.limiter.close();
-redisInfo?.destroy();
+redisInfo?.disconnect();
 await db.end();
 await database.drop();

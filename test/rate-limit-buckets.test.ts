@@ -1,12 +1,12 @@
 // The separate buckets: endpoints with their own limits count apart from the default budget,
 // whichever rate limiter counts (memory, PostgreSQL, Redis).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { AnyRouteSpec } from '../src/http/route.ts';
 import { LIMITS } from '../src/http/rate-limit.ts';
-import type { RateLimiter } from '../src/services/rate-limiters.ts';
-import { startTestApp, type TestApp } from './support/app.ts';
-import { backends, redisSkipReason } from './support/rate-limit-backends.ts';
+import type { TestApp } from './support/app.ts';
+import { forFile } from './support/for-file.ts';
+import { backends, redisSkipReason, startAppCounting } from './support/rate-limit-backends.ts';
 
 // Stand-ins for the routes later issues add, each declared with its bucket exactly as they will be.
 const probes: AnyRouteSpec[] = [
@@ -19,16 +19,7 @@ const redisSkip = await redisSkipReason();
 for (const backend of backends()) {
   describe(`${backend.name} rate limiter`, { skip: backend.name === 'redis' ? redisSkip : undefined }, () => {
     let t: TestApp;
-    let limiter: RateLimiter;
-    before(async () => {
-      limiter = backend.make();
-      await limiter.ready();
-      t = await startTestApp({ routes: probes, rateLimiter: limiter });
-    });
-    after(async () => {
-      await t?.close();
-      await limiter?.close();
-    });
+    forFile(() => startAppCounting(backend.make(), { routes: probes }), (s) => (t = s.t));
     const hits = async (method: string, path: string, key: string, n: number): Promise<number[]> => {
       const out: number[] = [];
       for (let i = 0; i < n; i++) out.push((await t.request(method, path, { key })).status);

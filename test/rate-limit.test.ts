@@ -5,15 +5,17 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { createClient } from '@redis/client';
+import { Redis } from 'ioredis';
 import { buildApp } from '../src/http/app.ts';
 import { Registry } from 'prom-client';
 import { registerRateLimitMetrics, type RateLimiter } from '../src/services/rate-limiters.ts';
-import { startTestApp, type TestApp } from './support/app.ts';
+import type { TestApp } from './support/app.ts';
 import { SlidingWindowLog } from '../src/services/sliding-window-log.ts';
-import { backends, REDIS_URL, redisAnswers, redisSkipReason } from './support/rate-limit-backends.ts';
+import { forFile } from './support/for-file.ts';
+import { backends, REDIS_URL, redisAnswers, redisSkipReason, startAppCounting } from './support/rate-limit-backends.ts';
 
 const redisSkip = await redisSkipReason();
+const redisBackend = () => backends().find((b) => b.name === 'redis')!;
 
 async function burst(n: number, key: string, baseUrl: string): Promise<number[]> {
   const statuses: number[] = [];
@@ -38,15 +40,7 @@ for (const backend of backends()) {
   describe(`${backend.name} rate limiter`, { skip: backend.name === 'redis' ? redisSkip : undefined }, () => {
     let t: TestApp;
     let limiter: RateLimiter;
-    before(async () => {
-      limiter = backend.make();
-      await limiter.ready();
-      t = await startTestApp({ rateLimiter: limiter });
-    });
-    after(async () => {
-      await t?.close();
-      await limiter?.close();
-    });
+    forFile(() => startAppCounting(backend.make()), (s) => ({ t, limiter } = s));
 
     test('the 101st request in a minute gets 429 with Retry-After and meta; the window rolls', async () => {
       const { key } = await t.newAccount('Limited');
@@ -117,15 +111,14 @@ for (const backend of backends()) {
         const { key, accountId } = await t.newAccount('In Redis');
         await burst(3, key, t.baseUrl);
         const keyId = (await t.db.query('SELECT id FROM api_keys WHERE account_id = $1', [accountId])).rows[0].id;
-        const redis = createClient({ url: REDIS_URL });
-        await redis.connect();
+        const redis = new Redis(REDIS_URL);
         try {
           const name = `${backend.keyPrefix}${keyId}:default`;
-          assert.equal(await redis.zCard(name), 3);
-          const ttl = await redis.pTTL(name);
+          assert.equal(await redis.zcard(name), 3);
+          const ttl = await redis.pttl(name);
           assert.ok(ttl > 0 && ttl <= 60_000, `expires within the window (${ttl} ms)`);
         } finally {
-          redis.destroy();
+          redis.disconnect();
         }
       });
     }
@@ -136,18 +129,9 @@ describe('Redis that cannot be reached', () => {
   let t: TestApp;
   let limiter: RateLimiter;
   const said: string[] = [];
-  before(async () => {
-    // Nothing listens on port 1: the connection is refused, at start and at every retry.
-    limiter = backends()
-      .find((b) => b.name === 'redis')!
-      .make({ url: 'redis://127.0.0.1:1', log: (msg) => said.push(msg) });
-    await limiter.ready();
-    t = await startTestApp({ rateLimiter: limiter });
-  });
-  after(async () => {
-    await t?.close();
-    await limiter?.close();
-  });
+  // Nothing listens on port 1: the connection is refused, at start and at every retry.
+  const unreachable = () => redisBackend().make({ url: 'redis://127.0.0.1:1', log: (msg) => said.push(msg) });
+  forFile(() => startAppCounting(unreachable()), (s) => ({ t, limiter } = s));
 
   test('requests are counted in PostgreSQL instead: the limits still hold, and the outage is said once', async () => {
     const { key, accountId } = await t.newAccount('Fallback');
@@ -202,17 +186,9 @@ describe('Redis that goes away and comes back', { skip: redisServerMissing }, ()
   before(async () => {
     redis = await ownRedis();
     await redis.start();
-    limiter = backends()
-      .find((b) => b.name === 'redis')!
-      .make({ url: redis.url, log: (msg) => said.push(msg) });
-    await limiter.ready();
-    t = await startTestApp({ rateLimiter: limiter });
   });
-  after(async () => {
-    await t?.close();
-    await limiter?.close();
-    await redis?.stop();
-  });
+  forFile(() => startAppCounting(redisBackend().make({ url: redis.url, log: (msg) => said.push(msg) })), (s) => ({ t, limiter } = s));
+  after(() => redis?.stop());
 
   test('requests go on, counted in PostgreSQL, while Redis is away; back in Redis when it returns', async () => {
     const { key, accountId } = await t.newAccount('Outage');

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { memoryRateLimiter, postgresRateLimiter, type RateLimiter } from '../../src/services/rate-limiters.ts';
 import { redisRateLimiter, type RedisRateLimiterOptions } from '../../src/services/redis-rate-limiter.ts';
+import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 
 export const REDIS_URL = process.env.SVC_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -47,4 +48,16 @@ export function backends(): Backend[] {
     { name: 'postgres', shared: true, make: () => postgresRateLimiter() },
     { name: 'redis', shared: true, keyPrefix, make: (options) => redisRateLimiter({ url: REDIS_URL, keyPrefix, ...options }) },
   ];
+}
+
+/** A test app counting with `limiter` once it has reached its store; closing it closes both. */
+export async function startAppCounting(limiter: RateLimiter, options: TestAppOptions = {}): Promise<{ t: TestApp; limiter: RateLimiter; close(): Promise<void> }> {
+  try {
+    await limiter.ready();
+    const t = await startTestApp({ ...options, rateLimiter: limiter });
+    return { t, limiter, close: () => t.close().finally(() => limiter.close()) };
+  } catch (err) {
+    await limiter.close();
+    throw err;
+  }
 }
