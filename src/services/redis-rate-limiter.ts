@@ -2,12 +2,12 @@
 // per request, after the auth read in PostgreSQL.
 //
 // When Redis cannot be reached (not connected, or a check that fails or takes longer than
-// `timeoutMs`), the request is counted in PostgreSQL instead, as svc does without Redis: limits
-// stay enforced through an outage (exact again once every process has fallen back, at most one
-// window of each store's counts apart while they switch), never open, and a request does not wait
-// for a Redis that is away, since an unconnected client refuses at once. The outage is logged
-// once, when it starts and when it ends, and each request counted in PostgreSQL is counted in
-// `fallbacks` (svc_rate_limit_fallbacks_total).
+// `timeoutMs`), the request is counted in PostgreSQL instead, as svc does without Redis. So limits
+// stay enforced through an outage rather than going open (while processes switch from one store
+// to the other, a key may get its limit in each for a minute), and a request never waits for a
+// Redis that is away: an unconnected client refuses at once. The outage is logged when it starts
+// and when it ends, and each request counted in PostgreSQL adds to `fallbacks`
+// (svc_rate_limit_fallbacks_total).
 import { randomUUID } from 'node:crypto';
 import { findLiveKey } from '../store/accounts.ts';
 import { redisCounters } from '../store/redis-rate-limit.ts';
