@@ -66,6 +66,11 @@ const schema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional()
     .describe('PostgreSQL server to use; when unset svc runs an embedded PostgreSQL in SVC_DATA_DIR'),
+  SVC_REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional()
+    .describe('Redis server the API processes count rate limits in; when unset: in memory with the embedded PostgreSQL, in PostgreSQL with DATABASE_URL'),
   SVC_DATA_DIR: z.string().min(1).default('./data').describe('folder of the embedded PostgreSQL and other local state'),
   SVC_EMBEDDED_PG_PORT: wholeNumber(1, 65535).default(54329).describe('port of the embedded PostgreSQL (loopback only)'),
   SVC_BOOTSTRAP_API_KEY: z

@@ -53,7 +53,7 @@ export function v2Routes(): AnyRouteSpec[] {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const services: Services = { db: options.db, clock: options.clock, trackingClock: options.trackingClock, isTrackable: options.isTrackable, publicUrl: options.publicUrl, webhooks: options.webhooks };
+  const services: Services = { db: options.db, clock: options.clock, trackingClock: options.trackingClock, isTrackable: options.isTrackable, publicUrl: options.publicUrl, webhooks: options.webhooks, rateLimiter: options.rateLimiter };
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     trustProxy: options.trustProxy ?? false,

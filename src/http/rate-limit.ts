@@ -1,5 +1,6 @@
-// Per-key request limits over a rolling minute. The counters live in PostgreSQL (see
-// svc_rate_limit_hit), so the limits hold however many API processes share the database.
+// Per-key request limits over a rolling minute: the buckets, their limits and the 429. Where the
+// requests are counted (memory, Redis or PostgreSQL) is the rate limiter's business
+// (src/services/rate-limiters.ts); the rule and these answers are the same for all.
 import { ApiError } from '../jsonapi/errors.ts';
 
 export type Bucket = 'default' | 'tracking_requests.create' | 'tracking_requests.infer_number' | 'containers.refresh';
@@ -18,7 +19,7 @@ export const LIMITS: Record<Bucket, { limit: number; detail: string }> = {
   'containers.refresh': { limit: 10, detail: "You've hit the refresh limit (10 per minute). Please try again in a minute." },
 };
 
-export const WINDOW = '60 seconds';
+export const WINDOW_MS = 60_000;
 
 /** The 429 for a request `waitMs` too early; Retry-After in whole seconds, at least 1. */
 export function tooManyRequests(bucket: Bucket, waitMs: number): ApiError {
@@ -26,7 +27,7 @@ export function tooManyRequests(bucket: Bucket, waitMs: number): ApiError {
   const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
   return ApiError.of(
     429,
-    { detail, code: 'rate_limited', meta: { limit, window_seconds: 60, retry_after_seconds: retryAfter } },
+    { detail, code: 'rate_limited', meta: { limit, window_seconds: WINDOW_MS / 1000, retry_after_seconds: retryAfter } },
     { 'retry-after': String(retryAfter) },
   );
 }

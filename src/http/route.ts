@@ -8,6 +8,7 @@ import { assertSameId } from '../jsonapi/body.ts';
 import { ApiError } from '../jsonapi/errors.ts';
 import { parseInclude, type Query } from '../jsonapi/query.ts';
 import { includePaths, loadIncludedResources } from '../read-model/resources.ts';
+import type { RateLimiter } from '../services/rate-limiters.ts';
 import type { Db } from '../store/db.ts';
 import { defaultWebhookSettings, type WebhookSettings } from '../webhooks/settings.ts';
 import { authenticate } from './auth.ts';
@@ -33,6 +34,8 @@ export interface Services {
   publicUrl?: string;
   /** What the webhook routes accept and publish; unset, the secure defaults. */
   webhooks?: WebhookSettings;
+  /** Where requests are counted against the rate limits; unset, in PostgreSQL. */
+  rateLimiter?: RateLimiter;
 }
 
 export const trackingClockOf = (services: Services): Clock => services.trackingClock ?? services.clock;
@@ -142,7 +145,7 @@ export function registerRoute(app: FastifyInstance, services: Services, spec: An
     // Authentication and rate limiting run before the body is read, so a client without a
     // valid key or over its limit never costs a parse.
     onRequest: async (req) => {
-      req.apiKey = await authenticate(services.db, services.clock, req, spec.bucket ?? 'default');
+      req.apiKey = await authenticate(services.db, services.clock, req, spec.bucket ?? 'default', services.rateLimiter);
     },
     handler: async (req, reply) => {
       rejectNulCharacters(req.params as Record<string, string>, req.query as Query);

@@ -14,6 +14,8 @@ import { buildApp } from '../http/app.ts';
 import { metricsOnApiPort, startMetricsServer } from '../http/metrics.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { ensureDefaultAccount } from '../services/api-keys.ts';
+import { chooseRateLimiter } from '../services/choose-rate-limiter.ts';
+import { registerRateLimitMetrics } from '../services/rate-limiters.ts';
 import { ensureOwnerSignIn } from '../services/users.ts';
 import { TrackingWorker } from '../services/tracking/worker.ts';
 import { outageAwareLog } from '../store/database-unavailable.ts';
@@ -126,6 +128,7 @@ export async function serve(config: Config): Promise<void> {
   process.on('exit', () => lock.release());
   const logger = createLogger(config.SVC_LOG_LEVEL);
   const database = await openDatabase(config, say, databaseLog(logger));
+  const rateLimiter = chooseRateLimiter({ redisUrl: config.SVC_REDIS_URL, embeddedDatabase: database.embedded, log: workerLog(logger, 'rate-limit') });
   let sandbox: SandboxCarriers | undefined;
   let app: FastifyInstance | undefined;
   let worker: TrackingWorker | undefined;
@@ -140,6 +143,7 @@ export async function serve(config: Config): Promise<void> {
     await delivery?.stop().catch(() => {});
     await ais?.stop().catch(() => {});
     await sandbox?.close().catch(() => {});
+    await rateLimiter.close().catch(() => {});
     await database.close().catch(() => {});
   };
   let closing = false;
@@ -167,6 +171,9 @@ export async function serve(config: Config): Promise<void> {
     const endpoints = [...(sandbox?.endpoints ?? []).filter((e) => !configured.some((c) => c.scac.toUpperCase() === e.scac)), ...configured];
     const connectors = new ConnectorRegistry(endpoints, trackingClock);
     const metrics = createMetrics({ db: database.db, trackingClock, processMetrics: true });
+    registerRateLimitMetrics(metrics.registry, rateLimiter);
+    // Redis answers (or is known away, counted in PostgreSQL meanwhile) before the first request.
+    await rateLimiter.ready();
 
     app = await buildApp({
       db: database.db,
@@ -177,6 +184,7 @@ export async function serve(config: Config): Promise<void> {
       isTrackable: (scac) => connectors.has(scac),
       publicUrl: config.SVC_PUBLIC_URL,
       webhooks: webhookSettingsFrom(config),
+      rateLimiter,
       trustProxy: config.SVC_TRUST_PROXY,
       loggerInstance: logger,
       timeouts: { headersMs: config.SVC_HTTP_HEADERS_TIMEOUT_MS, requestMs: config.SVC_HTTP_REQUEST_TIMEOUT_MS },
@@ -221,7 +229,7 @@ export async function serve(config: Config): Promise<void> {
         : `  sign in with your e-mail address and password; a new one-time link: npx svc users reset-password <e-mail>`,
       `  REST API: ${base}`,
       `  MCP server: ${base.replace(/\/v2$/, '/mcp')} (streamable HTTP; svc mcp --stdio for desktop assistants)`,
-      `  database: ${database.embedded ? `embedded PostgreSQL in ${config.SVC_DATA_DIR}` : 'DATABASE_URL'}`,
+      `  database: ${database.embedded ? `embedded PostgreSQL in ${config.SVC_DATA_DIR}` : 'DATABASE_URL'}; rate limits counted in ${rateLimiter.backend}`,
       `  default account: ${account.id}`,
       `  carriers: ${endpoints.length} (${sandbox ? `sandbox at ${sandbox.url}; test numbers: ${sandbox.url}/sandbox/test-numbers` : 'SVC_CARRIERS'})`,
       `  AIS feeds: ${feeds.length > 0 ? feeds.map(feedLabel).join(', ') : 'none (SVC_AIS_FEEDS)'}`,

@@ -80,22 +80,44 @@ export async function revokeApiKey(db: Queryable, id: string, at: Date): Promise
   return rows[0];
 }
 
+/** A live API key with what every request needs of its account. */
+export interface LiveKey {
+  id: string;
+  account_id: string;
+  /** The account's switched-off features, read with the key so a feature check costs no query of its own. */
+  disabled_features: string[];
+}
+
 /**
- * The hot path of every authenticated request, in one round trip: the live key with this digest
- * (if any), its account's switched-off features (so a feature check costs no query of its own),
- * and the request counted against its rate-limit bucket. `wait_ms` is 0 when the request is
- * within the limit, else the time until the bucket has room.
+ * The live key with this digest, if any: the "auth read" of every authenticated request when
+ * the rate limit is counted outside PostgreSQL (in memory or in Redis).
  */
-export async function authenticateKey(
-  db: Queryable,
-  hash: Buffer,
-  limit: { bucket: string; max: number; window: string; now: Date },
-): Promise<{ id: string; account_id: string; disabled_features: string[]; wait_ms: number } | undefined> {
-  const { rows } = await db.query<{ id: string; account_id: string; disabled_features: string[]; wait_ms: number }>(
-    `SELECT k.id, k.account_id, a.disabled_features, svc_rate_limit_hit(k.id, $2, $3, $4, $5) AS wait_ms
+export async function findLiveKey(db: Queryable, hash: Buffer): Promise<LiveKey | undefined> {
+  const { rows } = await db.query<LiveKey>(
+    `SELECT k.id, k.account_id, a.disabled_features
        FROM api_keys k JOIN accounts a ON a.id = k.account_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-    [hash, limit.bucket, limit.max, limit.window, limit.now],
+    [hash],
+  );
+  return rows[0];
+}
+
+/**
+ * The live key with this digest and the request counted against its rate-limit bucket, in one
+ * round trip (the PostgreSQL rate limiter). `wait_ms` is 0 when the request is within the limit,
+ * else the time until the bucket has room.
+ */
+export async function findLiveKeyCountingHit(
+  db: Queryable,
+  hash: Buffer,
+  limit: { bucket: string; max: number; windowMs: number; now: Date },
+): Promise<(LiveKey & { wait_ms: number }) | undefined> {
+  const { rows } = await db.query<LiveKey & { wait_ms: number }>(
+    `SELECT k.id, k.account_id, a.disabled_features,
+            svc_rate_limit_hit(k.id, $2, $3, make_interval(secs => $4::float8 / 1000), $5) AS wait_ms
+       FROM api_keys k JOIN accounts a ON a.id = k.account_id
+      WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+    [hash, limit.bucket, limit.max, limit.windowMs, limit.now],
   );
   return rows[0];
 }
