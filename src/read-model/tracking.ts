@@ -1,14 +1,19 @@
 // Shipments, containers and their events as resources: store reads composed with serializers,
-// batched so a page of records costs a fixed number of queries, not one per record.
+// batched so a page of records costs a fixed number of queries, not one per record, and the
+// independent ones run at once.
 import type { Resource } from '../jsonapi/document.ts';
+import type { LoadContext } from '../jsonapi/include.ts';
 import { rawEventResource } from '../jsonapi/serializers/raw-event.ts';
-import { containerResource, shipmentResource } from '../jsonapi/serializers/tracking.ts';
+import { containerResource, shipmentResource, transportEventResource } from '../jsonapi/serializers/tracking.ts';
+import { inParallel } from '../store/concurrent.ts';
 import type { Queryable } from '../store/db.ts';
 import { companyNamesOf } from '../store/parties.ts';
 import { shippingLineNamesOf } from '../store/reference.ts';
 import { freshAisPortEtas, type AisEtaShown } from '../store/ais-arrivals.ts';
-import { containersOfShipments, type ContainerRow, type ShipmentRow } from '../store/shipments.ts';
-import { eventNamesBySourceEvent, rawEventsOfContainer, transportEventsOfContainers } from '../store/transport-events.ts';
+import { shownShipments } from '../store/shipment-reads.ts';
+import { containersOfShipments, findContainers, type ContainerRow, type ShipmentRow } from '../store/shipments.ts';
+import { eventNamesBySourceEvent, rawEventsOfContainer, transportEventsOfContainers, type TransportEventRow } from '../store/transport-events.ts';
+import { isUuid } from '../store/uuid.ts';
 
 /**
  * How long an AIS estimate is shown after svc computed it. The AIS pass recomputes it about once
@@ -25,28 +30,52 @@ function aisEtaKey(r: ShipmentRow): { imo: string; locode: string } | null {
   return { imo, locode };
 }
 
+const aisSince = (now: Date) => new Date(now.getTime() - AIS_ETA_MAX_AGE_MS);
+
 /**
  * Shipment resources with their container ids, shipping line names, customer names and AIS
  * estimates; `now` is the tracking clock's time, which an estimate's age is measured on.
  */
 export async function shipmentResources(db: Queryable, rows: ShipmentRow[], now: Date): Promise<Resource[]> {
-  // One after another: `db` may be a transaction's client, which runs one query at a time.
-  const containers = await containersOfShipments(db, rows.map((r) => r.id));
-  const lineOf = await shippingLineNamesOf(db, [...new Set(rows.map((r) => r.scac))]);
-  const customerName = await companyNamesOf(db, [...new Set(rows.map((r) => r.customer_id).filter((id): id is string => !!id))]);
   const aisKeys = rows.map(aisEtaKey);
-  const atSea = aisKeys.filter((k) => k !== null);
-  const aisEtas = await freshAisPortEtas(db, atSea, new Date(now.getTime() - AIS_ETA_MAX_AGE_MS));
+  const [containers, lineOf, customerName, aisEtas] = await inParallel(db, [
+    () => containersOfShipments(db, rows.map((r) => r.id)),
+    () => shippingLineNamesOf(db, [...new Set(rows.map((r) => r.scac))]),
+    () => companyNamesOf(db, [...new Set(rows.map((r) => r.customer_id).filter((id): id is string => !!id))]),
+    () => freshAisPortEtas(db, aisKeys.filter((k) => k !== null), aisSince(now)),
+  ] as const);
   const aisEtaOf = (k: { imo: string; locode: string } | null): AisEtaShown | null => (k && aisEtas.get(`${k.imo}|${k.locode}`)) ?? null;
   return rows.map((r, i) =>
     shipmentResource(r, containers.filter((c) => c.shipment_id === r.id).map((c) => c.id), lineOf.get(r.scac), r.customer_id ? customerName.get(r.customer_id) : null, aisEtaOf(aisKeys[i])),
   );
 }
 
+/** The account's shipments with these ids as resources: one statement, whatever they show. */
+export async function shipmentResourcesById({ db, accountId, now }: LoadContext, ids: string[]): Promise<Resource[]> {
+  return (await shownShipments(db, accountId, ids, aisSince(now))).map((r) =>
+    shipmentResource(r, r.container_ids, r.line_name === null ? undefined : { name: r.line_name, short_name: r.line_short_name! }, r.customer_name, aisEtaKey(r) ? r.ais_eta : null),
+  );
+}
+
+const containerResourcesWith = (rows: ContainerRow[], events: TransportEventRow[]) =>
+  rows.map((r) => containerResource(r, events.filter((e) => e.container_id === r.id).map((e) => e.id)));
+
 /** Container resources with their transport event ids, so `include=transport_events` has something to follow. */
 export async function containerResources(db: Queryable, rows: ContainerRow[]): Promise<Resource[]> {
-  const events = await transportEventsOfContainers(db, rows.map((r) => r.id));
-  return rows.map((r) => containerResource(r, events.filter((e) => e.container_id === r.id).map((e) => e.id)));
+  return containerResourcesWith(rows, await transportEventsOfContainers(db, rows.map((r) => r.id)));
+}
+
+/**
+ * The account's containers with these ids as resources, their events read beside them (not
+ * after) and left in `known` for an include of transport_events to take.
+ */
+export async function containerResourcesById({ db, accountId, known }: LoadContext, ids: string[]): Promise<Resource[]> {
+  const [rows, events] = await inParallel(db, [() => findContainers(db, accountId, ids), () => transportEventsOfContainers(db, ids.filter(isUuid))] as const);
+  // Read by container id alone: only the events of the account's containers count.
+  const found = new Set(rows.map((r) => r.id));
+  const theirs = events.filter((e) => found.has(e.container_id));
+  if (known) for (const e of theirs) known.set(`transport_event:${e.id}`, transportEventResource(e));
+  return containerResourcesWith(rows, theirs);
 }
 
 /** What a container's carrier sent, oldest first, each with the transport event it became. */
