@@ -12,6 +12,7 @@
 // checked equal to svc's before any load runs, so both sides answer the same bytes' worth of work.
 import http from 'node:http';
 import { loadavg } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { apiKeyOfHeader } from '../src/domain/api-key-header.ts';
 import { buildApp } from '../src/http/app.ts';
@@ -125,8 +126,12 @@ const rawRoutes: [RegExp, (accountId: string, id: string, include: string | null
     /^\/v2\/containers\/([0-9a-f-]{36})$/,
     async (accountId, id, include) => {
       if (include === null) {
-        const [row, events] = await Promise.all([containerRow(accountId, id), eventsOf(id)]);
-        return row && { data: containerResource(row, events.map((e) => e.id)) };
+        const { rows } = await rawDb.query<ContainerRow & { event_ids: string[] }>(
+          `SELECT c.*, ARRAY(SELECT e.id FROM transport_events e WHERE e.container_id = c.id ORDER BY e.timestamp NULLS LAST, e.created_at, e.id) AS event_ids
+             FROM containers c WHERE c.account_id = $1 AND c.id = $2`,
+          [accountId, id],
+        );
+        return rows[0] && { data: containerResource(rows[0], rows[0].event_ids) };
       }
       const row = await containerRow(accountId, id);
       if (!row) return undefined;
@@ -224,9 +229,9 @@ interface LoadResult {
   latenciesMs: number[];
 }
 
-function load(url: string, headers: Record<string, string>[]): Promise<LoadResult> {
+function load(url: string, headers: Record<string, string>[], forSeconds = seconds): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: { url, headers, concurrency, seconds } });
+    const worker = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: { url, headers, concurrency, seconds: forSeconds } });
     worker.once('message', resolve);
     worker.once('error', reject);
   });
@@ -239,12 +244,28 @@ interface Run {
   p50: number;
   p99: number;
   errors: number;
+  /** Main-thread CPU time per request, µs: both servers run on this thread, the clients on another. */
+  cpuUs: number;
 }
+
+// The main thread's own CPU time (Linux: its /proc task entry, in clock ticks of 10 ms), so a
+// loaded machine's waiting is not counted as the server's work.
+const mainThreadStat = `/proc/self/task/${process.pid}/stat`;
+function mainThreadCpuMs(): number {
+  const fields = readFileSync(mainThreadStat, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 async function measure(url: string, headers: Record<string, string>[]): Promise<Run> {
+  const before = mainThreadCpuMs();
   const r = await load(url, headers);
+  const cpuMs = mainThreadCpuMs() - before;
   const sorted = r.latenciesMs.sort((a, b) => a - b);
-  return { rps: r.requests / r.seconds, p50: pct(sorted, 50), p99: pct(sorted, 99), errors: r.errors };
+  return { rps: r.requests / r.seconds, p50: pct(sorted, 50), p99: pct(sorted, 99), errors: r.errors, cpuUs: (cpuMs * 1000) / r.requests };
 }
+
+// One short run of each side first, so neither is measured while its code is still being compiled.
+for (const [, path] of scenarios) for (const base of [svcBase, rawBase.limit]) await load(base + path, keyHeaders, 1);
 
 console.log(
   `svc show/include benchmark: ${concurrency} clients, ${seconds} s per run, ${rounds} interleaved rounds, ` +
@@ -273,6 +294,7 @@ console.log(
   'raw req/s'.padStart(12),
   'svc p50/p99 ms'.padStart(15),
   'raw p50/p99 ms'.padStart(15),
+  'CPU µs svc/raw'.padStart(16),
   'errors'.padStart(7),
   'svc/raw'.padStart(16),
 );
@@ -289,12 +311,16 @@ for (const [name] of scenarios) {
       range(r.map((x) => x.rps)).padStart(12),
       latency(svc).padStart(15),
       latency(r).padStart(15),
+      `${median(svc.map((x) => x.cpuUs)).toFixed(0)}/${median(r.map((x) => x.cpuUs)).toFixed(0)}`.padStart(16),
       String([...svc, ...r].reduce((n, x) => n + x.errors, 0)).padStart(7),
       `${median(ratios).toFixed(2)} (${range(ratios, 2)})`.padStart(16),
     );
   }
 }
-console.log(`load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}; statements counted with the "limit" variant (auth + limit is one)`);
+console.log(
+  `load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}; statements counted with the "limit" variant (auth + limit is one); ` +
+    'CPU µs: main-thread (server) CPU time per request, median of the rounds',
+);
 
 await app.close();
 for (const server of Object.values(raw)) server.close();

@@ -4,8 +4,8 @@ import type { z } from 'zod';
 import type { Resource } from '../jsonapi/document.ts';
 import { notFound } from '../jsonapi/errors.ts';
 import { paginate } from '../jsonapi/pagination.ts';
-import { parseInclude, parsePage } from '../jsonapi/query.ts';
-import { includePaths, loadIncludedResources, loadResources } from '../read-model/resources.ts';
+import { parsePage } from '../jsonapi/query.ts';
+import { loadResources } from '../read-model/resources.ts';
 import { includeParam, listDocument, pageParams, recordDocument } from './openapi-schemas.ts';
 import { trackingClockOf, type AnyRouteSpec, type Ctx, type QueryParamSpec } from './route.ts';
 
@@ -24,12 +24,6 @@ interface ReadRouteSpec {
 
 const get = ({ url, summary, tag }: ReadRouteSpec) => ({ method: 'GET' as const, url, summary, tag });
 
-const showShape = (spec: ReadRouteSpec) => ({
-  ...get(spec),
-  query: spec.includes ? [includeParam(spec.includes)] : undefined,
-  response: { status: 200, description: spec.description ?? `The ${spec.type}`, schema: recordDocument(spec.schema) },
-});
-
 /** A GET of one record found by `find`. */
 export function showRoute<Row>(
   spec: ReadRouteSpec & {
@@ -38,7 +32,9 @@ export function showRoute<Row>(
   },
 ): AnyRouteSpec {
   return {
-    ...showShape(spec),
+    ...get(spec),
+    query: spec.includes ? [includeParam(spec.includes)] : undefined,
+    response: { status: 200, description: spec.description ?? `The ${spec.type}`, schema: recordDocument(spec.schema) },
     async handler(ctx) {
       const row = await spec.find(ctx);
       if (!row) throw notFound();
@@ -48,22 +44,13 @@ export function showRoute<Row>(
   };
 }
 
-/**
- * A GET of one of the account's records by its id (`:id`), loaded as the read model loads `type`.
- * The record and its includes share one load context, so what loading the record read along the
- * way (a container's events) is not read again for the include.
- */
+/** A GET of one of the account's records by its id (`:id`), loaded as the read model loads `type`. */
 export function showRecordRoute(spec: ReadRouteSpec): AnyRouteSpec {
-  return {
-    ...showShape(spec),
-    async handler({ services, accountId, params, query }) {
-      const load = { db: services.db, accountId, now: trackingClockOf(services).now(), known: new Map<string, Resource>() };
-      const [data] = await loadResources(load, spec.type, [params.id]);
-      if (!data) throw notFound();
-      const paths = includePaths(spec.type, parseInclude(query));
-      return { body: { data, included: paths.length > 0 ? await loadIncludedResources(load, [data], paths) : undefined } };
-    },
-  };
+  return showRoute<Resource>({
+    ...spec,
+    find: async ({ services, accountId, params }) => (await loadResources({ db: services.db, accountId, now: trackingClockOf(services).now() }, spec.type, [params.id]))[0],
+    serialize: (resource) => resource,
+  });
 }
 
 /** A GET of a page of records: `list` takes the page's bounds, `serialize` turns its rows into resources. */

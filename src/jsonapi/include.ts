@@ -12,12 +12,6 @@ export interface LoadContext {
   accountId: string;
   /** The tracking clock's time: what ages with it (a shipment's AIS estimate) is judged against it. */
   now: Date;
-  /**
-   * Records already read for this document, keyed "type:id": a loader that reads related records
-   * along the way (a container's transport events, which its relationship lists) leaves them
-   * here, so an include that names them reads nothing more.
-   */
-  known?: Map<string, Resource>;
 }
 
 export interface ResourceType {
@@ -83,8 +77,7 @@ export async function loadIncluded(types: ResourceTypes, ctx: LoadContext, prima
  * documents can share one load: each then takes its own records with includedFrom.
  */
 export async function loadRelated(types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: string[]): Promise<Map<string, Resource>> {
-  const known = ctx.known ?? new Map<string, Resource>();
-  for (const r of primary) known.set(keyOf(r), r);
+  const known = new Map<string, Resource>(primary.map((r) => [keyOf(r), r]));
 
   let level: { resources: Resource[]; tree: PathTree }[] = [{ resources: primary, tree: toTree(paths) }];
   while (level.length > 0) {

@@ -4,16 +4,15 @@
 import type { Resource } from '../jsonapi/document.ts';
 import type { LoadContext } from '../jsonapi/include.ts';
 import { rawEventResource } from '../jsonapi/serializers/raw-event.ts';
-import { containerResource, shipmentResource, transportEventResource } from '../jsonapi/serializers/tracking.ts';
+import { containerResource, shipmentResource } from '../jsonapi/serializers/tracking.ts';
 import { inParallel } from '../store/concurrent.ts';
 import type { Queryable } from '../store/db.ts';
 import { companyNamesOf } from '../store/parties.ts';
 import { shippingLineNamesOf } from '../store/reference.ts';
 import { freshAisPortEtas, type AisEtaShown } from '../store/ais-arrivals.ts';
-import { shownShipments } from '../store/shipment-reads.ts';
-import { containersOfShipments, findContainers, type ContainerRow, type ShipmentRow } from '../store/shipments.ts';
-import { eventNamesBySourceEvent, rawEventsOfContainer, transportEventsOfContainers, type TransportEventRow } from '../store/transport-events.ts';
-import { isUuid } from '../store/uuid.ts';
+import { containersOfShipments, type ContainerRow, type ShipmentRow } from '../store/shipments.ts';
+import { shownContainers, shownShipments, transportEventIdsOf } from '../store/tracking-reads.ts';
+import { eventNamesBySourceEvent, rawEventsOfContainer } from '../store/transport-events.ts';
 
 /**
  * How long an AIS estimate is shown after svc computed it. The AIS pass recomputes it about once
@@ -57,25 +56,15 @@ export async function shipmentResourcesById({ db, accountId, now }: LoadContext,
   );
 }
 
-const containerResourcesWith = (rows: ContainerRow[], events: TransportEventRow[]) =>
-  rows.map((r) => containerResource(r, events.filter((e) => e.container_id === r.id).map((e) => e.id)));
-
 /** Container resources with their transport event ids, so `include=transport_events` has something to follow. */
 export async function containerResources(db: Queryable, rows: ContainerRow[]): Promise<Resource[]> {
-  return containerResourcesWith(rows, await transportEventsOfContainers(db, rows.map((r) => r.id)));
+  const eventIds = await transportEventIdsOf(db, rows.map((r) => r.id));
+  return rows.map((r) => containerResource(r, eventIds.get(r.id) ?? []));
 }
 
-/**
- * The account's containers with these ids as resources, their events read beside them (not
- * after) and left in `known` for an include of transport_events to take.
- */
-export async function containerResourcesById({ db, accountId, known }: LoadContext, ids: string[]): Promise<Resource[]> {
-  const [rows, events] = await inParallel(db, [() => findContainers(db, accountId, ids), () => transportEventsOfContainers(db, ids.filter(isUuid))] as const);
-  // Read by container id alone: only the events of the account's containers count.
-  const found = new Set(rows.map((r) => r.id));
-  const theirs = events.filter((e) => found.has(e.container_id));
-  if (known) for (const e of theirs) known.set(`transport_event:${e.id}`, transportEventResource(e));
-  return containerResourcesWith(rows, theirs);
+/** The account's containers with these ids as resources, with their events' ids: one statement. */
+export async function containerResourcesById({ db, accountId }: LoadContext, ids: string[]): Promise<Resource[]> {
+  return (await shownContainers(db, accountId, ids)).map((r) => containerResource(r, r.transport_event_ids));
 }
 
 /** What a container's carrier sent, oldest first, each with the transport event it became. */
