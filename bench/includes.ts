@@ -106,7 +106,7 @@ const joinedShipment = async (accountId: string, id: string) =>
   (
     await rawDb.query<JoinedShipment>(
       `SELECT s.*, l.name AS line_name, l.short_name AS line_short_name, p.company_name AS customer_name,
-              ARRAY(SELECT c.id FROM containers c WHERE c.shipment_id = s.id ORDER BY c.number) AS container_ids
+              coalesce((SELECT json_agg(c.id ORDER BY c.number) FROM containers c WHERE c.shipment_id = s.id), '[]') AS container_ids
          FROM shipments s LEFT JOIN shipping_lines l ON l.scac = s.scac LEFT JOIN parties p ON p.id = s.customer_id
         WHERE s.account_id = $1 AND s.id = $2`,
       [accountId, id],
@@ -127,7 +127,7 @@ const rawRoutes: [RegExp, (accountId: string, id: string, include: string | null
     async (accountId, id, include) => {
       if (include === null) {
         const { rows } = await rawDb.query<ContainerRow & { event_ids: string[] }>(
-          `SELECT c.*, ARRAY(SELECT e.id FROM transport_events e WHERE e.container_id = c.id ORDER BY e.timestamp NULLS LAST, e.created_at, e.id) AS event_ids
+          `SELECT c.*, coalesce((SELECT json_agg(e.id ORDER BY e.timestamp NULLS LAST, e.created_at, e.id) FROM transport_events e WHERE e.container_id = c.id), '[]') AS event_ids
              FROM containers c WHERE c.account_id = $1 AND c.id = $2`,
           [accountId, id],
         );
@@ -149,7 +149,7 @@ const rawRoutes: [RegExp, (accountId: string, id: string, include: string | null
       if (!shipment) return undefined;
       const [containers, ports, terminals] = await Promise.all([
         rawDb.query<ContainerRow & { event_ids: string[] }>(
-          `SELECT c.*, ARRAY(SELECT e.id FROM transport_events e WHERE e.container_id = c.id ORDER BY e.timestamp NULLS LAST, e.created_at, e.id) AS event_ids
+          `SELECT c.*, coalesce((SELECT json_agg(e.id ORDER BY e.timestamp NULLS LAST, e.created_at, e.id) FROM transport_events e WHERE e.container_id = c.id), '[]') AS event_ids
              FROM containers c WHERE c.shipment_id = $1 ORDER BY c.number`,
           [id],
         ),

@@ -68,7 +68,8 @@ const keyOf = (r: Identifier) => `${r.type}:${r.id}`;
 
 /** The records named by `paths`, not repeating any primary record. */
 export async function loadIncluded(types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: string[]): Promise<Resource[]> {
-  return includedFrom(await loadRelated(types, ctx, primary, paths), primary, paths);
+  const tree = toTree(paths);
+  return includedAlong(await loadAlong(types, ctx, primary, tree), primary, tree);
 }
 
 /**
@@ -76,10 +77,13 @@ export async function loadIncluded(types: ResourceTypes, ctx: LoadContext, prima
  * loaded level by level: one query per type per level, the types of a level at once. Many
  * documents can share one load: each then takes its own records with includedFrom.
  */
-export async function loadRelated(types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: string[]): Promise<Map<string, Resource>> {
+export const loadRelated = (types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: string[]): Promise<Map<string, Resource>> =>
+  loadAlong(types, ctx, primary, toTree(paths));
+
+async function loadAlong(types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: PathTree): Promise<Map<string, Resource>> {
   const known = new Map<string, Resource>(primary.map((r) => [keyOf(r), r]));
 
-  let level: { resources: Resource[]; tree: PathTree }[] = [{ resources: primary, tree: toTree(paths) }];
+  let level: { resources: Resource[]; tree: PathTree }[] = [{ resources: primary, tree: paths }];
   while (level.length > 0) {
     const steps = level.flatMap(({ resources, tree }) => Object.entries(tree).map(([segment, subtree]) => ({ wanted: related(resources, segment), subtree })));
     // What no step of this level has yet, by type: two relationships to one type cost one query.
@@ -103,7 +107,9 @@ export async function loadRelated(types: ResourceTypes, ctx: LoadContext, primar
 }
 
 /** The records of `known` that `paths` reach from `primary`, in the order met, primaries left out. */
-export function includedFrom(known: Map<string, Resource>, primary: Resource[], paths: string[]): Resource[] {
+export const includedFrom = (known: Map<string, Resource>, primary: Resource[], paths: string[]): Resource[] => includedAlong(known, primary, toTree(paths));
+
+function includedAlong(known: Map<string, Resource>, primary: Resource[], paths: PathTree): Resource[] {
   const primaryKeys = new Set(primary.map(keyOf));
   const included = new Map<string, Resource>();
   const walk = (resources: Resource[], tree: PathTree) => {
@@ -118,7 +124,7 @@ export function includedFrom(known: Map<string, Resource>, primary: Resource[], 
       walk(next, subtree);
     }
   };
-  walk(primary, toTree(paths));
+  walk(primary, paths);
   return [...included.values()];
 }
 

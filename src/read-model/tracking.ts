@@ -52,7 +52,7 @@ export async function shipmentResources(db: Queryable, rows: ShipmentRow[], now:
 /** The account's shipments with these ids as resources: one statement, whatever they show. */
 export async function shipmentResourcesById({ db, accountId, now }: LoadContext, ids: string[]): Promise<Resource[]> {
   return (await shownShipments(db, accountId, ids, aisSince(now))).map((r) =>
-    shipmentResource(r, r.container_ids, r.line_name === null ? undefined : { name: r.line_name, short_name: r.line_short_name! }, r.customer_name, aisEtaKey(r) ? r.ais_eta : null),
+    shipmentResource(r, r.container_ids, r.line_name === null ? undefined : { name: r.line_name, short_name: r.line_short_name! }, r.customer_name, aisEtaKey(r) && r.ais_eta_at && r.ais_computed_at ? { eta_at: r.ais_eta_at, computed_at: r.ais_computed_at } : null),
   );
 }
 
