@@ -1,5 +1,7 @@
 // Compound documents: validates `include` paths against the relationships each resource type
-// declares, and loads the related records level by level (one query per type per level).
+// declares, and loads the related records level by level (one query per type per level, the
+// types of a level at once).
+import { inParallel } from '../store/concurrent.ts';
 import type { Queryable } from '../store/db.ts';
 import type { Identifier, Resource } from './document.ts';
 import { badParameter } from './errors.ts';
@@ -66,40 +68,48 @@ const keyOf = (r: Identifier) => `${r.type}:${r.id}`;
 
 /** The records named by `paths`, not repeating any primary record. */
 export async function loadIncluded(types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: string[]): Promise<Resource[]> {
-  return includedFrom(await loadRelated(types, ctx, primary, paths), primary, paths);
+  const tree = toTree(paths);
+  return includedAlong(await loadAlong(types, ctx, primary, tree), primary, tree);
 }
 
 /**
  * Every record reachable from `primary` along `paths`, keyed "type:id" (primaries included),
- * loaded level by level with one query per type. Many documents can share one load: each then
- * takes its own records with includedFrom.
+ * loaded level by level: one query per type per level, the types of a level at once. Many
+ * documents can share one load: each then takes its own records with includedFrom.
  */
-export async function loadRelated(types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: string[]): Promise<Map<string, Resource>> {
+export const loadRelated = (types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: string[]): Promise<Map<string, Resource>> =>
+  loadAlong(types, ctx, primary, toTree(paths));
+
+async function loadAlong(types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: PathTree): Promise<Map<string, Resource>> {
   const known = new Map<string, Resource>(primary.map((r) => [keyOf(r), r]));
 
-  async function walk(resources: Resource[], tree: PathTree): Promise<void> {
-    for (const [segment, subtree] of Object.entries(tree)) {
-      const wanted = related(resources, segment);
-      const missing = new Map<string, string[]>();
+  let level: { resources: Resource[]; tree: PathTree }[] = [{ resources: primary, tree: paths }];
+  while (level.length > 0) {
+    const steps = level.flatMap(({ resources, tree }) => Object.entries(tree).map(([segment, subtree]) => ({ wanted: related(resources, segment), subtree })));
+    // What no step of this level has yet, by type: two relationships to one type cost one query.
+    const missing = new Map<string, Set<string>>();
+    for (const { wanted } of steps) {
       for (const [key, ident] of wanted) {
-        if (!known.has(key)) (missing.get(ident.type) ?? missing.set(ident.type, []).get(ident.type)!).push(ident.id);
+        if (!known.has(key)) (missing.get(ident.type) ?? missing.set(ident.type, new Set()).get(ident.type)!).add(ident.id);
       }
-      for (const [type, ids] of missing) {
-        const load = own(types, type)?.load;
-        if (!load) throw new Error(`no loader for included type ${type}`);
-        for (const r of await load(ctx, ids)) known.set(keyOf(r), r);
-      }
-      const next = [...wanted.keys()].map((k) => known.get(k)).filter((r): r is Resource => r !== undefined);
-      if (Object.keys(subtree).length > 0) await walk(next, subtree);
     }
+    const loads = [...missing].map(([type, ids]) => {
+      const load = own(types, type)?.load;
+      if (!load) throw new Error(`no loader for included type ${type}`);
+      return () => load(ctx, [...ids]);
+    });
+    for (const records of await inParallel(ctx.db, loads)) for (const r of records) known.set(keyOf(r), r);
+    level = steps
+      .filter(({ subtree }) => Object.keys(subtree).length > 0)
+      .map(({ wanted, subtree }) => ({ resources: [...wanted.keys()].map((k) => known.get(k)).filter((r): r is Resource => r !== undefined), tree: subtree }));
   }
-
-  await walk(primary, toTree(paths));
   return known;
 }
 
 /** The records of `known` that `paths` reach from `primary`, in the order met, primaries left out. */
-export function includedFrom(known: Map<string, Resource>, primary: Resource[], paths: string[]): Resource[] {
+export const includedFrom = (known: Map<string, Resource>, primary: Resource[], paths: string[]): Resource[] => includedAlong(known, primary, toTree(paths));
+
+function includedAlong(known: Map<string, Resource>, primary: Resource[], paths: PathTree): Resource[] {
   const primaryKeys = new Set(primary.map(keyOf));
   const included = new Map<string, Resource>();
   const walk = (resources: Resource[], tree: PathTree) => {
@@ -114,7 +124,7 @@ export function includedFrom(known: Map<string, Resource>, primary: Resource[], 
       walk(next, subtree);
     }
   };
-  walk(primary, toTree(paths));
+  walk(primary, paths);
   return [...included.values()];
 }
 

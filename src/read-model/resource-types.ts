@@ -10,12 +10,11 @@ import { webhookNotificationLogResource, webhookNotificationResource } from '../
 import { webhookResource } from '../jsonapi/serializers/webhook.ts';
 import { findParties } from '../store/parties.ts';
 import { findLocationsByIds, findTerminalsByIds, findVesselsByIds } from '../store/reference.ts';
-import { findContainers, findShipments } from '../store/shipments.ts';
 import { findTrackingRequests } from '../store/tracking-requests.ts';
 import { findContainerUpdatedEvents, findEstimatedEvents, findTransportEvents } from '../store/transport-events.ts';
 import { findNotificationLogs, findNotifications } from '../store/webhook-notifications.ts';
 import { findWebhooks } from '../store/webhooks.ts';
-import { containerResources, shipmentResources } from './tracking.ts';
+import { containerResourcesById, shipmentResourcesById } from './tracking.ts';
 
 export const resourceTypes: ResourceTypes = {
   tracking_request: {
@@ -34,11 +33,11 @@ export const resourceTypes: ResourceTypes = {
       customer: ['party'],
       line_tracking_stopped_by_user: ['user'],
     },
-    load: async ({ db, accountId, now }, ids) => shipmentResources(db, await findShipments(db, accountId, ids), now),
+    load: shipmentResourcesById,
   },
   container: {
     relationships: { shipment: ['shipment'], pod_terminal: ['terminal'], transport_events: ['transport_event'], pickup_facility: ['terminal'], raw_events: ['raw_event'] },
-    load: async ({ db, accountId }, ids) => containerResources(db, await findContainers(db, accountId, ids)),
+    load: containerResourcesById,
   },
   transport_event: {
     relationships: { shipment: ['shipment'], container: ['container'], location: ['port'], vessel: ['vessel'], terminal: ['terminal'] },

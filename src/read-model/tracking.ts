@@ -1,14 +1,18 @@
 // Shipments, containers and their events as resources: store reads composed with serializers,
-// batched so a page of records costs a fixed number of queries, not one per record.
+// batched so a page of records costs a fixed number of queries, not one per record, and the
+// independent ones run at once.
 import type { Resource } from '../jsonapi/document.ts';
+import type { LoadContext } from '../jsonapi/include.ts';
 import { rawEventResource } from '../jsonapi/serializers/raw-event.ts';
 import { containerResource, shipmentResource } from '../jsonapi/serializers/tracking.ts';
+import { inParallel } from '../store/concurrent.ts';
 import type { Queryable } from '../store/db.ts';
 import { companyNamesOf } from '../store/parties.ts';
 import { shippingLineNamesOf } from '../store/reference.ts';
 import { freshAisPortEtas, type AisEtaShown } from '../store/ais-arrivals.ts';
 import { containersOfShipments, type ContainerRow, type ShipmentRow } from '../store/shipments.ts';
-import { eventNamesBySourceEvent, rawEventsOfContainer, transportEventsOfContainers } from '../store/transport-events.ts';
+import { shownContainers, shownShipments, transportEventIdsOf } from '../store/tracking-reads.ts';
+import { eventNamesBySourceEvent, rawEventsOfContainer } from '../store/transport-events.ts';
 
 /**
  * How long an AIS estimate is shown after svc computed it. The AIS pass recomputes it about once
@@ -25,28 +29,42 @@ function aisEtaKey(r: ShipmentRow): { imo: string; locode: string } | null {
   return { imo, locode };
 }
 
+const aisSince = (now: Date) => new Date(now.getTime() - AIS_ETA_MAX_AGE_MS);
+
 /**
  * Shipment resources with their container ids, shipping line names, customer names and AIS
  * estimates; `now` is the tracking clock's time, which an estimate's age is measured on.
  */
 export async function shipmentResources(db: Queryable, rows: ShipmentRow[], now: Date): Promise<Resource[]> {
-  // One after another: `db` may be a transaction's client, which runs one query at a time.
-  const containers = await containersOfShipments(db, rows.map((r) => r.id));
-  const lineOf = await shippingLineNamesOf(db, [...new Set(rows.map((r) => r.scac))]);
-  const customerName = await companyNamesOf(db, [...new Set(rows.map((r) => r.customer_id).filter((id): id is string => !!id))]);
   const aisKeys = rows.map(aisEtaKey);
-  const atSea = aisKeys.filter((k) => k !== null);
-  const aisEtas = await freshAisPortEtas(db, atSea, new Date(now.getTime() - AIS_ETA_MAX_AGE_MS));
+  const [containers, lineOf, customerName, aisEtas] = await inParallel(db, [
+    () => containersOfShipments(db, rows.map((r) => r.id)),
+    () => shippingLineNamesOf(db, [...new Set(rows.map((r) => r.scac))]),
+    () => companyNamesOf(db, [...new Set(rows.map((r) => r.customer_id).filter((id): id is string => !!id))]),
+    () => freshAisPortEtas(db, aisKeys.filter((k) => k !== null), aisSince(now)),
+  ] as const);
   const aisEtaOf = (k: { imo: string; locode: string } | null): AisEtaShown | null => (k && aisEtas.get(`${k.imo}|${k.locode}`)) ?? null;
   return rows.map((r, i) =>
     shipmentResource(r, containers.filter((c) => c.shipment_id === r.id).map((c) => c.id), lineOf.get(r.scac), r.customer_id ? customerName.get(r.customer_id) : null, aisEtaOf(aisKeys[i])),
   );
 }
 
+/** The account's shipments with these ids as resources: one statement, whatever they show. */
+export async function shipmentResourcesById({ db, accountId, now }: LoadContext, ids: string[]): Promise<Resource[]> {
+  return (await shownShipments(db, accountId, ids, aisSince(now))).map((r) =>
+    shipmentResource(r, r.container_ids, r.line_name === null ? undefined : { name: r.line_name, short_name: r.line_short_name! }, r.customer_name, aisEtaKey(r) && r.ais_eta_at && r.ais_computed_at ? { eta_at: r.ais_eta_at, computed_at: r.ais_computed_at } : null),
+  );
+}
+
 /** Container resources with their transport event ids, so `include=transport_events` has something to follow. */
 export async function containerResources(db: Queryable, rows: ContainerRow[]): Promise<Resource[]> {
-  const events = await transportEventsOfContainers(db, rows.map((r) => r.id));
-  return rows.map((r) => containerResource(r, events.filter((e) => e.container_id === r.id).map((e) => e.id)));
+  const eventIds = await transportEventIdsOf(db, rows.map((r) => r.id));
+  return rows.map((r) => containerResource(r, eventIds.get(r.id) ?? []));
+}
+
+/** The account's containers with these ids as resources, with their events' ids: one statement. */
+export async function containerResourcesById({ db, accountId }: LoadContext, ids: string[]): Promise<Resource[]> {
+  return (await shownContainers(db, accountId, ids)).map((r) => containerResource(r, r.transport_event_ids));
 }
 
 /** What a container's carrier sent, oldest first, each with the transport event it became. */

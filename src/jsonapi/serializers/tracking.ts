@@ -1,6 +1,7 @@
 // JSON:API resources of the tracking engine: shipments, containers and their events.
 // Shipment and container attributes come from the diff engine's stored state; every attribute
 // the reference service documents is present, null when unknown.
+import { LRUCache } from 'lru-cache';
 import { stableId } from '../../refdata/ids.ts';
 import type { AisEtaShown } from '../../store/ais-arrivals.ts';
 import type { ContainerRow, ShipmentRow } from '../../store/shipments.ts';
@@ -76,10 +77,21 @@ function pick(state: Record<string, unknown>, keys: readonly string[]): Record<s
   return Object.fromEntries(keys.map((k) => [k, state[k] ?? null]));
 }
 
+// A name-based id is a SHA-1 of the name: the same ports and vessels recur on every event and
+// shipment of a document, and across requests, so each name is hashed once (a bounded cache:
+// the world's ports and vessels fit, a flood of made-up codes only evicts).
+const stableIds = new LRUCache<string, string>({ max: 50_000 });
+function cachedStableId(kind: 'location' | 'vessel', key: string): string {
+  const name = `${kind}:${key}`;
+  let id = stableIds.get(name);
+  if (id === undefined) stableIds.set(name, (id = stableId(kind, key)));
+  return id;
+}
+
 /** The id of the port or metro area a UN/LOCODE names, or null. */
-export const locationId = (locode: unknown) => (typeof locode === 'string' && locode ? stableId('location', locode) : null);
+export const locationId = (locode: unknown) => (typeof locode === 'string' && locode ? cachedStableId('location', locode) : null);
 /** The id of the vessel an IMO number names, or null. */
-export const vesselId = (imo: string | null) => (imo ? stableId('vessel', imo) : null);
+export const vesselId = (imo: string | null) => (imo ? cachedStableId('vessel', imo) : null);
 
 type EventOrigin = Pick<TransportEventRow, 'timezone' | 'location_locode' | 'data_source' | 'published_at' | 'created_at'>;
 
