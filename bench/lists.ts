@@ -7,7 +7,7 @@
 // the medians: how a change to the SQL moved each route on this machine, whatever else it runs.
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type pg from 'pg';
+import { seedLists } from '../test/support/list-seed.ts';
 
 const CONTAINERS = Number(process.env.BENCH_CONTAINERS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -24,10 +24,7 @@ interface Target {
   close(): Promise<void>;
 }
 
-/**
- * svc as checked out at `root`, on a fresh database of its own schema: the seed is plain SQL on
- * tables every version has, so the baseline and this checkout read the same rows.
- */
+/** svc as checked out at `root`, on a fresh database of its own schema, seeded alike (list-seed.ts). */
 async function start(name: string, root: string): Promise<Target & { sample: Record<string, string> }> {
   const load = (p: string) => import(path.join(root, p));
   const { freshDatabase } = await load('test/support/database.ts');
@@ -35,7 +32,8 @@ async function start(name: string, root: string): Promise<Target & { sample: Rec
   const { createApiKey } = await load('src/services/api-keys.ts');
   const { createPool } = await load('src/store/db.ts');
   const database = await freshDatabase();
-  const sample = await seed(database.db);
+  const seeded = await seedLists(database.db, { accounts: 2, containersPerAccount: CONTAINERS });
+  const sample = { account: seeded.accounts[0], number: seeded.number, port: seeded.port };
   // Each reading of the clock is a second later, so the rate limit (100 a minute) never refuses.
   let tick = Date.parse('2026-01-01T00:00:00Z');
   const db = createPool(database.url);
@@ -56,61 +54,9 @@ async function start(name: string, root: string): Promise<Target & { sample: Rec
   };
 }
 
-/** Two accounts of CONTAINERS containers each; returns the measured account and numbers to look for. */
-async function seed(db: pg.Pool): Promise<Record<string, string>> {
-  const shipments = CONTAINERS / 2;
-  const accounts = await db.query<{ id: string }>("INSERT INTO accounts (name) VALUES ('bench'), ('other') RETURNING id");
-  const ids = accounts.rows.map((a) => a.id);
-  // Ports and lines spread unevenly, as real ones are: the first ports and lines take most shipments.
-  await db.query(
-    `WITH ports AS (SELECT array_agg(locode ORDER BY locode) AS p FROM (SELECT locode FROM locations WHERE is_seaport ORDER BY locode LIMIT 200) x),
-          lines AS (SELECT array_agg(scac ORDER BY scac) AS l FROM (SELECT scac FROM shipping_lines ORDER BY scac LIMIT 20) y)
-     INSERT INTO shipments (account_id, scac, request_type, request_number, bill_of_lading_number, ref_numbers, state, line_tracking_stopped_at, created_at, updated_at)
-     SELECT ($1::uuid[])[a], lines.l[1 + floor(20 * random() ^ 2)::int], 'bill_of_lading', 'BL' || a || lpad(g::text, 8, '0'), lines.l[1] || a || lpad(g::text, 8, '0'),
-            ARRAY['PO-' || a || '-' || g], jsonb_build_object(
-              'port_of_lading_locode', ports.p[1 + floor(200 * random() ^ 3)::int], 'port_of_discharge_locode', ports.p[1 + floor(200 * random() ^ 3)::int],
-              'port_of_lading_name', 'Lading ' || g % 97, 'port_of_discharge_name', 'Discharge ' || g % 89),
-            CASE WHEN g % 50 = 0 THEN timestamptz '2026-01-01' END,
-            timestamptz '2024-01-01' + g * interval '10 minutes', timestamptz '2024-01-01' + ((g * 7919) % 500000) * interval '1 minute'
-       FROM generate_series(1, $2::int) g, generate_series(1, 2) a, ports, lines`,
-    [ids, shipments],
-  );
-  const owners = ['MSCU', 'MAEU', 'CMAU', 'HLXU', 'OOLU', 'TGHU', 'TCNU', 'SEGU', 'CAIU', 'FCIU'];
-  const statuses = ['on_ship', 'on_ship', 'on_ship', 'available', 'not_available', 'picked_up', 'empty_returned', 'grounded', 'new'];
-  await db.query(
-    `INSERT INTO containers (account_id, shipment_id, number, ref_numbers, state, created_at, updated_at)
-     SELECT s.account_id, s.id, ($1::text[])[1 + (k * 7 + hashtext(s.request_number) & 1023) % 10] || lpad((abs(hashtext(s.request_number || k)) % 10000000)::text, 7, '0'),
-            '{}', jsonb_build_object('current_status', ($2::text[])[1 + (abs(hashtext(s.request_number)) + k) % 9]), s.created_at, s.updated_at
-       FROM shipments s, generate_series(1, 2) k`,
-    [owners, statuses],
-  );
-  await db.query(
-    `INSERT INTO tracking_requests (account_id, request_number, request_type, scac, status, ref_numbers, shipment_id, created_at, updated_at)
-     SELECT account_id, request_number, 'bill_of_lading', scac,
-            CASE WHEN g % 20 = 0 THEN 'pending' WHEN g % 20 = 1 THEN 'failed' ELSE 'created' END, ref_numbers, id, created_at, created_at
-       FROM (SELECT s.*, row_number() OVER () AS g FROM shipments s) x`,
-  );
-  await db.query(
-    `WITH w AS (INSERT INTO webhooks (account_id, url, events, secret, created_at, updated_at)
-                SELECT id, 'https://example.com/hook', '{container.transport.vessel_arrived}', 'secret', now(), now() FROM unnest($1::uuid[]) id RETURNING id, account_id),
-          d AS (INSERT INTO domain_events (account_id, name, reference_type, reference_id, created_at)
-                SELECT c.account_id, 'container.transport.vessel_arrived', 'transport_event', c.id, c.created_at FROM containers c RETURNING id, account_id, created_at)
-     INSERT INTO webhook_notifications (account_id, webhook_id, domain_event_id, event, delivery_status, created_at, updated_at)
-     SELECT d.account_id, w.id, d.id, 'container.transport.vessel_arrived', 'succeeded', d.created_at, d.created_at FROM d JOIN w USING (account_id)`,
-    [ids],
-  );
-  await db.query('VACUUM ANALYZE');
-  const { rows } = await db.query<{ number: string; port: string }>(
-    `SELECT c.number, s.state->>'port_of_discharge_locode' AS port FROM containers c JOIN shipments s ON s.id = c.shipment_id
-      WHERE c.account_id = $1 ORDER BY c.created_at LIMIT 1 OFFSET $2`,
-    [ids[0], Math.floor(CONTAINERS / 3)],
-  );
-  return { account: ids[0], number: rows[0].number, port: rows[0].port };
-}
-
 const roots: [string, string][] = [['this checkout', here], ...(baselineRoot ? ([['baseline', baselineRoot]] as [string, string][]) : [])];
 process.stdout.write(`seeding ${CONTAINERS} containers per account, two accounts, for ${roots.map(([n]) => n).join(' and ')}…\n`);
-const targets = [];
+const targets: Awaited<ReturnType<typeof start>>[] = [];
 for (const [name, root] of roots) targets.push(await start(name, root));
 const { number, port } = targets[0].sample;
 
