@@ -58,6 +58,8 @@ const SHIPMENT_ORDERS = {
 
 export type ShipmentOrderField = keyof typeof SHIPMENT_ORDERS;
 export const SHIPMENT_ORDER_FIELDS = Object.keys(SHIPMENT_ORDERS) as ShipmentOrderField[];
+/** The orders whose expression always has a value (its columns are NOT NULL). */
+const NEVER_NULL = new Set<ShipmentOrderField>(['created_at', 'updated_at', 'bill_of_lading_number', 'shipping_line_scac']);
 
 /** A field and its direction; records without a value come last either way. */
 export interface ShipmentOrder {
@@ -109,7 +111,10 @@ export async function listShipments(
   const q = f.q?.replace(/[\s-]/g, '') ? likeLiteral(f.q) : undefined;
   const holding = `SELECT 1 FROM containers c WHERE c.account_id = ${ACCOUNT} AND c.shipment_id = shipments.id AND ${onHold('c')}`;
   // Equals (and records without a value) stay newest first among themselves.
-  const orderBy = `${SHIPMENT_ORDERS[order.field]} ${order.descending ? 'DESC' : 'ASC'} NULLS LAST${order.field === 'created_at' ? '' : ', created_at DESC'}`;
+  const direction = order.descending ? 'DESC' : 'ASC';
+  // NULLS LAST only where a value may be missing: an index (read either way) answers the orders of
+  // the fields that always have one (migrations 003, 008, 015), and says nothing of nulls.
+  const orderBy = `${SHIPMENT_ORDERS[order.field]} ${direction}${NEVER_NULL.has(order.field) ? '' : ' NULLS LAST'}${order.field === 'created_at' ? '' : ', created_at DESC'}`;
   return pageOfAccount(
     db,
     'shipments',

@@ -38,6 +38,9 @@ CREATE INDEX tracking_requests_account_scac ON tracking_requests (account_id, sc
 CREATE INDEX tracking_requests_account_type ON tracking_requests (account_id, request_type, created_at DESC, id DESC);
 CREATE INDEX tracking_requests_account_number ON tracking_requests (account_id, upper(request_number));
 
+-- The shipments list sorted by number (store/tracking-lists.ts's SHIPMENT_ORDERS), either way.
+CREATE INDEX shipments_account_number_order ON shipments (account_id, coalesce(bill_of_lading_number, request_number));
+
 -- Stopped shipments and containers on hold are the few: filter[tracking_stopped]=true and
 -- filter[on_hold] read these small indexes (the other answer is most rows, found by walking the
 -- list's order). The hold predicate is store/tracking-lists.ts's onHold, written exactly so.
