@@ -29,15 +29,16 @@ export interface CountedPage<Row> {
 
 /**
  * How many rows past the start of a page a list's total counts. Counting every row of a large
- * account costs a read of its whole index on every page (20 ms for 250,000 rows); counting up to
- * this bound costs at most a read of this many index entries, about what fetching the page
- * itself costs when its offset is that deep. README "Lists at scale" documents the bound.
+ * account costs a read of its whole index on every page (20 ms for 250,000 rows), and a filtered
+ * count a join over all its matches (100 ms for 10,000 shipments with a container status on a
+ * loaded machine); counting up to this bound costs at most this many matches, a few milliseconds,
+ * about what the page itself costs once its offset is that deep. README "Lists at scale".
  */
-export const COUNT_AHEAD = 10_000;
+export const COUNT_AHEAD = 1_000;
 
 /**
- * The total of a page starting at `offset`, from a query (`from`, everything after SELECT's
- * list) and its values: exact when the query matches at most `offset + COUNT_AHEAD` rows, else
+ * The total of a page starting at `offset`, from a query of one account table (`from`,
+ * everything after SELECT's list) and its values: exact when the query matches at most `offset + COUNT_AHEAD` rows, else
  * that many and flagged as a lower bound. `plan` runs the count as the page is run (named or
  * planned per run).
  */
@@ -49,8 +50,10 @@ export async function countBounded(
   plan: (text: string, values: unknown[]) => Promise<{ rows: { n: number }[] }> = (text, values) => db.query<{ n: number }>(text, values),
 ): Promise<{ total: number; totalIsLowerBound: boolean }> {
   const bound = offset + COUNT_AHEAD;
-  // One row past the bound tells "exactly the bound" from "more".
-  const { rows } = await plan(`SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT $${params.length + 1}) counted`, [...params, bound + 1]);
+  // One row past the bound tells "exactly the bound" from "more". Read in the lists' own order
+  // (every account table has an (account_id, created_at DESC…) index): unordered, a LIMIT lets
+  // the planner bet on a sequential scan of the whole table meeting enough matches early on.
+  const { rows } = await plan(`SELECT count(*) AS n FROM (SELECT 1 ${from} ORDER BY created_at DESC LIMIT $${params.length + 1}) counted`, [...params, bound + 1]);
   const n = rows[0].n;
   return n > bound ? { total: bound, totalIsLowerBound: true } : { total: n, totalIsLowerBound: false };
 }

@@ -85,8 +85,7 @@ export async function search(db: Queryable, accountId: string, query: string, li
               NULL, NULL, t.created_at, t.updated_at, 3
          FROM tracking_requests t
         WHERE t.account_id = $1 AND ${holdsPart(trackingRequestNumbers('t'), '$2')}
-          AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.account_id = $1
-                             AND ${holdsNumber(shipmentNumbers('s'), 't.request_number', 'upper(coalesce(s.bill_of_lading_number, s.request_number)) = upper(t.request_number)')})
+          AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.account_id = $1 AND upper(coalesce(s.bill_of_lading_number, s.request_number)) = upper(t.request_number))
         ${newest('t')})
      ) hits ORDER BY rank, created_at DESC, id LIMIT $3`,
       [accountId, likeLiteral(query), limit],

@@ -38,6 +38,10 @@ CREATE INDEX tracking_requests_account_scac ON tracking_requests (account_id, sc
 CREATE INDEX tracking_requests_account_type ON tracking_requests (account_id, request_type, created_at DESC, id DESC);
 CREATE INDEX tracking_requests_account_number ON tracking_requests (account_id, upper(request_number));
 
+-- The number a shipment answers to (its B/L, else the tracked number): the search leaves out a
+-- tracking request whose number names a shipment, looking it up here (store/search.ts).
+CREATE INDEX shipments_account_named ON shipments (account_id, upper(coalesce(bill_of_lading_number, request_number)));
+
 -- The shipments list sorted by number (store/tracking-lists.ts's SHIPMENT_ORDERS), either way.
 CREATE INDEX shipments_account_number_order ON shipments (account_id, coalesce(bill_of_lading_number, request_number));
 
