@@ -842,6 +842,11 @@ export interface operations {
                         meta: {
                             size: number;
                             total: number;
+                            /**
+                             * @description Present when there are more records than total: lists count at most 1000 records past the start of the page
+                             * @constant
+                             */
+                            total_is_lower_bound?: true;
                             pagination: {
                                 current: number;
                                 next?: number;
@@ -1733,6 +1738,11 @@ export interface operations {
                         meta: {
                             size: number;
                             total: number;
+                            /**
+                             * @description Present when there are more records than total: lists count at most 1000 records past the start of the page
+                             * @constant
+                             */
+                            total_is_lower_bound?: true;
                             pagination: {
                                 current: number;
                                 next?: number;
@@ -2936,6 +2946,11 @@ export interface operations {
                         meta: {
                             size: number;
                             total: number;
+                            /**
+                             * @description Present when there are more records than total: lists count at most 1000 records past the start of the page
+                             * @constant
+                             */
+                            total_is_lower_bound?: true;
                             pagination: {
                                 current: number;
                                 next?: number;
@@ -3678,6 +3693,11 @@ export interface operations {
                         meta: {
                             size: number;
                             total: number;
+                            /**
+                             * @description Present when there are more records than total: lists count at most 1000 records past the start of the page
+                             * @constant
+                             */
+                            total_is_lower_bound?: true;
                             pagination: {
                                 current: number;
                                 next?: number;
@@ -5765,6 +5785,11 @@ export interface operations {
                         meta: {
                             size: number;
                             total: number;
+                            /**
+                             * @description Present when there are more records than total: lists count at most 1000 records past the start of the page
+                             * @constant
+                             */
+                            total_is_lower_bound?: true;
                             pagination: {
                                 current: number;
                                 next?: number;
@@ -6318,6 +6343,11 @@ export interface operations {
                         meta: {
                             size: number;
                             total: number;
+                            /**
+                             * @description Present when there are more records than total: lists count at most 1000 records past the start of the page
+                             * @constant
+                             */
+                            total_is_lower_bound?: true;
                             pagination: {
                                 current: number;
                                 next?: number;
@@ -7427,6 +7457,11 @@ export interface operations {
                         meta: {
                             size: number;
                             total: number;
+                            /**
+                             * @description Present when there are more records than total: lists count at most 1000 records past the start of the page
+                             * @constant
+                             */
+                            total_is_lower_bound?: true;
                             pagination: {
                                 current: number;
                                 next?: number;

@@ -1,5 +1,6 @@
 // Pieces of schema shared by route declarations: resource envelopes and common query parameters.
 import { z } from 'zod';
+import { COUNT_AHEAD } from '../store/account-rows.ts';
 import type { QueryParamSpec } from './route.ts';
 
 const identifier = z.object({ type: z.string(), id: z.string() });
@@ -65,6 +66,7 @@ const pageLinks = z.object({
 const pageMeta = z.object({
   size: z.int(),
   total: z.int(),
+  total_is_lower_bound: z.literal(true).optional().describe(`Present when there are more records than total: lists count at most ${COUNT_AHEAD} records past the start of the page`),
   pagination: z.object({ current: z.int(), next: z.int().optional(), last: z.int(), records: z.int() }),
 });
 

@@ -6,6 +6,7 @@ import { notFound } from '../jsonapi/errors.ts';
 import { paginate } from '../jsonapi/pagination.ts';
 import { parsePage } from '../jsonapi/query.ts';
 import { loadResources } from '../read-model/resources.ts';
+import type { CountedPage } from '../store/account-rows.ts';
 import { includeParam, listDocument, pageParams, recordDocument } from './openapi-schemas.ts';
 import { trackingClockOf, type AnyRouteSpec, type Ctx, type QueryParamSpec } from './route.ts';
 
@@ -59,7 +60,7 @@ export function listRoute<Row>(
     pageSize: number;
     /** Filter parameters, for OpenAPI (the handler reads them from ctx.query). */
     filters?: QueryParamSpec[];
-    list: (ctx: Ctx<undefined>, limit: number, offset: number) => Promise<{ rows: Row[]; total: number }>;
+    list: (ctx: Ctx<undefined>, limit: number, offset: number) => Promise<CountedPage<Row>>;
     serialize: (rows: Row[], ctx: Ctx<undefined>) => Resource[] | Promise<Resource[]>;
   },
 ): AnyRouteSpec {
@@ -69,9 +70,9 @@ export function listRoute<Row>(
     response: { status: 200, description: spec.description ?? `The ${spec.type}`, schema: listDocument(spec.schema, { paginated: true }) },
     async handler(ctx) {
       const page = parsePage(ctx.query, spec.pageSize);
-      const { rows, total } = await spec.list(ctx, page.size, (page.number - 1) * page.size);
+      const { rows, total, totalIsLowerBound } = await spec.list(ctx, page.size, (page.number - 1) * page.size);
       const data = await spec.serialize(rows, ctx);
-      return { body: { data, included: await ctx.include(spec.type, data), ...paginate(ctx.url, page, total, rows.length) } };
+      return { body: { data, included: await ctx.include(spec.type, data), ...paginate(ctx.url, page, total, rows.length, totalIsLowerBound) } };
     },
   };
 }

@@ -28,6 +28,8 @@ export interface Links {
 export interface PageMeta {
   size: number;
   total: number;
+  /** Present (true) when the list holds more than `total` records: the count stopped at a bound. */
+  total_is_lower_bound?: true;
   pagination: { current: number; next?: number; last: number; records: number };
 }
 

@@ -12,7 +12,13 @@ function pageUrl(url: URL, number: number, size: number): string {
   return u.href;
 }
 
-export function paginate(url: URL, page: Page, total: number, count: number): { links: Links; meta: PageMeta } {
+/**
+ * Links and meta of a page of `count` records out of `total`. When `totalIsLowerBound`, the list
+ * has more than `total` records (the store counts a bounded number past the page, see
+ * store/account-rows.ts): `last` is then the last page known to exist, not the list's end, and
+ * meta says so; `next` is right either way.
+ */
+export function paginate(url: URL, page: Page, total: number, count: number, totalIsLowerBound = false): { links: Links; meta: PageMeta } {
   const last = Math.max(1, Math.ceil(total / page.size));
   const links: Links = {
     self: url.href,
@@ -29,5 +35,5 @@ export function paginate(url: URL, page: Page, total: number, count: number): { 
     last,
     records: total,
   };
-  return { links, meta: { size: count, total, pagination } };
+  return { links, meta: { size: count, total, ...(totalIsLowerBound ? { total_is_lower_bound: true } : {}), pagination } };
 }

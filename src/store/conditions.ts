@@ -3,7 +3,8 @@
 // value, null included. A catch-all such as `($2::text IS NULL OR scac = $2)` then cannot use an
 // index on scac, so instead each condition is written only when its filter is present and the
 // planner sees exactly the conditions there are. The texts differ by which filters are present,
-// never by their values (a list travels as one array parameter), so they stay a small set.
+// never by their values (a list travels as one array parameter; one value alone is written as
+// such, see oneOf), so they stay a small set.
 
 /** Inclusive bounds on an instant; either may be left open. */
 export interface TimeRange {
@@ -29,6 +30,25 @@ export class Conditions {
   /** Adds `condition(placeholder)` when `value` is given; nothing when it is undefined. */
   when<T>(value: T | undefined, condition: (placeholder: string) => string): this {
     if (value !== undefined) this.#parts.push(condition(this.param(value)));
+    return this;
+  }
+
+  /**
+   * `sql` is one of `values` (absent: no condition). One value is written `= $n`, which an index
+   * holding `sql` before the list's order reads in that order (migration 015); `= ANY($n)` over
+   * several is found through the same index but sorted after.
+   */
+  oneOf(sql: string, values: readonly unknown[] | undefined): this {
+    if (values?.length === 1) return this.when(values[0], (p) => `${sql} = ${p}`);
+    return this.when(values, (p) => `${sql} = ANY(${p})`);
+  }
+
+  /**
+   * `ifTrue` when `flag` is true, `ifFalse` when it is false, nothing when it is absent: the two
+   * answers of a yes/no filter written apart, as each is served by a different index (or none).
+   */
+  either(flag: boolean | undefined, ifTrue: string, ifFalse: string): this {
+    if (flag !== undefined) this.#parts.push(flag ? ifTrue : ifFalse);
     return this;
   }
 

@@ -1,5 +1,5 @@
 // Finds an account's shipments, containers and tracking requests by number or reference number.
-import type { Queryable } from './db.ts';
+import { plannedPerRun, type Queryable } from './db.ts';
 import { likeLiteral } from './like.ts';
 
 export interface SearchHit {
@@ -24,43 +24,72 @@ export interface SearchHit {
  * Numbers are written with or without dashes and spaces ("TEST-RAIL", "MSCU 123456-7"), and stored
  * as the user or carrier wrote them, so both sides are compared without case, spaces and dashes
  * (bare_number, migration 013; the find link compares by it too).
- * The matches are substrings, which no B-tree index serves; every branch is bounded by its
- * account's rows instead.
  */
 export const bare = (sql: string) => `bare_number(${sql})`;
 
+/** Everything that names a shipment of its own, as an array: its tracked, B/L and booking numbers and its reference numbers. */
+export const shipmentNumbers = (s: string) => `ARRAY[${s}.request_number, ${s}.bill_of_lading_number, ${s}.booking_number] || ${s}.ref_numbers`;
+/** A container's number and reference numbers, as an array. */
+export const containerNumbers = (c: string) => `ARRAY[${c}.number] || ${c}.ref_numbers`;
+/** A tracking request's number and reference numbers, as an array. */
+export const trackingRequestNumbers = (t: string) => `ARRAY[${t}.request_number] || ${t}.ref_numbers`;
+
+/**
+ * One of `numbers` (one of the arrays above), bare, has `text` in it: `text` is a search string
+ * made literal for LIKE (likeLiteral) and compared bare. Substrings are no B-tree's business, so
+ * migration 015 indexes bare_numbers_text of each of the arrays above with trigrams: only rows
+ * holding the text's three-letter pieces are read. Run the statement planned for its values
+ * (plannedPerRun): the pattern is then a constant the planner weighs, which tells a whole
+ * container number (a row or two) from a line's prefix (a quarter of the rows, better read in the
+ * list's order until a page is full).
+ */
+export const holdsPart = (numbers: string, text: string) => `bare_numbers_text(${numbers}) LIKE '%' || ${bare(text)} || '%'`;
+
+/**
+ * `numbers` (one of the arrays above) holds `number` exactly, up to case: the GIN index of
+ * migration 013 on bare_numbers narrows the rows, `exactly` (the comparison the caller means,
+ * which implies the bare one) decides.
+ */
+export const holdsNumber = (numbers: string, number: string, exactly: string) => `bare_numbers(${numbers}) @> ARRAY[${bare(number)}] AND ${exactly}`;
+
 /**
  * Substring matches, ranked shipments → containers → tracking requests, then newest first; a
- * tracking request whose number already names a shipment is left out.
+ * tracking request whose number already names a shipment is left out. Each kind is cut to the
+ * limit on its own, so none reads more than a page of its matches (in its created_at order, or
+ * through the trigram index when the matches are few).
  */
 export async function search(db: Queryable, accountId: string, query: string, limit = 25): Promise<SearchHit[]> {
   // Only dashes and spaces would match everything.
   if (query.replace(/[\s-]/g, '') === '') return [];
+  const newest = (table: string) => `ORDER BY ${table}.created_at DESC, ${table}.id LIMIT $3`;
   const { rows } = await db.query<SearchHit>(
-    `WITH q AS (SELECT '%' || ${bare('$2')} || '%' AS p)
-     SELECT * FROM (
-       SELECT 'shipment' AS entity_type, s.id, coalesce(s.bill_of_lading_number, s.request_number) AS number, NULL::uuid AS shipment_id,
+    plannedPerRun(
+      `SELECT * FROM (
+       (SELECT 'shipment' AS entity_type, s.id, coalesce(s.bill_of_lading_number, s.request_number) AS number, NULL::uuid AS shipment_id,
               s.scac, s.ref_numbers, NULL AS status, NULL AS failed_reason, s.line_tracking_stopped_at IS NOT NULL AS tracking_stopped,
               s.line_tracking_stopped_reason AS tracking_stopped_reason,
               (SELECT count(*)::int FROM containers c WHERE c.shipment_id = s.id) AS containers_count,
               s.state->>'port_of_lading_name' AS port_of_lading_name, s.state->>'port_of_discharge_name' AS port_of_discharge_name,
               s.created_at, s.updated_at, 1 AS rank
-         FROM shipments s, q
-        WHERE s.account_id = $1 AND (${bare('s.request_number')} LIKE q.p OR ${bare('s.bill_of_lading_number')} LIKE q.p OR ${bare('s.booking_number')} LIKE q.p
-              OR EXISTS (SELECT 1 FROM unnest(s.ref_numbers) r WHERE ${bare('r')} LIKE q.p))
+         FROM shipments s
+        WHERE s.account_id = $1 AND ${holdsPart(shipmentNumbers('s'), '$2')}
+        ${newest('s')})
        UNION ALL
-       SELECT 'cargo', c.id, c.number, c.shipment_id, s.scac, c.ref_numbers, c.state->>'current_status', NULL, NULL, NULL, NULL,
+       (SELECT 'cargo', c.id, c.number, c.shipment_id, s.scac, c.ref_numbers, c.state->>'current_status', NULL, NULL, NULL, NULL,
               s.state->>'port_of_lading_name', s.state->>'port_of_discharge_name', c.created_at, c.updated_at, 2
-         FROM containers c JOIN shipments s ON s.id = c.shipment_id, q
-        WHERE c.account_id = $1 AND (${bare('c.number')} LIKE q.p OR EXISTS (SELECT 1 FROM unnest(c.ref_numbers) r WHERE ${bare('r')} LIKE q.p))
+         FROM containers c JOIN shipments s ON s.id = c.shipment_id
+        WHERE c.account_id = $1 AND ${holdsPart(containerNumbers('c'), '$2')}
+        ${newest('c')})
        UNION ALL
-       SELECT 'tracking_request', t.id, t.request_number, t.shipment_id, t.scac, t.ref_numbers, t.status, t.failed_reason, NULL, NULL, NULL,
+       (SELECT 'tracking_request', t.id, t.request_number, t.shipment_id, t.scac, t.ref_numbers, t.status, t.failed_reason, NULL, NULL, NULL,
               NULL, NULL, t.created_at, t.updated_at, 3
-         FROM tracking_requests t, q
-        WHERE t.account_id = $1 AND (${bare('t.request_number')} LIKE q.p OR EXISTS (SELECT 1 FROM unnest(t.ref_numbers) r WHERE ${bare('r')} LIKE q.p))
+         FROM tracking_requests t
+        WHERE t.account_id = $1 AND ${holdsPart(trackingRequestNumbers('t'), '$2')}
           AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.account_id = $1 AND upper(coalesce(s.bill_of_lading_number, s.request_number)) = upper(t.request_number))
+        ${newest('t')})
      ) hits ORDER BY rank, created_at DESC, id LIMIT $3`,
-    [accountId, likeLiteral(query), limit],
+      [accountId, likeLiteral(query), limit],
+    ),
   );
   return rows.map(({ rank: _rank, ...hit }: SearchHit & { rank?: number }) => hit);
 }

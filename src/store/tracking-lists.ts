@@ -1,13 +1,14 @@
 // SQL for the lists of shipments and containers and their filters. Shipment and container share
 // the filters on a journey (status, ports, line, updated_at): a shipment matches on its own
 // columns and its containers' statuses, a container on its own status and updated_at and on its
-// shipment's ports and line. Migration 008 indexes each of them beside account_id.
+// shipment's ports and line. Migrations 008 and 015 index each of them beside account_id (015:
+// followed by the lists' order, so a page on one value is read off the index in order).
 import { ACCOUNT, pageOfAccount } from './account-rows.ts';
 import type { Conditions, TimeRange } from './conditions.ts';
 import type { Queryable } from './db.ts';
 import { likeLiteral } from './like.ts';
 import { recordedScacs } from './reference.ts';
-import { bare } from './search.ts';
+import { bare, containerNumbers, holdsNumber, holdsPart, shipmentNumbers } from './search.ts';
 import type { ContainerRow, ShipmentRow } from './shipments.ts';
 import { isUuid } from './uuid.ts';
 
@@ -57,6 +58,8 @@ const SHIPMENT_ORDERS = {
 
 export type ShipmentOrderField = keyof typeof SHIPMENT_ORDERS;
 export const SHIPMENT_ORDER_FIELDS = Object.keys(SHIPMENT_ORDERS) as ShipmentOrderField[];
+/** The orders whose expression always has a value (its columns are NOT NULL). */
+const NEVER_NULL = new Set<ShipmentOrderField>(['created_at', 'updated_at', 'bill_of_lading_number', 'shipping_line_scac']);
 
 /** A field and its direction; records without a value come last either way. */
 export interface ShipmentOrder {
@@ -64,7 +67,10 @@ export interface ShipmentOrder {
   descending: boolean;
 }
 
-/** The active holds a container's stored state lists (a pending one holds nothing yet). */
+/**
+ * The active holds a container's stored state lists (a pending one holds nothing yet). Migration
+ * 015's containers_on_hold indexes the containers it is true of, so write it exactly so.
+ */
 const onHold = (c: string) => `${c}.state->'holds_at_pod_terminal' @> '[{"status": "hold"}]'`;
 
 export interface ContainerFilters extends JourneyFilters {
@@ -82,9 +88,9 @@ const containerStatus = (c: string) => `coalesce(${c}.state->>'current_status', 
 function onShipment(where: Conditions, s: string, f: JourneyFilters): Conditions {
   return where
     .when(f.port, (p) => `(${s}.state->>'port_of_lading_locode' = ANY(${p}) OR ${s}.state->>'port_of_discharge_locode' = ANY(${p}) OR ${s}.state->>'destination_locode' = ANY(${p}))`)
-    .when(f.pol_locode, (p) => `${s}.state->>'port_of_lading_locode' = ANY(${p})`)
-    .when(f.pod_locode, (p) => `${s}.state->>'port_of_discharge_locode' = ANY(${p})`)
-    .when(f.line_scac, (p) => `${s}.scac = ANY(${p})`);
+    .oneOf(`${s}.state->>'port_of_lading_locode'`, f.pol_locode)
+    .oneOf(`${s}.state->>'port_of_discharge_locode'`, f.pod_locode)
+    .oneOf(`${s}.scac`, f.line_scac);
 }
 
 /** The filters with line_scac as shipments record it (an alternative SCAC becomes its line's own). */
@@ -103,8 +109,12 @@ export async function listShipments(
   const f = await resolved(db, filters);
   // Only dashes and spaces would match everything: no search at all.
   const q = f.q?.replace(/[\s-]/g, '') ? likeLiteral(f.q) : undefined;
+  const holding = `SELECT 1 FROM containers c WHERE c.account_id = ${ACCOUNT} AND c.shipment_id = shipments.id AND ${onHold('c')}`;
   // Equals (and records without a value) stay newest first among themselves.
-  const orderBy = `${SHIPMENT_ORDERS[order.field]} ${order.descending ? 'DESC' : 'ASC'} NULLS LAST${order.field === 'created_at' ? '' : ', created_at DESC'}`;
+  const direction = order.descending ? 'DESC' : 'ASC';
+  // NULLS LAST only where a value may be missing: an index (read either way) answers the orders of
+  // the fields that always have one (migrations 003, 008, 015), and says nothing of nulls.
+  const orderBy = `${SHIPMENT_ORDERS[order.field]} ${direction}${NEVER_NULL.has(order.field) ? '' : ' NULLS LAST'}${order.field === 'created_at' ? '' : ', created_at DESC'}`;
   return pageOfAccount(
     db,
     'shipments',
@@ -113,16 +123,16 @@ export async function listShipments(
     offset,
     (where) => {
       where
-        .when(q, (p) => {
-          const like = (sql: string) => `${bare(sql)} LIKE '%' || ${bare(p)} || '%'`;
-          return `(${like('request_number')} OR ${like('bill_of_lading_number')} OR ${like('booking_number')}
-           OR EXISTS (SELECT 1 FROM unnest(ref_numbers) r WHERE ${like('r')})
-           OR EXISTS (SELECT 1 FROM containers c WHERE c.shipment_id = shipments.id
-                      AND (${like('c.number')} OR EXISTS (SELECT 1 FROM unnest(c.ref_numbers) cr WHERE ${like('cr')}))))`;
-        })
-        .when(f.number, (p) => `upper(${p}) IN (upper(request_number), upper(bill_of_lading_number), upper(booking_number))`)
-        .when(f.tracking_stopped, (p) => `(line_tracking_stopped_at IS NOT NULL) = ${p}`)
-        .when(f.on_hold, (p) => `EXISTS (SELECT 1 FROM containers c WHERE c.shipment_id = shipments.id AND ${onHold('c')}) = ${p}`)
+        // The shipment's own numbers or one of its containers': two trigram-indexed lookups, as a
+        // semi-join the planner may also answer by walking the list's order (a common part).
+        .when(q, (p) => `id IN (SELECT m.id FROM shipments m WHERE m.account_id = ${ACCOUNT} AND ${holdsPart(shipmentNumbers('m'), p)}
+                               UNION ALL
+                               SELECT c.shipment_id FROM containers c WHERE c.account_id = ${ACCOUNT} AND ${holdsPart(containerNumbers('c'), p)})`)
+        .when(f.number, (p) =>
+          holdsNumber(shipmentNumbers('shipments'), p, `upper(${p}) IN (upper(request_number), upper(bill_of_lading_number), upper(booking_number))`),
+        )
+        .either(f.tracking_stopped, 'line_tracking_stopped_at IS NOT NULL', 'line_tracking_stopped_at IS NULL')
+        .either(f.on_hold, `EXISTS (${holding})`, `NOT EXISTS (${holding})`)
         .when(f.status, (p) => `id IN (SELECT c.shipment_id FROM containers c WHERE c.account_id = ${ACCOUNT} AND ${containerStatus('c')} = ANY(${p}))`)
         .within('updated_at', f.updated)
         .within("(state->>'pod_eta_at')::timestamptz", f.pod_eta);
@@ -138,9 +148,10 @@ export async function listContainers(db: Queryable, accountId: string, filters: 
   const f = await resolved(db, filters);
   return pageOfAccount(db, 'containers', accountId, limit, offset, (where) =>
     where
-      .when(f.number, (p) => `number = upper(regexp_replace(${p}, '[\\s-]', '', 'g'))`)
+      // Container numbers are stored bare (the diff engine writes them so).
+      .when(f.number, (p) => `number = ${bare(p)}`)
       .when(f.shipment_id, (p) => `shipment_id = ${p}`)
-      .when(f.status, (p) => `${containerStatus('containers')} = ANY(${p})`)
+      .oneOf(containerStatus('containers'), f.status)
       .within('updated_at', f.updated)
       .whenAny(onShipment(where.nested(), 's', f), (sql) => `shipment_id IN (SELECT s.id FROM shipments s WHERE s.account_id = ${ACCOUNT} AND ${sql})`),
   );

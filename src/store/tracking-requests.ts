@@ -1,9 +1,10 @@
 // SQL for tracking requests.
 import type { Queryable } from './db.ts';
 import { likeLiteral } from './like.ts';
-import { findOfAccount, pageOfAccount, updateLabelsOfAccount, type LabelEdit } from './account-rows.ts';
+import { findOfAccount, pageOfAccount, updateLabelsOfAccount, type CountedPage, type LabelEdit } from './account-rows.ts';
 import type { TimeRange } from './conditions.ts';
 import { claimDue } from './leases.ts';
+import { holdsPart, trackingRequestNumbers } from './search.ts';
 
 export type TrackingRequestStatus = 'pending' | 'awaiting_manifest' | 'created' | 'failed' | 'tracking_stopped';
 
@@ -68,10 +69,16 @@ export interface TrackingRequestFilters {
   updated?: TimeRange;
 }
 
-export const listTrackingRequests = (db: Queryable, accountId: string, f: TrackingRequestFilters, limit: number, offset: number): Promise<{ rows: TrackingRequestRow[]; total: number }> =>
+/**
+ * A page of the account's requests, newest first. q compares numbers bare, as the search does
+ * (search.ts); migration 015 indexes status, scac and request_type ahead of the list's order and
+ * the request number by upper().
+ */
+export const listTrackingRequests = (db: Queryable, accountId: string, f: TrackingRequestFilters, limit: number, offset: number): Promise<CountedPage<TrackingRequestRow>> =>
   pageOfAccount(db, 'tracking_requests', accountId, limit, offset, (where) =>
     where
-      .when(likeLiteral(f.q) ?? undefined, (p) => `(upper(request_number) LIKE '%' || upper(${p}) || '%' OR EXISTS (SELECT 1 FROM unnest(ref_numbers) r WHERE upper(r) LIKE '%' || upper(${p}) || '%'))`)
+      // Only dashes and spaces would match everything: no search at all.
+      .when(f.q?.replace(/[\s-]/g, '') ? likeLiteral(f.q) : undefined, (p) => holdsPart(trackingRequestNumbers('tracking_requests'), p))
       .when(f.request_number, (p) => `upper(request_number) = upper(${p})`)
       .when(f.status, (p) => `status = ${p}`)
       .when(f.scac, (p) => `scac = upper(${p})`)

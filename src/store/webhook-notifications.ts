@@ -1,7 +1,8 @@
 // SQL for webhook notifications and their delivery attempts. A notification joins the event it
 // announces (what it refers to, its container and per-container sequence) when read.
 import type { WebhookHeader } from '../domain/webhooks/headers.ts';
-import type { Queryable } from './db.ts';
+import { countBounded, type CountedPage } from './account-rows.ts';
+import { plannedPerRun, type Queryable } from './db.ts';
 import { isUuid } from './uuid.ts';
 
 export interface NotificationRow {
@@ -34,12 +35,20 @@ const selectNotifications = (source: string, extra = '') => `
     FROM ${source} n JOIN domain_events d ON d.id = n.domain_event_id`;
 const SELECT = selectNotifications('webhook_notifications');
 
-export async function listNotifications(db: Queryable, accountId: string, limit: number, offset: number): Promise<{ rows: NotificationRow[]; total: number }> {
+export async function listNotifications(db: Queryable, accountId: string, limit: number, offset: number): Promise<CountedPage<NotificationRow>> {
   const [page, count] = await Promise.all([
-    db.query<NotificationRow>(`${SELECT} WHERE n.account_id = $1 ORDER BY n.created_at DESC, n.id DESC LIMIT $2 OFFSET $3`, [accountId, limit, offset]),
-    db.query<{ n: number }>('SELECT count(*) AS n FROM webhook_notifications WHERE account_id = $1', [accountId]),
+    // The page is cut before the join, so a deep page joins its thirty events, not all before it;
+    // planned for its values, as a generic plan, not knowing the page's size, would hash every event.
+    db.query<NotificationRow>(
+      plannedPerRun(
+        `WITH page AS (SELECT * FROM webhook_notifications WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3)
+         ${selectNotifications('page')} ORDER BY n.created_at DESC, n.id DESC`,
+        [accountId, limit, offset],
+      ),
+    ),
+    countBounded(db, 'FROM webhook_notifications WHERE account_id = $1', [accountId], offset),
   ]);
-  return { rows: page.rows, total: count.rows[0].n };
+  return { rows: page.rows, ...count };
 }
 
 export async function findNotifications(db: Queryable, accountId: string, ids: string[]): Promise<NotificationRow[]> {

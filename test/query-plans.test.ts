@@ -1,0 +1,220 @@
+// Every list, filter and search statement the store issues finds its rows through indexes: on a
+// database seeded large enough for the planner to prefer them (ten accounts, tens of thousands of
+// rows, analysed), the plan of each statement, as PostgreSQL would run it, reads no tenant table
+// (one with an account_id) sequentially. The statements are captured from the store functions
+// themselves, through a pool that notes what it is asked to run. Named statements are checked in
+// both of the plans PostgreSQL gives them (planned for their values at first, generic later);
+// statements planned per run, for their values.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import pg from 'pg';
+import type { Queryable } from '../src/store/db.ts';
+import { listParties } from '../src/store/parties.ts';
+import { search } from '../src/store/search.ts';
+import { listContainers, listShipments, SHIPMENT_ORDER_FIELDS, type ContainerFilters, type ShipmentFilters } from '../src/store/tracking-lists.ts';
+import { listTrackingRequests, type TrackingRequestFilters } from '../src/store/tracking-requests.ts';
+import { listNotifications } from '../src/store/webhook-notifications.ts';
+import { listWebhooks } from '../src/store/webhooks.ts';
+import { freshDatabase, type TestDatabase } from './support/database.ts';
+import { forFile } from './support/for-file.ts';
+import { seedLists, type SeededLists } from './support/list-seed.ts';
+
+let database: TestDatabase;
+let seeded: SeededLists;
+let tenantTables: Set<string>;
+
+forFile(
+  async () => {
+    database = await freshDatabase();
+    seeded = await seedLists(database.db, { accounts: 10, containersPerAccount: 2000 });
+    const { rows } = await database.db.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'account_id'",
+    );
+    tenantTables = new Set(rows.map((r) => r.table_name));
+    return database;
+  },
+  () => {},
+  (d) => d.drop(),
+);
+
+interface Statement {
+  text: string;
+  values: unknown[];
+  /** Run as a named prepared statement (db.ts), which PostgreSQL may plan generically. */
+  named: boolean;
+}
+
+/** Runs `call` against a pool that notes each statement it runs. */
+async function statementsOf(call: (db: Queryable) => Promise<unknown>): Promise<Statement[]> {
+  const seen: Statement[] = [];
+  const recording: Queryable = {
+    query: ((text: string | pg.QueryConfig, values?: unknown[]) => {
+      if (typeof text === 'string') seen.push({ text, values: values ?? [], named: values !== undefined });
+      else seen.push({ text: text.text, values: text.values ?? [], named: false });
+      return (database.db.query as (...args: unknown[]) => unknown)(text, values);
+    }) as Queryable['query'],
+  };
+  await call(recording);
+  return seen;
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+
+/** The plans PostgreSQL makes for a statement: for its values, and generic too when it is named. */
+async function plansOf(s: Statement): Promise<PlanNode[]> {
+  const client = await database.db.connect();
+  try {
+    const explain = async (text: string, values?: unknown[]) => {
+      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${text}`, values);
+      return rows[0]['QUERY PLAN'][0].Plan;
+    };
+    const plans = [await explain(s.text, s.values)];
+    if (s.named) {
+      // EXECUTE takes its values as literals, which become the parameters' types.
+      const literals = s.values.map((v) => (v === null ? 'NULL' : client.escapeLiteral(prepared(v))));
+      await client.query(`PREPARE checked AS ${s.text}`);
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      try {
+        plans.push(await explain(`EXECUTE checked(${literals.join(', ')})`));
+      } finally {
+        await client.query('RESET plan_cache_mode');
+        await client.query('DEALLOCATE checked');
+      }
+    }
+    return plans;
+  } finally {
+    client.release();
+  }
+}
+
+/** A value as node-postgres sends it (arrays as array literals, instants as ISO 8601). */
+function prepared(v: unknown): string {
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) return `{${v.map((x) => `"${String(x).replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+  return String(v);
+}
+
+/** Fails when a plan of a statement `call` issues reads a tenant table sequentially; returns the index names the plans use. */
+async function assertIndexed(name: string, call: (db: Queryable) => Promise<unknown>): Promise<Set<string>> {
+  const statements = await statementsOf(call);
+  assert.ok(statements.length > 0, `${name}: no statement captured`);
+  const indexes = new Set<string>();
+  for (const s of statements) {
+    for (const plan of await plansOf(s)) {
+      for (const node of nodes(plan)) {
+        if (node['Index Name']) indexes.add(node['Index Name']);
+        assert.ok(
+          !(node['Node Type'] === 'Seq Scan' && tenantTables.has(node['Relation Name'] ?? '')),
+          `${name}: a sequential scan of ${node['Relation Name']} in\n${s.text}\n${JSON.stringify(plan, null, 1)}`,
+        );
+      }
+    }
+  }
+  return indexes;
+}
+
+const lastMonth = { start: new Date('2025-12-01T00:00:00Z'), end: new Date('2026-01-01T00:00:00Z') };
+
+describe('no list, filter or search statement reads a tenant table sequentially', () => {
+  test('the seed makes the planner choose: tenant tables hold tens of thousands of rows', async () => {
+    const { rows } = await database.db.query<{ n: number }>('SELECT count(*) AS n FROM containers');
+    assert.ok(rows[0].n >= 20_000);
+  });
+
+  test('search: whole numbers, parts of one, reference numbers; a whole container number goes through the trigram index', async () => {
+    const account = seeded.accounts[0];
+    const used = await assertIndexed('search whole number', (db) => search(db, account, seeded.number));
+    assert.ok(used.has('containers_numbers_trgm'), [...used].join(', '));
+    for (const query of [seeded.number.slice(4, 10), seeded.number.slice(0, 4), 'MS', 'PO-1-333', 'bl1 0000', 'NOTHING-LIKE-THIS', 'x%_']) {
+      await assertIndexed(`search ${query}`, (db) => search(db, account, query));
+    }
+  });
+
+  test('shipments: every filter, alone and combined, every order, and a deep page', async () => {
+    const account = seeded.accounts[0];
+    const { rows } = await database.db.query<{ scac: string }>('SELECT scac FROM shipments WHERE account_id = $1 LIMIT 1', [account]);
+    const cases: ShipmentFilters[] = [
+      {},
+      { q: seeded.number },
+      { q: seeded.number.slice(0, 4) },
+      { q: 'PO-1-12' },
+      { number: 'BL100000010' },
+      { tracking_stopped: true },
+      { tracking_stopped: false },
+      { on_hold: true },
+      { on_hold: false },
+      { status: ['on_ship'] },
+      { status: ['available', 'grounded'] },
+      { status: ['delivered'] },
+      { port: [seeded.port] },
+      { pol_locode: [seeded.port] },
+      { pod_locode: [seeded.port] },
+      { pod_locode: [seeded.port, 'XXRAR'] },
+      { line_scac: [rows[0].scac] },
+      { updated: lastMonth },
+      { pod_eta: lastMonth },
+      { port: [seeded.port], status: ['on_ship'] },
+      { line_scac: [rows[0].scac], tracking_stopped: false, updated: lastMonth },
+    ];
+    for (const f of cases) await assertIndexed(`shipments ${JSON.stringify(f)}`, (db) => listShipments(db, account, f, 30, 0));
+    for (const field of SHIPMENT_ORDER_FIELDS) {
+      for (const descending of [false, true]) {
+        await assertIndexed(`shipments sorted ${descending ? '-' : ''}${field}`, (db) => listShipments(db, account, {}, 30, 0, { field, descending }));
+      }
+    }
+    await assertIndexed('shipments page 21', (db) => listShipments(db, account, {}, 30, 600));
+  });
+
+  test('containers: every filter', async () => {
+    const account = seeded.accounts[0];
+    const { rows } = await database.db.query<{ shipment_id: string }>('SELECT shipment_id FROM containers WHERE account_id = $1 LIMIT 1', [account]);
+    const cases: ContainerFilters[] = [
+      {},
+      { number: seeded.number },
+      { shipment_id: rows[0].shipment_id },
+      { status: ['on_ship'] },
+      { status: ['available', 'new'] },
+      { port: [seeded.port] },
+      { pod_locode: [seeded.port] },
+      { line_scac: ['MAEU'] },
+      { updated: lastMonth },
+      { status: ['available'], pol_locode: [seeded.port] },
+    ];
+    for (const f of cases) await assertIndexed(`containers ${JSON.stringify(f)}`, (db) => listContainers(db, account, f, 30, 0));
+  });
+
+  test('tracking requests: every filter; filter[status] reads the status index', async () => {
+    const account = seeded.accounts[0];
+    const used = await assertIndexed('tracking requests pending', (db) => listTrackingRequests(db, account, { status: 'pending' }, 30, 0));
+    assert.ok(used.has('tracking_requests_account_status'), [...used].join(', '));
+    const cases: TrackingRequestFilters[] = [
+      {},
+      { q: 'PO-1-44' },
+      { q: 'BL1000' },
+      { request_number: 'bl100000010' },
+      { status: 'failed' },
+      { status: 'awaiting_manifest' },
+      { scac: 'maeu' },
+      { request_type: 'container' },
+      { created: lastMonth },
+      { updated: lastMonth },
+      { status: 'created', scac: 'MAEU' },
+    ];
+    for (const f of cases) await assertIndexed(`tracking requests ${JSON.stringify(f)}`, (db) => listTrackingRequests(db, account, f, 30, 0));
+  });
+
+  test('webhook notifications, webhooks and parties', async () => {
+    const account = seeded.accounts[0];
+    await assertIndexed('webhook notifications', (db) => listNotifications(db, account, 30, 0));
+    await assertIndexed('webhook notifications page 40', (db) => listNotifications(db, account, 30, 1170));
+    await assertIndexed('webhooks', (db) => listWebhooks(db, account, 30, 0));
+    await assertIndexed('parties', (db) => listParties(db, account, 25, 0));
+  });
+});
