@@ -224,6 +224,69 @@ async function dropIndexes(db: pg.Pool): Promise<string[][]> {
   return [keys.map(add), indexes.map((i) => i.def), foreign.map(add)];
 }
 
+/** A step of a build and the seconds it took, as the build reports them. */
+export type PhaseLog = (name: string) => void;
+
+/**
+ * Fills an empty, migrated and seeded database with ten accounts' data of `size`, as one large
+ * account and nine smaller ones: rows by COPY with the tables' indexes and constraints taken off,
+ * which are built (and checked) afterwards. Exported so tests and other benchmarks can load data.
+ */
+export async function loadScaleData(url: string, size: { containers: number; trackingRequests: number }, phase: PhaseLog = () => {}): Promise<{ accounts: string[]; rows: Record<string, number> }> {
+  // A connection per table, all loading at once.
+  const db = new pg.Pool({ connectionString: url, max: LOADED.length, application_name: 'svc-bench-scale' });
+  try {
+    return await load(db, size, phase);
+  } finally {
+    await db.end();
+  }
+}
+
+async function load(db: pg.Pool, size: { containers: number; trackingRequests: number }, phase: PhaseLog): Promise<{ accounts: string[]; rows: Record<string, number> }> {
+  const { rows: accounts } = await db.query<{ id: string }>(
+    `INSERT INTO accounts (name, created_at)
+     SELECT CASE WHEN a = 1 THEN 'Scale: large forwarder' ELSE 'Scale: importer ' || a END, timestamptz '2024-01-01'
+       FROM generate_series(1, $1) a ORDER BY a RETURNING id`,
+    [ACCOUNTS],
+  );
+  const plan: Plan = { ...size, accounts: accounts.map((a) => a.id), partiesPerAccount: PARTIES_PER_ACCOUNT };
+  const ref = await reference(db);
+  const [keys, indexes, foreign] = await dropIndexes(db);
+  phase('indexes and constraints dropped');
+
+  const writers = Object.fromEntries(await Promise.all(LOADED.map(async (t) => [t, await CopyWriter.open(db, t)] as const))) as Record<ScaleTable, CopyWriter>;
+  for (const l of partyLines(plan)) await writers.parties.add(l);
+  for (const l of webhookLines(plan)) await writers.webhooks.add(l);
+  for (const s of shipments(plan, ref)) {
+    await writers.shipments.add(shipmentLine(s));
+    for (const c of s.containers) {
+      await writers.containers.add(containerLine(s, c));
+      await writers.transport_events.add(eventLines(s, c), c.milestones.length);
+      const n = notificationLines(s, c);
+      if (n) {
+        await writers.domain_events.add(n.domainEvent);
+        await writers.webhook_notifications.add(n.notification);
+      }
+    }
+    for (const t of s.trackingRequests) await writers.tracking_requests.add(trackingRequestLine(t, s, plan));
+  }
+  await Promise.all(Object.values(writers).map((w) => w.close()));
+  const rows = Object.fromEntries(LOADED.map((t) => [t, writers[t].rows]));
+  phase(`COPY (${Object.values(rows).reduce((a, b) => a + b)} rows)`);
+
+  await runAll(db, keys, 2);
+  phase(`keys and unique constraints (${keys.length})`);
+  await runAll(db, indexes, 2);
+  phase(`indexes (${indexes.length})`);
+  await runAll(db, foreign, 2);
+  phase(`foreign keys checked (${foreign.length})`);
+  await db.query("SELECT setval(pg_get_serial_sequence('domain_events', 'id'), (SELECT max(id) FROM domain_events))");
+  // As autovacuum leaves tables in service: statistics gathered, visibility map and hint bits set.
+  await db.query('VACUUM (ANALYZE)');
+  phase('VACUUM ANALYZE');
+  return { accounts: plan.accounts, rows };
+}
+
 async function build(url: string, size: { containers: number; trackingRequests: number }, migrations: string[], log: (line: string) => void): Promise<void> {
   const started = performance.now();
   const phases: Record<string, number> = {};
@@ -234,58 +297,17 @@ async function build(url: string, size: { containers: number; trackingRequests: 
     mark = now;
     log(`  ${name}: ${phases[name].toFixed(1)} s`);
   };
-  const db = new pg.Pool({ connectionString: url, max: 8, application_name: 'svc-bench-scale' });
+  const db = new pg.Pool({ connectionString: url, max: 2, application_name: 'svc-bench-scale' });
   try {
     await migrate(db);
     await seedReferenceData(db);
     phase('schema and reference data');
-    const { rows: accounts } = await db.query<{ id: string }>(
-      `INSERT INTO accounts (name, created_at)
-       SELECT CASE WHEN a = 1 THEN 'Scale: large forwarder' ELSE 'Scale: importer ' || a END, timestamptz '2024-01-01'
-         FROM generate_series(1, $1) a ORDER BY a RETURNING id`,
-      [ACCOUNTS],
-    );
-    const plan: Plan = { ...size, accounts: accounts.map((a) => a.id), partiesPerAccount: PARTIES_PER_ACCOUNT };
-    const ref = await reference(db);
-    const restore = await dropIndexes(db);
-    phase('indexes and constraints dropped');
-
-    const writers = Object.fromEntries(await Promise.all(LOADED.map(async (t) => [t, await CopyWriter.open(db, t)] as const))) as Record<ScaleTable, CopyWriter>;
-    for (const l of partyLines(plan)) await writers.parties.add(l);
-    for (const l of webhookLines(plan)) await writers.webhooks.add(l);
-    for (const s of shipments(plan, ref)) {
-      await writers.shipments.add(shipmentLine(s));
-      for (const c of s.containers) {
-        await writers.containers.add(containerLine(s, c));
-        await writers.transport_events.add(eventLines(s, c), c.milestones.length);
-        const n = notificationLines(s, c);
-        if (n) {
-          await writers.domain_events.add(n.domainEvent);
-          await writers.webhook_notifications.add(n.notification);
-        }
-      }
-      for (const t of s.trackingRequests) await writers.tracking_requests.add(trackingRequestLine(t, s, plan));
-    }
-    await Promise.all(Object.values(writers).map((w) => w.close()));
-    const rows = Object.fromEntries(LOADED.map((t) => [t, writers[t].rows]));
-    phase(`COPY (${Object.values(rows).reduce((a, b) => a + b)} rows)`);
-
-    const [keys, indexes, foreign] = restore;
-    await runAll(db, keys, 2);
-    phase(`keys and unique constraints (${keys.length})`);
-    await runAll(db, indexes, 2);
-    phase(`indexes (${indexes.length})`);
-    await runAll(db, foreign, 2);
-    phase(`foreign keys checked (${foreign.length})`);
-    await db.query("SELECT setval(pg_get_serial_sequence('domain_events', 'id'), (SELECT max(id) FROM domain_events))");
-    // As autovacuum leaves tables in service: statistics gathered, visibility map and hint bits set.
-    await db.query('VACUUM (ANALYZE)');
-    phase('VACUUM ANALYZE');
+    const { accounts, rows } = await loadScaleData(url, size, phase);
     const buildSeconds = Math.round(performance.now() - started) / 1000;
     await db.query(`CREATE TABLE bench_scale_build (migrations text[] NOT NULL, generator integer NOT NULL, account_id uuid NOT NULL,
-                      build_seconds real NOT NULL, phases jsonb NOT NULL, rows jsonb NOT NULL, built_at timestamptz NOT NULL DEFAULT now())`);
+                      build_seconds real NOT NULL, phases json NOT NULL, rows jsonb NOT NULL, built_at timestamptz NOT NULL DEFAULT now())`);
     await db.query('INSERT INTO bench_scale_build (migrations, generator, account_id, build_seconds, phases, rows) VALUES ($1, $2, $3, $4, $5, $6)', [
-      migrations, GENERATOR_VERSION, plan.accounts[0], buildSeconds, phases, rows,
+      migrations, GENERATOR_VERSION, accounts[0], buildSeconds, phases, rows,
     ]);
   } finally {
     await db.end();
