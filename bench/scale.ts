@@ -1,0 +1,244 @@
+// `npm run bench:scale`: how svc's list, filter, search and show routes hold up as the data grows.
+// For each size (BENCH_SIZES, default 10k,100k,1m containers; about ten transport events each and
+// one tracking request per ten containers, over ten accounts) it builds or reuses a database
+// (scale-seed.ts) and serves it with svc's app on loopback, all sizes at once. Each route is then
+// driven from a worker thread (BENCH_CONCURRENCY clients for BENCH_SECONDS) as the largest account,
+// the sizes taking turns for BENCH_ROUNDS rounds. Per route: p50 at each size and the ratio of the
+// largest size's p50 to the smallest's, against the goal of 1.5×; search's p50 against 20 ms.
+// BENCH_REBUILD=1 builds the databases again.
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { buildApp } from '../src/http/app.ts';
+import { createApiKey } from '../src/services/api-keys.ts';
+import { startEmbeddedPostgres } from '../src/store/embedded.ts';
+import { createPool, type Db } from '../src/store/db.ts';
+import { NOW } from './scale-data.ts';
+import { SCALE_SIZES, scaleDatabase, type ScaleDatabase, type ScaleSize } from './scale-seed.ts';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const sizes = (process.env.BENCH_SIZES ?? '10k,100k,1m').split(',').map((s) => s.trim().toLowerCase()) as ScaleSize[];
+for (const s of sizes) if (!(s in SCALE_SIZES)) throw new Error(`BENCH_SIZES: unknown size ${s} (known: ${Object.keys(SCALE_SIZES).join(', ')})`);
+const GOAL_RATIO = 1.5;
+const SEARCH_GOAL_MS = 20;
+/** The name of the keys a run makes, so it can take them away again. */
+const KEY_NAME = 'bench:scale';
+
+/** The server the databases live on: BENCH_DATABASE_URL, SVC_TEST_DATABASE_URL, DATABASE_URL, else the embedded one the tests use. */
+async function server(): Promise<{ url: string; stop(): Promise<void> }> {
+  const url = process.env.BENCH_DATABASE_URL ?? process.env.SVC_TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (url) return { url, stop: async () => {} };
+  const embedded = await startEmbeddedPostgres(path.resolve(import.meta.dirname, '../.test-pg'), 54339);
+  return { url: embedded.url, stop: embedded.stop };
+}
+
+interface Samples {
+  container: { id: string; number: string; shipment_id: string };
+  shipment: { bill_of_lading_number: string; pol: string; pod: string };
+  trackingRequestId: string;
+  trackingRequestNumber: string;
+}
+
+/**
+ * Records of the same kind at every size: a container of a finished journey half a year back
+ * (all its milestones), its shipment, and a pending tracking request, all of the large account.
+ */
+async function samples(db: Db, accountId: string): Promise<Samples> {
+  const half = new Date(NOW - 180 * 86_400_000);
+  const { rows: containers } = await db.query<Samples['container'] & { status: string }>(
+    `SELECT id, number, shipment_id, state->>'current_status' AS status FROM containers
+      WHERE account_id = $1 AND created_at < $2 ORDER BY created_at DESC, id DESC LIMIT 50`,
+    [accountId, half],
+  );
+  const container = containers.find((c) => c.status === 'empty_returned') ?? containers[0];
+  const { rows: shipment } = await db.query<Samples['shipment']>(
+    `SELECT coalesce(bill_of_lading_number, request_number) AS bill_of_lading_number, state->>'port_of_lading_locode' AS pol,
+            state->>'port_of_discharge_locode' AS pod FROM shipments WHERE id = $1`,
+    [container.shipment_id],
+  );
+  const { rows: request } = await db.query<{ id: string; request_number: string }>(
+    `SELECT id, request_number FROM tracking_requests WHERE account_id = $1 AND status = 'pending' ORDER BY created_at DESC LIMIT 1`,
+    [accountId],
+  );
+  return { container, shipment: shipment[0], trackingRequestId: request[0].id, trackingRequestNumber: request[0].request_number };
+}
+
+/** Every list, filter, search and show route, by a name that is the same at every size. */
+function routes(s: Samples): [string, string][] {
+  const day = (daysBefore: number) => new Date(NOW - daysBefore * 86_400_000).toISOString();
+  const c = s.container;
+  const partial = c.number.slice(4, 10);
+  const ranged = (param: string, from: number, to: number) => `${param}[start]=${day(from)}&${param}[end]=${day(to)}`;
+  return [
+    ['GET /v2/shipments', '/v2/shipments'],
+    ['  shipments filter[status]=on_ship', '/v2/shipments?filter[status]=on_ship'],
+    ['  shipments filter[port]=<pod>', `/v2/shipments?filter[port]=${s.shipment.pod}`],
+    ['  shipments filter[pol_locode]', `/v2/shipments?filter[pol_locode]=${s.shipment.pol}`],
+    ['  shipments filter[pod_locode]', `/v2/shipments?filter[pod_locode]=${s.shipment.pod}`],
+    ['  shipments filter[line_scac]=MAEU', '/v2/shipments?filter[line_scac]=MAEU'],
+    ['  shipments filter[updated_at] one day', `/v2/shipments?${ranged('filter[updated_at]', 10, 9)}`],
+    ['  shipments filter[tracking_stopped]=false', '/v2/shipments?filter[tracking_stopped]=false'],
+    ['  shipments filter[on_hold]=true', '/v2/shipments?filter[on_hold]=true'],
+    ['  shipments filter[pod_eta_at] next week', `/v2/shipments?${ranged('filter[pod_eta_at]', 0, -7)}`],
+    ['  shipments number=<B/L>', `/v2/shipments?number=${s.shipment.bill_of_lading_number}`],
+    ['  shipments q=<partial number>', `/v2/shipments?q=${partial}`],
+    ['  shipments sort=-updated_at', '/v2/shipments?sort=-updated_at'],
+    ['  shipments sort=pod_arrival_at', '/v2/shipments?sort=pod_arrival_at'],
+    ['GET /v2/containers', '/v2/containers'],
+    ['  containers filter[status]=available', '/v2/containers?filter[status]=available'],
+    ['  containers filter[port]=<pod>', `/v2/containers?filter[port]=${s.shipment.pod}`],
+    ['  containers filter[pod_locode]', `/v2/containers?filter[pod_locode]=${s.shipment.pod}`],
+    ['  containers filter[line_scac]=MAEU', '/v2/containers?filter[line_scac]=MAEU'],
+    ['  containers filter[updated_at] one day', `/v2/containers?${ranged('filter[updated_at]', 10, 9)}`],
+    ['  containers filter[number]', `/v2/containers?filter[number]=${c.number}`],
+    ['  containers filter[shipment_id]', `/v2/containers?filter[shipment_id]=${c.shipment_id}`],
+    ['GET /v2/tracking_requests', '/v2/tracking_requests'],
+    ['  tracking_requests filter[status]=pending', '/v2/tracking_requests?filter[status]=pending'],
+    ['  tracking_requests filter[status]=failed', '/v2/tracking_requests?filter[status]=failed'],
+    ['  tracking_requests filter[scac]=MAEU', '/v2/tracking_requests?filter[scac]=MAEU'],
+    ['  tracking_requests filter[request_number]', `/v2/tracking_requests?filter[request_number]=${s.trackingRequestNumber}`],
+    ['GET /v2/search?query=<full number>', `/v2/search?query=${c.number}`],
+    ['GET /v2/search?query=<partial number>', `/v2/search?query=${partial}`],
+    ['GET /v2/containers/{id}', `/v2/containers/${c.id}`],
+    ['  container ?include=shipment,pod_terminal,transport_events', `/v2/containers/${c.id}?include=shipment,pod_terminal,transport_events`],
+    ['GET /v2/containers/{id}/transport_events', `/v2/containers/${c.id}/transport_events`],
+    ['GET /v2/shipments/{id}', `/v2/shipments/${c.shipment_id}`],
+    ['GET /v2/tracking_requests/{id}', `/v2/tracking_requests/${s.trackingRequestId}`],
+    ['GET /v2/webhook_notifications', '/v2/webhook_notifications'],
+  ];
+}
+
+interface LoadResult {
+  requests: number;
+  errors: number;
+  seconds: number;
+  latenciesMs: number[];
+}
+
+function load(url: string, headers: Record<string, string>[]): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: { url, headers, concurrency, seconds } });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+}
+
+interface Figures {
+  p50: number;
+  p99: number;
+  rps: number;
+  errors: number;
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+/** svc's app serving one size's database, with a key per client of the large account. */
+interface Served {
+  size: ScaleSize;
+  base: string;
+  headers: Record<string, string>[];
+  routes: Map<string, string>;
+  close(): Promise<void>;
+}
+
+async function serve(database: ScaleDatabase): Promise<Served> {
+  const db = createPool(database.url);
+  // Each reading of this clock is a second later, so the rate limiter runs its real query on every
+  // request without ever refusing one (with one key per client, as bench:api does).
+  let tick = NOW;
+  const clock = { now: () => new Date((tick += 1000)) };
+  const app = await buildApp({ db, clock });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const headers = await Promise.all(
+    Array.from({ length: concurrency }, async () => ({ authorization: `Token ${(await createApiKey(db, database.accountId, KEY_NAME)).key}` })),
+  );
+  return {
+    size: database.size,
+    base: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+    headers,
+    routes: new Map(routes(await samples(db, database.accountId))),
+    async close() {
+      await app.close();
+      await db.query('DELETE FROM api_keys WHERE name = $1', [KEY_NAME]);
+      await db.end();
+    },
+  };
+}
+
+/** One route at one size, BENCH_SECONDS of load; undefined (and the reason printed) when it does not answer 200. */
+async function measure(served: Served, name: string): Promise<Figures | undefined> {
+  const url = served.base + served.routes.get(name);
+  // One request first: a route that fails is reported as such, not timed.
+  const probe = await fetch(url, { headers: served.headers[0] });
+  const body = await probe.text();
+  if (probe.status !== 200) {
+    console.log(`  ${name.trim()} at ${served.size}: HTTP ${probe.status}: ${body.slice(0, 200)}`);
+    return undefined;
+  }
+  const r = await load(url, served.headers);
+  const sorted = r.latenciesMs.sort((a, b) => a - b);
+  return { p50: pct(sorted, 50), p99: pct(sorted, 99), rps: r.requests / r.seconds, errors: r.errors };
+}
+
+const pg = await server();
+const servers: Served[] = [];
+const fmt = (v: number | undefined, digits = 1) => (v === undefined ? '-' : v.toFixed(digits));
+let misses = 0;
+let measured = 0;
+try {
+  console.log(`svc scale benchmark: sizes ${sizes.join(', ')}; ${concurrency} clients, ${seconds} s per route and size, ${rounds} interleaved rounds; ${pg.url.replace(/\/\/[^@]*@/, '//')}`);
+  for (const size of sizes) {
+    const started = performance.now();
+    const database = await scaleDatabase(size, pg.url, { rebuild: process.env.BENCH_REBUILD === '1', log: (l) => console.log(l) });
+    const rows = Object.entries(database.rows).map(([t, n]) => `${t} ${n}`).join(', ');
+    const phases = Object.entries(database.phases).map(([p, t]) => `${p} ${t.toFixed(1)} s`).join('; ');
+    console.log(`${size}: ${database.built ? `built in ${((performance.now() - started) / 1000).toFixed(0)} s` : `kept, built in ${database.buildSeconds.toFixed(0)} s`} (${phases}); ${mb(database.bytes)} on disk; ${rows}`);
+    servers.push(await serve(database));
+  }
+  // Sizes take turns on each route, round after round, so a busy moment of the machine falls on
+  // all of them alike; each figure is the median of its rounds.
+  const first = sizes[0];
+  const last = sizes[sizes.length - 1];
+  console.log(`\nper route: p50 ms at each size (p99 and req/s of the largest); ratio = p50 at ${last} / p50 at ${first}, goal ≤ ${GOAL_RATIO}×; search: p50 ≤ ${SEARCH_GOAL_MS} ms at ${last}`);
+  console.log('route'.padEnd(58), ...sizes.map((s) => `p50 ${s}`.padStart(10)), `p99 ${last}`.padStart(10), 'req/s'.padStart(7), 'ratio'.padStart(7), ' verdict');
+  for (const name of servers[0].routes.keys()) {
+    const runs = new Map<ScaleSize, Figures[]>(sizes.map((s) => [s, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (const served of servers) {
+        const f = await measure(served, name);
+        if (f) runs.get(served.size)?.push(f);
+      }
+    }
+    const figure = (size: ScaleSize, key: keyof Figures) => {
+      const values = runs.get(size)?.map((f) => f[key]) ?? [];
+      return values.length ? median(values) : undefined;
+    };
+    const p50 = sizes.map((s) => figure(s, 'p50'));
+    const [a, b] = [p50[0], p50[p50.length - 1]];
+    const ratio = a !== undefined && b !== undefined && sizes.length > 1 ? b / a : undefined;
+    const marks: string[] = [];
+    if (ratio !== undefined && ratio > GOAL_RATIO) marks.push(`MISS ratio > ${GOAL_RATIO}×`);
+    if (name.startsWith('GET /v2/search') && b !== undefined && b > SEARCH_GOAL_MS) marks.push(`MISS p50 > ${SEARCH_GOAL_MS} ms`);
+    const errors = sizes.reduce((n, s) => n + (runs.get(s)?.reduce((m, f) => m + f.errors, 0) ?? 0), 0);
+    if (errors) marks.push(`${errors} errors`);
+    if (p50.includes(undefined)) marks.push('not measured at every size');
+    if (marks.length) misses++;
+    measured++;
+    console.log(
+      name.padEnd(58),
+      ...p50.map((v) => fmt(v).padStart(10)),
+      fmt(figure(last, 'p99')).padStart(10),
+      fmt(figure(last, 'rps'), 0).padStart(7),
+      (ratio === undefined ? '-' : `${ratio.toFixed(2)}×`).padStart(7),
+      ` ${marks.length ? marks.join('; ') : 'ok'}`,
+    );
+  }
+} finally {
+  for (const served of servers) await served.close();
+  await pg.stop();
+}
+console.log(`\n${misses} of ${measured} routes miss a goal.`);
