@@ -1,7 +1,18 @@
 #!/usr/bin/env node
-// Entry point for `npx svc` and `npm start`: runs the TypeScript sources through tsx,
-// so a fresh clone needs no build step.
-import { register } from 'tsx/esm/api';
+// Entry point for `npx svc` and `npm start`: runs the compiled program (bin/build.js), compiling the
+// TypeScript sources first when they changed since the last build, so a fresh clone needs no build
+// step and a start transpiles nothing. Under node's test runner (npm test sets NODE_TEST_CONTEXT in
+// every test process, and the svc processes tests start inherit it) svc runs the sources through
+// tsx instead: tests exercise the code as it is being edited, and parallel tests never compile.
+import { compiledEntry } from './build.js';
 
-register();
-await import('../src/main/cli.ts');
+const say = (msg) => process.stderr.write(`svc: ${msg}\n`);
+const entry = process.env.NODE_TEST_CONTEXT ? undefined : compiledEntry(say);
+if (entry) {
+  await import(entry);
+} else {
+  if (!process.env.NODE_TEST_CONTEXT) say('TypeScript is not installed (npm ci --omit=dev?), so the sources run through tsx; npm run build before leaving out dev dependencies avoids that');
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/main/cli.ts');
+}
