@@ -4,11 +4,15 @@
 // step and a start transpiles nothing. Under node's test runner (npm test sets NODE_TEST_CONTEXT in
 // every test process, and the svc processes tests start inherit it) svc runs the sources through
 // tsx instead: tests exercise the code as it is being edited, and parallel tests never compile.
-import { compiledEntry } from './build.js';
+import module from 'node:module';
+import path from 'node:path';
+import { compiledEntry, DIST_DIR } from './build.js';
 
 const say = (msg) => process.stderr.write(`svc: ${msg}\n`);
 const entry = process.env.NODE_TEST_CONTEXT ? undefined : compiledEntry(say);
 if (entry) {
+  // Node 22.1 and later keep V8's compiled code of each module on disk: later starts skip compiling.
+  module.enableCompileCache?.(path.join(DIST_DIR, '.compile-cache'));
   await import(entry);
 } else {
   if (!process.env.NODE_TEST_CONTEXT) say('TypeScript is not installed (npm ci --omit=dev?), so the sources run through tsx; npm run build before leaving out dev dependencies avoids that');
