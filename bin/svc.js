@@ -6,7 +6,12 @@
 // tsx instead: tests exercise the code as it is being edited, and parallel tests never compile.
 import module from 'node:module';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { compiledEntry, DIST_DIR } from './build.js';
+
+// The young generation stays at its initial size until svc is up (src/main/start-up-memory.ts):
+// start-up's burst of allocations would otherwise grow it to 32 MB for good on Node 20.
+setFlagsFromString('--semi-space-growth-factor=1');
 
 const say = (msg) => process.stderr.write(`svc: ${msg}\n`);
 const entry = process.env.NODE_TEST_CONTEXT ? undefined : compiledEntry(say);

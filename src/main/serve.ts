@@ -23,7 +23,6 @@ import { webhookSettingsFrom } from '../webhooks/settings.ts';
 import { lockDataDir } from './data-lock.ts';
 import { openDatabase } from './database.ts';
 import { DemoClock } from './demo-clock.ts';
-import { collectStartupGarbage } from './startup-garbage.ts';
 import { createLogger, databaseLog, say, warnAboutSettings, workerLog } from './logger.ts';
 import { mountMcp } from './mcp.ts';
 import { mountWeb, pageNotFound } from './web.ts';
@@ -238,7 +237,6 @@ export async function serve(config: Config): Promise<void> {
     // On stderr: stdout carries only JSON log lines, and the key must not reach a log collector.
     process.stderr.write(lines.join('\n') + '\n\n');
     warnAboutSettings(config, logger, say);
-    collectStartupGarbage();
   } catch (err) {
     // What did start (the database above all, embedded or pooled) would keep the process alive
     // after the error; stop it so svc exits.
