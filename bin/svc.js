@@ -14,7 +14,13 @@ import { compiledEntry, DIST_DIR } from './build.js';
 setFlagsFromString('--semi-space-growth-factor=1');
 
 const say = (msg) => process.stderr.write(`svc: ${msg}\n`);
-const entry = process.env.NODE_TEST_CONTEXT ? undefined : compiledEntry(say);
+let entry;
+try {
+  entry = process.env.NODE_TEST_CONTEXT ? undefined : compiledEntry(say);
+} catch (err) {
+  say(err.message); // tsc's own report of what it could not compile
+  process.exit(1);
+}
 if (entry) {
   // Node 22.1 and later keep V8's compiled code of each module on disk: later starts skip compiling.
   module.enableCompileCache?.(path.join(DIST_DIR, '.compile-cache'));
