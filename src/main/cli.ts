@@ -15,6 +15,7 @@ import { listUsers } from '../store/users.ts';
 import { isUuid } from '../store/uuid.ts';
 import { openDatabase, type Database } from './database.ts';
 import { say } from './logger.ts';
+import { settle } from './start-up-memory.ts';
 import { StartError } from './start-errors.ts';
 
 /**
@@ -149,14 +150,15 @@ async function main(argv: string[]): Promise<void> {
   const out = (s: string): void => void process.stdout.write(s);
 
   switch (`${command} ${sub ?? ''}`.trim()) {
+    // The long-running commands: once up, start-up's memory is given back (start-up-memory.ts).
     case 'serve':
-      return (await roles()).serve(config);
+      return (await roles()).serve(config).then(settle);
     case 'sandbox':
-      return (await roles()).runSandbox(config);
+      return (await roles()).runSandbox(config).then(settle);
     case 'deliver':
-      return (await roles()).runDeliveryWorker(config);
+      return (await roles()).runDeliveryWorker(config).then(settle);
     case 'mcp':
-      return (await import('./mcp.ts')).runMcp(config, values.stdio === true);
+      return (await import('./mcp.ts')).runMcp(config, values.stdio === true).then(settle);
     case 'migrate':
       return withDatabase(config, async () => out('database is up to date\n'));
     case 'accounts create': {

@@ -1,10 +1,15 @@
 // What the sandbox knows about the real world: ports with coordinates, time zones and SMDG
 // terminal codes, the carriers it impersonates with their B/L and container prefixes, real
 // vessels, and sea distances. Built once from refdata/ through svc's own parsers.
+import { parse } from 'csv-parse/sync';
+import { numberOrNull, textOrNull } from '../refdata/csv.ts';
 import { haversineNm } from '../geo/distance.ts';
 import { seaRoute } from '../geo/searoute.ts';
-import { parseReferenceData, readSources, type ReferenceData } from '../refdata/parse.ts';
-import type { VesselRow } from '../refdata/types.ts';
+import { readSources, type Sources } from '../refdata/parse.ts';
+import { parseShippingLines } from '../refdata/shipping-lines.ts';
+import { parseTerminals } from '../refdata/terminals.ts';
+import type { LocationRow, ShippingLineRow, TerminalRow, VesselRow } from '../refdata/types.ts';
+import { parseVessels } from '../refdata/vessels.ts';
 
 export interface Terminal {
   name: string;
@@ -55,14 +60,79 @@ export interface SandboxWorld {
   seaDistanceNm(from: string, to: string): number;
 }
 
-export function buildSandboxWorld(data: ReferenceData): SandboxWorld {
-  const locations = new Map(data.locations.map((l) => [l.locode, l]));
-  const locodeById = new Map(data.locations.map((l) => [l.id, l.locode]));
+/** The columns of a ports.csv row the sandbox reads. */
+type Port = Pick<LocationRow, 'locode' | 'name' | 'country_code' | 'latitude' | 'longitude' | 'time_zone' | 'alias_of'>;
+
+/** What the world is built from: the reference data, reduced to what the sandbox reads. */
+interface SandboxData {
+  ports: Port[];
+  /** Their `port_id` is the port's LOCODE. */
+  terminals: TerminalRow[];
+  shippingLines: ShippingLineRow[];
+  vessels: VesselRow[];
+}
+
+/**
+ * ports.csv as the sandbox needs it: the ports it can place (coordinates and a time zone) and the
+ * ones they are aliases of, with the columns place() reads, as svc's parser (refdata/locations.ts)
+ * reads them. Each record is reduced as it is read: svc's full parse of all 22k rows (every column,
+ * a UUID each) cost about a second and 70 MB of heap at every start of svc serve, a heap V8 then
+ * kept long after the rows were garbage.
+ */
+function readPorts(portsCsv: string): Port[] {
+  const header = portsCsv.slice(0, portsCsv.indexOf('\n')).replace(/^\uFEFF/, '').trim().split(',');
+  const at = (name: string) => {
+    const i = header.indexOf(name);
+    if (i < 0) throw new Error(`ports.csv has no ${name} column`);
+    return i;
+  };
+  const [locode, name, country, lat, lon, timeZone, aliasOf] = ['unlocode', 'name', 'country', 'lat', 'lon', 'time_zone', 'alias_of'].map(at);
+  const placeable: Port[] = [];
+  const others = new Map<string, Port>();
+  parse(portsCsv, {
+    bom: true,
+    from_line: 2,
+    skip_empty_lines: true,
+    on_record: (r: string[]) => {
+      const port: Port = {
+        locode: r[locode].trim(),
+        name: r[name].trim(),
+        country_code: r[country].trim(),
+        latitude: numberOrNull(r[lat]),
+        longitude: numberOrNull(r[lon]),
+        time_zone: textOrNull(r[timeZone].trim()),
+        alias_of: textOrNull(r[aliasOf].trim()),
+      };
+      if (port.latitude !== null && port.longitude !== null && port.time_zone) placeable.push(port);
+      else others.set(port.locode, port);
+      return null; // nothing collected by csv-parse itself
+    },
+  });
+  const aliased = new Set(placeable.map((p) => p.alias_of).filter((a) => a !== null));
+  return [...placeable, ...[...others.values()].filter((p) => aliased.has(p.locode))];
+}
+
+/** The sandbox's share of the reference data, parsed by svc's parsers where they are cheap. */
+function sandboxData(sources: Sources): SandboxData {
+  const text = (f: keyof Sources) => sources[f].toString('utf8');
+  const ports = readPorts(text('ports.csv'));
+  // The terminal matcher reads a port's name, code, country (and state); its id becomes the terminal's
+  // port_id, so the LOCODE stands in for the UUID the world never shows.
+  const asLocations = ports.map((p): LocationRow => ({ ...p, id: p.locode, state_abbr: null, city: p.name, is_seaport: false, is_rail: false, is_icd: false, is_inland_hub: false }));
+  return {
+    ports,
+    terminals: parseTerminals(text('terminals.csv'), text('terminals_smdg.csv'), asLocations),
+    shippingLines: parseShippingLines(text('carriers.csv'), text('carrier_tracking_support.csv')),
+    vessels: parseVessels(text('vessels.csv')),
+  };
+}
+
+function buildSandboxWorld(data: SandboxData): SandboxWorld {
+  const locations = new Map(data.ports.map((p) => [p.locode, p]));
 
   const terminalsByLocode = new Map<string, Terminal[]>();
   for (const t of data.terminals) {
-    const locode = locodeById.get(t.port_id);
-    if (!locode) continue;
+    const locode = t.port_id;
     const list = terminalsByLocode.get(locode) ?? [];
     list.push({ name: t.name, smdgCode: t.smdg_code, firmsCode: t.firms_code });
     terminalsByLocode.set(locode, list);
@@ -138,7 +208,7 @@ let loading: Promise<SandboxWorld> | undefined;
 /** The world from refdata/, parsed on first use and shared by every sandbox in the process. */
 export function loadSandboxWorld(): Promise<SandboxWorld> {
   loading ??= readSources()
-    .then((sources) => buildSandboxWorld(parseReferenceData(sources)))
+    .then((sources) => buildSandboxWorld(sandboxData(sources)))
     .catch((error: unknown) => {
       loading = undefined; // a later call may succeed (e.g. a file being replaced)
       throw error;
