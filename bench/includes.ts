@@ -17,7 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { apiKeyOfHeader } from '../src/domain/api-key-header.ts';
 import { buildApp } from '../src/http/app.ts';
 import { inProcessToken } from '../src/http/in-process-auth.ts';
-import { LIMITS, WINDOW } from '../src/http/rate-limit.ts';
+import { LIMITS, WINDOW_MS } from '../src/http/rate-limit.ts';
 import type { Resource } from '../src/jsonapi/document.ts';
 import { portResource, terminalResource } from '../src/jsonapi/serializers/reference.ts';
 import { containerResource, shipmentResource, transportEventResource } from '../src/jsonapi/serializers/tracking.ts';
@@ -89,9 +89,9 @@ async function authenticate(header: string | undefined, limited: boolean): Promi
   const hash = hashApiKey(token);
   const { rows } = limited
     ? await rawDb.query<{ account_id: string; wait_ms: number }>(
-        `SELECT k.id, k.account_id, a.disabled_features, svc_rate_limit_hit(k.id, $2, $3, $4, $5) AS wait_ms
+        `SELECT k.id, k.account_id, a.disabled_features, svc_rate_limit_hit(k.id, $2, $3, make_interval(secs => $4::float8 / 1000), $5) AS wait_ms
            FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-        [hash, 'default', LIMITS.default.limit, WINDOW, clock.now()],
+        [hash, 'default', LIMITS.default.limit, WINDOW_MS, clock.now()],
       )
     : await rawDb.query<{ account_id: string; wait_ms: number }>(
         'SELECT k.id, k.account_id, a.disabled_features FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL',
