@@ -4,7 +4,7 @@
 // against a real svc.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCRequestSchema, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { mountMcp } from '../src/main/mcp.ts';
 import { plainRequest } from '../src/mcp/direct-transport.ts';
 import { createMcpServer } from '../src/mcp/server.ts';
@@ -35,6 +35,32 @@ describe('plainRequest: what takes the short way', () => {
   ];
   for (const [what, headers, body] of longWay) {
     test(`${what}: the SDK's transport answers`, () => assert.equal(plainRequest({ headers, body }), undefined));
+  }
+
+  // Common requests are checked by hand, others by the SDK's schema: the answer is the schema's either way.
+  const bodies: unknown[] = [
+    CALL,
+    { jsonrpc: '2.0', id: 'a', method: 'ping' },
+    { jsonrpc: '2.0', id: 0, method: 'tools/list', params: {} },
+    { jsonrpc: '2.0', id: -3, method: 'tools/call', params: { name: 'x', arguments: { a: [1, { b: null }] }, other: true } },
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', _meta: { progressToken: 'p' } } },
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', _meta: { progressToken: 1.5 } } },
+    { jsonrpc: '2.0', id: 1.5, method: 'ping' },
+    { jsonrpc: '2.0', id: 2 ** 60, method: 'ping' },
+    { jsonrpc: '2.0', id: null, method: 'ping' },
+    { jsonrpc: '2.0', method: 'ping' },
+    { jsonrpc: '1.0', id: 1, method: 'ping' },
+    { jsonrpc: '2.0', id: 1, method: 7 },
+    { jsonrpc: '2.0', id: 1, method: 'ping', extra: 1 },
+    { jsonrpc: '2.0', id: 1, method: 'ping', params: null },
+    { jsonrpc: '2.0', id: 1, method: 'ping', params: [1] },
+    { jsonrpc: '2.0', id: 1, method: 'ping', params: 'x' },
+  ];
+  for (const body of bodies) {
+    test(`${JSON.stringify(body)}: as JSONRPCRequestSchema parses it`, () => {
+      const parsed = JSONRPCRequestSchema.safeParse(body);
+      assert.deepEqual(plainRequest({ headers: HEADERS, body: JSON.stringify(body) }), parsed.success ? parsed.data : undefined);
+    });
   }
 });
 

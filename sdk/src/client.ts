@@ -328,6 +328,18 @@ function answerOf<T>(status: number, parsed: unknown, header: (name: string) => 
 
 /** `url` with the query's parameters; a list goes comma-separated, as svc reads `include`. */
 function withQuery(url: string, query: Query = {}): string {
+  // The common case, a URL of the client's own without a query: the parameters are appended as
+  // URLSearchParams writes them, which is what a URL's searchParams would have added, without
+  // parsing the URL (whoever sends it parses it anyway).
+  if (!url.includes('?') && !url.includes('#')) {
+    const params = new URLSearchParams();
+    for (const name of Object.keys(query)) {
+      const value = query[name];
+      if (value !== undefined && value !== null) params.append(name, Array.isArray(value) ? value.join(',') : String(value));
+    }
+    const search = params.toString();
+    return search ? `${url}?${search}` : url;
+  }
   const result = new URL(url);
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue;

@@ -41,39 +41,62 @@ const key = (r: ResourceIdentifier) => `${r.type}\u0000${r.id}`;
  * holds is resolved one level deep (for includes svc adds by default).
  */
 export function toRecords(data: ResourceObject[], included: ResourceObject[] = [], include?: string[]): Record<string, unknown>[] {
-  const byKey = new Map(included.map((r) => [key(r), r]));
+  const byKey = new Map<string, ResourceObject>();
+  for (const r of included) byKey.set(key(r), r);
   const paths = include?.length ? include : [...new Set(data.flatMap((r) => Object.keys(r.relationships ?? {})))];
   const tree = includeTree(paths);
-  return data.map((r) => toRecord(r, tree, byKey));
+  const records: Record<string, unknown>[] = new Array(data.length);
+  for (let i = 0; i < data.length; i++) records[i] = toRecord(data[i], tree, byKey);
+  return records;
 }
 
 type IncludeTree = Map<string, IncludeTree>;
 
+// A client asks with the same few include lists again and again: each is made into a tree once.
+// Trees are only read, so one may serve every call; the cache keeps the last lists asked for.
+const trees = new Map<string, IncludeTree>();
+const MAX_TREES = 64;
+
 function includeTree(paths: string[]): IncludeTree {
-  const root: IncludeTree = new Map();
+  const id = paths.join('\u0000');
+  let tree = trees.get(id);
+  if (tree) return tree;
+  tree = new Map();
   for (const path of paths) {
-    let node = root;
+    let node = tree;
     for (const name of path.split('.').map((s) => s.trim()).filter(Boolean)) {
       if (!node.has(name)) node.set(name, new Map());
       node = node.get(name)!;
     }
   }
-  return root;
+  if (trees.size >= MAX_TREES) trees.delete(trees.keys().next().value!);
+  trees.set(id, tree);
+  return tree;
 }
 
 function toRecord(resource: ResourceObject, tree: IncludeTree, byKey: Map<string, ResourceObject>): Record<string, unknown> {
   const record: Record<string, unknown> = { id: resource.id, type: resource.type, ...resource.attributes };
-  for (const [name, relationship] of Object.entries(resource.relationships ?? {})) {
-    if (name in record || !relationship || !('data' in relationship)) continue;
-    const subtree = tree.get(name);
-    const resolve = (ref: ResourceIdentifier): Related => {
-      const found = subtree ? byKey.get(key(ref)) : undefined;
-      return found ? (toRecord(found, subtree!, byKey) as Related) : { id: ref.id, type: ref.type };
-    };
-    const data = relationship.data;
-    record[name] = Array.isArray(data) ? data.map(resolve) : data ? resolve(data) : null;
+  const relationships = resource.relationships;
+  if (relationships) {
+    for (const name of Object.keys(relationships)) {
+      const relationship = relationships[name];
+      if (name in record || !relationship || !('data' in relationship)) continue;
+      const subtree = tree.get(name);
+      const data = relationship.data;
+      if (Array.isArray(data)) {
+        const related: Related[] = new Array(data.length);
+        for (let i = 0; i < data.length; i++) related[i] = resolve(data[i], subtree, byKey);
+        record[name] = related;
+      } else record[name] = data ? resolve(data, subtree, byKey) : null;
+    }
+    record.relationships = relationships;
   }
-  if (resource.relationships) record.relationships = resource.relationships;
   if (resource.links) record.links = resource.links;
   return record;
+}
+
+/** The included record `ref` names, resolved in turn along `subtree`, or the bare reference. */
+function resolve(ref: ResourceIdentifier, subtree: IncludeTree | undefined, byKey: Map<string, ResourceObject>): Related {
+  const found = subtree ? byKey.get(key(ref)) : undefined;
+  return found ? (toRecord(found, subtree!, byKey) as Related) : { id: ref.id, type: ref.type };
 }

@@ -2,6 +2,7 @@
 // mounted in svc serve reaches the REST API without a TCP round trip, yet through the same hooks,
 // authentication, rate limits and serialisation as any client.
 import type { FastifyInstance } from 'fastify';
+import { dispatch } from './in-process-dispatch.ts';
 import { BufferedResponse, withInProcessSend, type InProcessSend, type ParsedAnswer } from '../../sdk/src/transport.ts';
 
 export function injectFetch(app: FastifyInstance): typeof fetch {
@@ -29,11 +30,23 @@ export function injectFetch(app: FastifyInstance): typeof fetch {
   };
 
   // SvcClient's own methods take this way: plain headers in, the JSON body parsed once out, and
-  // no web Request or Response between. The app's rules apply all the same: it is one inject.
+  // no web Request or Response between. The app's rules apply all the same. A read goes to the
+  // app's router directly (in-process-dispatch.ts) once the app listens; a request with a body, or
+  // one before then, is one inject, given a callback (a promise-less inject skips
+  // light-my-request's chaining object and a tick) and options it need not check (made here).
   const send: InProcessSend = async ({ method, url, headers, body, signal }) => {
-    const { host, pathname, search } = new URL(url);
-    const res = await app.inject({ method: method as 'GET', url: pathname + search, headers: { ...headers, host }, payload: body, ...(signal ? { signal } : {}) });
-    return { status: res.statusCode, headers: res.headers as ParsedAnswer['headers'], body: parsedJson(res.payload) };
+    const { host, path } = addressOf(url);
+    if (body === undefined && app.server.listening) {
+      const answer = await dispatch(app, { method, url: path, headers: { ...headers, host }, ...(signal ? { signal } : {}) });
+      return { status: answer.status, headers: answer.headers, body: parsedJson(answer.payload) };
+    }
+    const options = { method: method as 'GET', url: path, headers: { ...headers, host }, payload: body, validate: false, ...(signal ? { signal } : {}) };
+    return new Promise((resolve, reject) =>
+      app.inject(options, (err, res) => {
+        if (err || !res) reject(err ?? new Error('in-process request without an answer'));
+        else resolve({ status: res.statusCode, headers: res.headers as ParsedAnswer['headers'], body: parsedJson(res.payload) });
+      }),
+    );
   };
   return withInProcessSend(fetch, send);
 }
@@ -45,4 +58,15 @@ function parsedJson(text: string): unknown {
   } catch {
     return undefined; // not JSON: the status still tells the kind
   }
+}
+
+let lastOrigin = { origin: '', host: '' };
+
+/** `url`'s Host and path with query. The SDK sends every request to the same origin: it is parsed once. */
+function addressOf(url: string): { host: string; path: string } {
+  const { origin, host } = lastOrigin;
+  if (origin && url.startsWith(origin) && url.charCodeAt(origin.length) === 47 /* / */) return { host, path: url.slice(origin.length) };
+  const parsed = new URL(url);
+  lastOrigin = { origin: parsed.origin, host: parsed.host };
+  return { host: parsed.host, path: parsed.pathname + parsed.search };
 }

@@ -68,11 +68,14 @@ export class KeyCache {
     this.until.delete(digest(token));
   }
 
-  /** Whether REST accepts `token` (asked through `client`, which carries it), from memory when it can be. */
-  async check(token: string, client: SvcClient): Promise<KeyCheck> {
+  /**
+   * Whether REST accepts `token` (asked through `client`, which carries it), from memory when it
+   * can be. `client` may be a function making it, called only when REST is asked.
+   */
+  async check(token: string, client: SvcClient | (() => SvcClient)): Promise<KeyCheck> {
     if (this.has(token)) return { ok: true };
     try {
-      await verifyKey(client);
+      await verifyKey(typeof client === 'function' ? client() : client);
     } catch (err) {
       return refusal(err);
     }

@@ -48,10 +48,35 @@ export function plainRequest({ headers, body }: PostedRequest): JSONRPCRequest |
   if (Array.isArray(raw)) return undefined;
   // The request schema is the first of the message union the SDK's transport parses with, so a
   // body it accepts is one the transport would take as this request; one parse, not two.
-  const parsed = JSONRPCRequestSchema.safeParse(raw);
+  const request = commonRequest(raw) ?? schemaRequest(raw);
   // Initialization (valid or not) is left to the SDK's transport, which has rules of its own for it.
-  if (!parsed.success || parsed.data.method === 'initialize') return undefined;
-  return parsed.data;
+  if (!request || request.method === 'initialize') return undefined;
+  return request;
+}
+
+function schemaRequest(raw: unknown): JSONRPCRequest | undefined {
+  const parsed = JSONRPCRequestSchema.safeParse(raw);
+  return parsed.success ? parsed.data : undefined;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * The request as JSONRPCRequestSchema parses it, checked by hand, for the common shape only:
+ * `jsonrpc`, `id`, `method` and `params` without `_meta` (whose schema has more to check). The
+ * schema's parse cost a tenth of what MCP adds to a tool's REST call. Anything else is undefined
+ * and goes to the schema, so what is accepted, refused and returned stays the schema's.
+ */
+function commonRequest(raw: unknown): JSONRPCRequest | undefined {
+  if (!isPlainObject(raw) || raw.jsonrpc !== '2.0' || typeof raw.method !== 'string') return undefined;
+  const id = raw.id;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
+  for (const name of Object.keys(raw)) if (!REQUEST_MEMBERS.has(name)) return undefined;
+  if (!('params' in raw)) return { jsonrpc: '2.0', id: id as RequestId, method: raw.method };
+  const params = raw.params;
+  if (!isPlainObject(params) || '_meta' in params || Object.hasOwn(params, '__proto__')) return undefined;
+  return { jsonrpc: '2.0', id: id as RequestId, method: raw.method, params: { ...params } };
 }
 
 /**

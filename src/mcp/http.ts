@@ -7,12 +7,11 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { RequestInfo } from '@modelcontextprotocol/sdk/types.js';
-import { inProcessSendOf, withInProcessSend } from '../../sdk/src/transport.ts';
 import { apiKeyOfHeader } from '../domain/api-key-header.ts';
 import { KeyCache, MISSING_TOKEN } from './auth.ts';
 import { plainRequest } from './direct-transport.ts';
 import { OriginPolicy, type OriginPolicyOptions } from './origin-policy.ts';
-import { restClient } from './rest-client.ts';
+import { keyedClient, restClient } from './rest-client.ts';
 import { McpServerPool } from './server.ts';
 
 export interface McpHttpOptions extends OriginPolicyOptions {
@@ -46,7 +45,9 @@ function fail(reply: FastifyReply, status: number, error: string, message: strin
 export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) => {
   const policy = new OriginPolicy(options);
   const keys = options.keys ?? new KeyCache();
-  const servers = new McpServerPool();
+  const send = options.fetch ?? globalThis.fetch;
+  // REST refusing a key mid-call (revoked since it was checked): check it afresh next time.
+  const servers = new McpServerPool((baseUrl) => keyedClient(baseUrl, send, (token) => keys.forget(token)));
 
   // The transport reads the body itself, to answer bad JSON and media types the JSON-RPC way.
   app.removeAllContentTypeParsers();
@@ -72,9 +73,8 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) 
     const token = header === undefined ? options.fallbackToken : apiKeyOfHeader(header);
     if (!token) return fail(reply, 401, 'Unauthorized', MISSING_TOKEN, { 'www-authenticate': 'Bearer realm="mcp"' });
 
-    // REST refusing the key mid-call (revoked since it was checked): check it afresh next time.
-    const client = restClient(options.apiBaseUrl(), token, onUnauthorized(options.fetch ?? globalThis.fetch, () => keys.forget(token)));
-    const check = await keys.check(token, client);
+    const baseUrl = options.apiBaseUrl();
+    const check = await keys.check(token, () => restClient(baseUrl, token, send));
     if (!check.ok) {
       if (check.status === 401) return fail(reply, 401, check.error, check.message, { 'www-authenticate': 'Bearer realm="mcp", error="invalid_token"' });
       if (check.status === 429) return fail(reply, 429, check.error, check.message, { 'retry-after': String(check.retryAfterSeconds) });
@@ -85,11 +85,11 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) 
     const body = typeof req.body === 'string' ? req.body : '';
     const request = plainRequest({ headers: req.headers, body });
     if (request) {
-      const answer = await servers.answer(client, request, { requestInfo: requestInfo(req) });
+      const answer = await servers.answer(baseUrl, token, request, { requestInfo: requestInfo(req) });
       return reply.code(200).type('application/json').send(JSON.stringify(answer));
     }
 
-    const response = await servers.serve(client, async (server) => {
+    const response = await servers.serve(baseUrl, token, async (server) => {
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       const answer = await transport.handleRequest(webRequest(req, body));
@@ -110,22 +110,6 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) 
     });
   }
 };
-
-/** `send`, calling `forget` on each 401 it answers, by whichever way (fetch or in-process) the SDK uses. */
-function onUnauthorized(send: typeof fetch, forget: () => void): typeof fetch {
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const response = await send(input, init);
-    if (response.status === 401) forget();
-    return response;
-  };
-  const inProcess = inProcessSendOf(send);
-  if (!inProcess) return fetch;
-  return withInProcessSend(fetch, async (request) => {
-    const answer = await inProcess(request);
-    if (answer.status === 401) forget();
-    return answer;
-  });
-}
 
 /** What tools may read of the request, worked out only if one reads it (none of svc's does). */
 function requestInfo(req: FastifyRequest): RequestInfo {

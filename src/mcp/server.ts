@@ -38,30 +38,40 @@ export function createMcpServer(client: SvcClient): McpServer {
   return server;
 }
 
+/**
+ * How a pooled server reaches REST: one SDK client for the server's whole life, and the key of
+ * the request it serves set on it for that request alone (http.ts keyedClient). Making a client
+ * per request cost more than the JSON-RPC work around a tool call; a key kept between requests
+ * would sit in the heap for nothing.
+ */
+export interface KeyedClient {
+  client: SvcClient;
+  /** The API key the client's requests carry from now on; undefined between requests (they then fail). */
+  use(token: string | undefined): void;
+}
+
+/** A pooled server's client, made for the REST base it is given (read per request, see http.ts). */
+export type KeyedClientFactory = (baseUrl: string) => KeyedClient;
+
 interface Lendable {
   server: McpServer;
-  /** The caller whose key the server's tools use, for one request; undefined between requests. */
-  lend(client: SvcClient | undefined): void;
+  /** The REST base its client was made for. */
+  baseUrl: string;
+  /** The key of the request the server serves; undefined between requests. */
+  lend(token: string | undefined): void;
 }
 
 interface Connected extends Lendable {
   transport: DirectTransport;
 }
 
-/** A server whose tools reach REST through whichever client it is lent to. */
-function lendableServer(): Lendable {
-  let current: SvcClient | undefined;
-  const client = new Proxy({} as SvcClient, {
-    get: (_target, member) => {
-      if (!current) throw new Error('an MCP server was used outside a request');
-      return Reflect.get(current, member, current);
-    },
-  });
-  return { server: createMcpServer(client), lend: (c) => void (current = c) };
+function lendableServer(clientFor: KeyedClientFactory, baseUrl: string): Lendable {
+  const keyed = clientFor(baseUrl);
+  return { server: createMcpServer(keyed.client), baseUrl, lend: keyed.use };
 }
 
-async function connectedServer(): Promise<Connected> {
-  const lendable = lendableServer();
+async function connectedServer(clientFor: KeyedClientFactory, baseUrl: string): Promise<Connected> {
+  const lendable = lendableServer(clientFor, baseUrl);
   const transport = new DirectTransport();
   await lendable.server.connect(transport);
   return { ...lendable, transport };
@@ -70,19 +80,31 @@ async function connectedServer(): Promise<Connected> {
 /**
  * Servers for stateless HTTP, each serving one request at a time and kept for the next. Building
  * one (ten tools, three prompts, four resources and their schemas) costs more CPU than the REST
- * call behind a tool, so a closed server is lent again, with the next caller's client, rather
- * than built anew for every POST.
+ * call behind a tool, so a closed server is lent again, with the next caller's key, rather than
+ * built anew for every POST.
  */
 export class McpServerPool {
   private readonly idle: Lendable[] = [];
   /** Servers that stay connected to a DirectTransport, for `answer`. */
   private readonly connected: Connected[] = [];
-  constructor(private readonly keep = 64) {}
+  constructor(
+    private readonly clientFor: KeyedClientFactory,
+    private readonly keep = 64,
+  ) {}
 
-  /** One plain JSON-RPC request (direct-transport.ts) answered by a pooled, connected server. */
-  async answer(client: SvcClient, request: JSONRPCRequest, extra: MessageExtraInfo): Promise<JSONRPCMessage> {
-    const lendable = this.connected.pop() ?? (await connectedServer());
-    lendable.lend(client);
+  /** A kept server made for `baseUrl`, if there is one (those made for another base are dropped). */
+  private static reuse<T extends Lendable>(kept: T[], baseUrl: string): T | undefined {
+    for (let lendable = kept.pop(); lendable; lendable = kept.pop()) {
+      if (lendable.baseUrl === baseUrl) return lendable;
+      void lendable.server.close();
+    }
+    return undefined;
+  }
+
+  /** One plain JSON-RPC request (direct-transport.ts) answered by a pooled, connected server with `token`'s rights. */
+  async answer(baseUrl: string, token: string, request: JSONRPCRequest, extra: MessageExtraInfo): Promise<JSONRPCMessage> {
+    const lendable = McpServerPool.reuse(this.connected, baseUrl) ?? (await connectedServer(this.clientFor, baseUrl));
+    lendable.lend(token);
     let reusable = true;
     try {
       const call = shortToolCall(lendable.server, request);
@@ -99,9 +121,9 @@ export class McpServerPool {
     }
   }
 
-  async serve<T>(client: SvcClient, handle: (server: McpServer) => Promise<T>): Promise<T> {
-    const lendable = this.idle.pop() ?? lendableServer();
-    lendable.lend(client);
+  async serve<T>(baseUrl: string, token: string, handle: (server: McpServer) => Promise<T>): Promise<T> {
+    const lendable = McpServerPool.reuse(this.idle, baseUrl) ?? lendableServer(this.clientFor, baseUrl);
+    lendable.lend(token);
     try {
       return await handle(lendable.server);
     } finally {
