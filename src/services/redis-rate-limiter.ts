@@ -68,6 +68,10 @@ export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter 
         } catch (err) {
           outage(err as Error);
         }
+      } else {
+        // The client may know the connection is gone before any error is emitted (that comes
+        // with its first reconnect attempt): the first request counted elsewhere says so.
+        outage(new Error('not connected'));
       }
       fallbacks++;
       return postgres.admit(db, keyHash, limit, now);
