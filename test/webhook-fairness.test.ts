@@ -2,7 +2,7 @@
 // takes no more than its cap of the worker's slots, so another account's notifications are all
 // delivered meanwhile, and no more than the cap requests are ever open at the held receiver.
 // And the batched recording loses nothing: attempts whose record fails are delivered again once
-// their lease ends.
+// their lease ends; a stopping worker hands back what it claimed and never sent.
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before, test } from 'node:test';
@@ -123,5 +123,35 @@ test('attempts whose batched record fails are not lost: they are delivered again
   assert.deepEqual(
     recorded.rows.map((r) => [r.delivery_status, r.attempts, r.logged]),
     Array.from({ length: 5 }, () => ['succeeded', 2, [2]]),
+  );
+});
+
+test('a stopping worker hands back the claims it never sent: due at once, their attempt not counted', async () => {
+  const waiting: ServerResponse[] = [];
+  let released = false;
+  held.received.length = 0;
+  held.answer = (req, res) => (released ? answerWith(204)(req, res) : waiting.push(res));
+  const burst = await seedBurst(database.db, held.url, 10);
+  // Two slots, so the worker claims six (its buffer), sends two and queues four.
+  const worker = new DeliveryWorker({ db: database.db, clock: systemClock, allowInsecure: true, policy: { concurrency: 2, receiverConcurrency: 10, timeoutMs: 120_000 } });
+  worker.start(10);
+  await whenReceived(held, () => held.received.length === 2);
+  const stopped = worker.stop();
+  released = true;
+  for (const res of waiting.splice(0)) res.writeHead(204).end();
+  await stopped;
+
+  assert.equal(held.received.length, 2, 'nothing new is sent once stopping');
+  const { rows } = await database.db.query<{ delivery_status: string; attempts: number; due: boolean; n: number }>(
+    `SELECT delivery_status, attempts, next_attempt_at = '-infinity' AS due, count(*)::int AS n
+       FROM webhook_notifications WHERE account_id = $1 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    [burst.accountId],
+  );
+  assert.deepEqual(
+    rows.map((r) => [r.delivery_status, r.attempts, r.due, r.n]),
+    [
+      ['pending', 0, true, 8],
+      ['succeeded', 1, true, 2],
+    ],
   );
 });

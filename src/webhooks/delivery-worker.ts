@@ -233,7 +233,11 @@ export class DeliveryWorker {
   /** Renders the claimed notifications' documents, each account's together. */
   async #render(claimed: ClaimedNotification[]): Promise<Ready[]> {
     const byAccount = new Map<string, ClaimedNotification[]>();
-    for (const n of claimed) byAccount.set(n.account_id, [...(byAccount.get(n.account_id) ?? []), n]);
+    for (const n of claimed) {
+      const batch = byAccount.get(n.account_id);
+      if (batch) batch.push(n);
+      else byAccount.set(n.account_id, [n]);
+    }
     const at = (this.deps.trackingClock ?? this.deps.clock).now();
     const rendered = await Promise.all(
       [...byAccount].map(async ([accountId, batch]) => {
@@ -244,9 +248,9 @@ export class DeliveryWorker {
     return rendered.flat();
   }
 
-  /** Starts queued deliveries while slots are free and the outcomes awaiting their record are few. */
+  /** Starts queued deliveries while slots are free and the outcomes awaiting their record are few; none once stopping. */
   #dispatch(): void {
-    while (this.#queue.length > 0 && this.#sending < this.policy.concurrency && this.#recorder.backlog < this.policy.concurrency) {
+    while (!this.#stopped && this.#queue.length > 0 && this.#sending < this.policy.concurrency && this.#recorder.backlog < this.policy.concurrency) {
       void this.#launch(this.#queue.shift()!);
     }
   }
