@@ -10,7 +10,7 @@
 // 2. Fairness: a fast receiver of one account gets an event every BENCH_FAIR_EVERY_MS (default
 //    20) for BENCH_FAIR_SECONDS (default 10), alone, then beside a slow receiver of another
 //    account that answers in BENCH_SLOW_MS (default 5,000) with a backlog of BENCH_SLOW_BACKLOG
-//    (default 500) notifications; the fast receiver's commit → arrival latency, p50 and p99, with
+//    (default 200) notifications; the fast receiver's commit → arrival latency, p50 and p99, with
 //    svc's per-receiver cap (SVC_WEBHOOK_RECEIVER_CONCURRENCY's default), and once with the cap
 //    lifted to show what it prevents.
 import { readFileSync } from 'node:fs';
@@ -34,7 +34,7 @@ const PROBES = Math.max(1, Number(process.env.BENCH_PROBES ?? 100));
 const FAIR_SECONDS = Number(process.env.BENCH_FAIR_SECONDS ?? 10);
 const FAIR_EVERY_MS = Number(process.env.BENCH_FAIR_EVERY_MS ?? 20);
 const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 5_000);
-const SLOW_BACKLOG = Number(process.env.BENCH_SLOW_BACKLOG ?? 500);
+const SLOW_BACKLOG = Number(process.env.BENCH_SLOW_BACKLOG ?? 200);
 const CAP = defaultDeliveryPolicy.receiverConcurrency;
 const BATCH = 1000; // events per recording transaction
 const INTERVAL_MS = 20;

@@ -105,9 +105,15 @@ export class DeliveryWorker {
    */
   start(intervalMs: number): void {
     this.#stopped = false;
+    // The poll keeps its own beat: the wake-ups of attempts that end do not put it off.
+    let pollAt = performance.now() + intervalMs;
     this.#loop = (async () => {
       while (!this.#stopped) {
         if (!this.#listener) await this.#listen();
+        if (performance.now() >= pollAt) {
+          this.#moreDue = true;
+          pollAt = performance.now() + intervalMs;
+        }
         const room = BUFFER * this.policy.concurrency - this.#sending - this.#queue.length - this.#rendering;
         if (this.#moreDue && room >= Math.max(1, this.policy.concurrency / 2)) {
           this.#moreDue = false;
@@ -123,10 +129,7 @@ export class DeliveryWorker {
           continue;
         }
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => {
-            this.#moreDue = true;
-            resolve();
-          }, intervalMs);
+          const timer = setTimeout(resolve, Math.max(0, pollAt - performance.now()));
           this.#wake = () => {
             clearTimeout(timer);
             resolve();
