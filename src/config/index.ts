@@ -121,6 +121,9 @@ const schema = z.object({
   SVC_WEBHOOK_RETRY_BASE_MS: wholeNumber(10, 3_600_000).default(30_000).describe('wait before the first retry of a failed delivery; each next one doubles (at most 6 h, ±20% jitter, 12 retries)'),
   SVC_WEBHOOK_DEACTIVATE_AFTER_HOURS: decimalNumber(1, 8760).default(72).describe('a webhook whose deliveries have all failed for this long is deactivated'),
   SVC_WEBHOOK_CONCURRENCY: wholeNumber(1, 1000).default(32).describe('webhook deliveries in flight at once per worker'),
+  SVC_WEBHOOK_RECEIVER_CONCURRENCY: wholeNumber(1, 1000)
+    .default(8)
+    .describe("webhook deliveries one webhook may have in flight at once per worker, so a slow or failing receiver holds no more than its share of SVC_WEBHOOK_CONCURRENCY and other accounts' deliveries go on"),
   SVC_DELIVERY_INTERVAL_MS: wholeNumber(10, 60_000).default(1000).describe('how often an idle webhook delivery worker looks for retries that came due, in milliseconds (new notifications wake it at once)'),
   SVC_API_BASE_URL: z
     .url({ protocol: /^https?$/ })

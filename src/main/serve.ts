@@ -85,6 +85,7 @@ function startDeliveryWorker(config: Config, db: Db, logger: Logger, metrics?: M
       retryBaseMs: config.SVC_WEBHOOK_RETRY_BASE_MS,
       deactivateAfterMs: config.SVC_WEBHOOK_DEACTIVATE_AFTER_HOURS * 3_600_000,
       concurrency: config.SVC_WEBHOOK_CONCURRENCY,
+      receiverConcurrency: config.SVC_WEBHOOK_RECEIVER_CONCURRENCY,
     },
     log: outageAwareLog(workerLog(logger, 'delivery'), db),
   });

@@ -71,22 +71,67 @@ export interface ClaimedNotification extends NotificationRow {
  * dies mid-delivery leaves them due again when the lease ends, so nothing is lost (the receiver
  * may see that attempt twice, which the notification id lets it recognise). Returns all a
  * delivery needs, so delivering takes no further read of the notification or its webhook.
+ *
+ * Fair: each receiver (webhook) gets at most `receiverCap` minus what this worker already holds
+ * for it (`held`), and the claim takes receivers in turns (every receiver's oldest due
+ * notification, then every one's second…), so a receiver with a long backlog, or one at its cap
+ * because it answers slowly, never keeps another's notifications waiting. The webhooks with
+ * pending work are found by skipping through the (webhook_id, next_attempt_at) index, one probe
+ * per webhook, whatever their backlogs.
  */
-export async function claimDueNotifications(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedNotification[]> {
+export async function claimDueNotifications(
+  db: Queryable,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+  receiverCap = limit,
+  held: ReadonlyMap<string, number> = new Map(),
+): Promise<ClaimedNotification[]> {
   const { rows } = await db.query<ClaimedNotification>(
-    `WITH due AS (
-       SELECT id FROM webhook_notifications
-        WHERE delivery_status = 'pending' AND next_attempt_at <= $1
-        ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED
+    `WITH RECURSIVE receivers (webhook_id) AS (
+       (SELECT webhook_id FROM webhook_notifications WHERE delivery_status = 'pending' ORDER BY webhook_id, next_attempt_at LIMIT 1)
+       UNION ALL
+       SELECT (SELECT n.webhook_id FROM webhook_notifications n
+                WHERE n.delivery_status = 'pending' AND n.webhook_id > r.webhook_id ORDER BY n.webhook_id, n.next_attempt_at LIMIT 1)
+         FROM receivers r WHERE r.webhook_id IS NOT NULL
+     ), held AS (
+       SELECT * FROM unnest($4::uuid[], $5::integer[]) AS h (webhook_id, n)
+     ), candidates AS (
+       SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY r.webhook_id ORDER BY c.next_attempt_at, c.id) AS turn
+         FROM receivers r
+         LEFT JOIN held h ON h.webhook_id = r.webhook_id
+         CROSS JOIN LATERAL (
+           SELECT n.id, n.next_attempt_at FROM webhook_notifications n
+            WHERE n.webhook_id = r.webhook_id AND n.delivery_status = 'pending' AND n.next_attempt_at <= $1
+            ORDER BY n.webhook_id, n.next_attempt_at LIMIT least(greatest($6 - coalesce(h.n, 0), 0), $3)
+            FOR UPDATE SKIP LOCKED
+         ) c
+        WHERE r.webhook_id IS NOT NULL
+     ), due AS (
+       SELECT id FROM candidates ORDER BY turn, next_attempt_at, id LIMIT $3
      ), claimed AS (
        UPDATE webhook_notifications n SET next_attempt_at = $2, attempts = n.attempts + 1
          FROM due WHERE n.id = due.id
        RETURNING n.*
      )
      ${selectNotifications('claimed', ', w.url, w.secret, w.headers, w.active')} JOIN webhooks w ON w.id = n.webhook_id`,
-    [now, leaseUntil, limit],
+    [now, leaseUntil, limit, [...held.keys()], [...held.values()], receiverCap],
   );
   return rows;
+}
+
+/**
+ * Hands back claims a stopping worker never started: due again at once, their attempt not
+ * counted. A claim another worker has retaken since (its attempt count moved on) is left alone.
+ */
+export async function releaseClaims(db: Queryable, claims: { id: string; attempts: number }[]): Promise<void> {
+  if (claims.length === 0) return;
+  await db.query(
+    `UPDATE webhook_notifications n SET next_attempt_at = '-infinity', attempts = n.attempts - 1
+       FROM unnest($1::uuid[], $2::integer[]) AS c (id, attempts)
+      WHERE n.id = c.id AND n.attempts = c.attempts AND n.delivery_status = 'pending'`,
+    [claims.map((c) => c.id), claims.map((c) => c.attempts)],
+  );
 }
 
 export interface AttemptLog {
@@ -116,25 +161,13 @@ export interface Attempt {
  */
 export async function recordAttempts(db: Queryable, attempts: Attempt[]): Promise<void> {
   if (attempts.length === 0) return;
-  const rows = attempts.map(({ log, outcome, at }) => ({
-    account_id: log.accountId,
-    notification_id: log.notificationId,
-    attempt: log.attempt,
-    url: log.url,
-    succeeded: log.succeeded,
-    status_code: log.statusCode,
-    duration_ms: log.durationMs,
-    error: log.error,
-    response_body: log.responseBody,
-    at,
-    status: outcome.status,
-    retries: outcome.status === 'pending' ? outcome.retries : null,
-    next_attempt_at: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
-  }));
+  const column = <T>(pick: (a: Attempt) => T) => attempts.map(pick);
+  const pending = (a: Attempt) => (a.outcome.status === 'pending' ? a.outcome : null);
   await db.query(
     `WITH input AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(account_id uuid, notification_id uuid, attempt integer, url text, succeeded boolean,
-              status_code integer, duration_ms integer, error text, response_body text, at timestamptz, status text, retries integer, next_attempt_at timestamptz)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::integer[], $4::text[], $5::boolean[], $6::integer[], $7::integer[], $8::text[], $9::text[],
+                            $10::timestamptz[], $11::text[], $12::integer[], $13::timestamptz[])
+         AS x (account_id, notification_id, attempt, url, succeeded, status_code, duration_ms, error, response_body, at, status, retries, next_attempt_at)
      ), logged AS (
        INSERT INTO webhook_notification_logs (account_id, webhook_notification_id, attempt, url, succeeded, status_code, duration_ms, error, response_body, created_at)
        SELECT account_id, notification_id, attempt, url, succeeded, status_code, duration_ms, error, response_body, at FROM input
@@ -146,7 +179,21 @@ export async function recordAttempts(db: Queryable, attempts: Attempt[]): Promis
        delivered_at = CASE WHEN i.status = 'succeeded' THEN i.at ELSE n.delivered_at END,
        updated_at = i.at
      FROM input i WHERE n.id = i.notification_id`,
-    [JSON.stringify(rows)],
+    [
+      column((a) => a.log.accountId),
+      column((a) => a.log.notificationId),
+      column((a) => a.log.attempt),
+      column((a) => a.log.url),
+      column((a) => a.log.succeeded),
+      column((a) => a.log.statusCode),
+      column((a) => a.log.durationMs),
+      column((a) => a.log.error),
+      column((a) => a.log.responseBody),
+      column((a) => a.at),
+      column((a) => a.outcome.status),
+      column((a) => pending(a)?.retries ?? null),
+      column((a) => pending(a)?.nextAttemptAt ?? null),
+    ],
   );
 }
 

@@ -1,14 +1,21 @@
-// The delivery worker: claims due webhook notifications from PostgreSQL, POSTs each signed
-// document to its webhook, logs every attempt, and settles the notification (succeeded, retry
-// later, or failed). Claims are leases, so any number of workers share the work, and one that
-// dies mid-burst leaves its claims to be retaken: nothing is lost, at worst delivered twice.
+// The delivery worker: claims due webhook notifications from PostgreSQL in batches, renders and
+// signs their documents in memory, POSTs each to its webhook over kept-alive connections, and
+// records the attempts in batches (each attempt logged, its notification settled: succeeded,
+// retry later, or failed). Claims are leases, so any number of workers share the work, and one
+// that dies mid-burst leaves its claims to be retaken: nothing is lost, at worst delivered twice.
+//
+// Fair: a receiver (one webhook, so one account's endpoint) has at most `receiverConcurrency` of
+// this worker's deliveries claimed or in flight. A receiver that answers slowly, or not at all
+// until it times out, fills its own share and no more; its other notifications wait in the
+// database, unclaimed, while the rest of the worker's slots serve everyone else.
 import type { Clock } from '../clock.ts';
 import type { HostLookup } from '../domain/webhooks/url-policy.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Db, Tx } from '../store/db.ts';
 import { listenForNewNotifications, unlistenNewNotifications } from '../store/notification-channel.ts';
-import { claimDueNotifications, recordAttempts, type Attempt, type AttemptOutcome, type ClaimedNotification } from '../store/webhook-notifications.ts';
+import { claimDueNotifications, releaseClaims, type AttemptOutcome, type ClaimedNotification } from '../store/webhook-notifications.ts';
 import { deactivateWebhook, markWebhookFailed, markWebhookSucceeded } from '../store/webhooks.ts';
+import { AttemptRecorder } from './attempt-recorder.ts';
 import { answerProblem, deliveryHeaders } from './delivery-request.ts';
 import { WebhookSender, type SendResult } from './http-sender.ts';
 import { deliveryDocuments } from './notification-document.ts';
@@ -31,34 +38,57 @@ export interface DeliveryWorkerDeps {
 
 // Recording an attempt's outcome takes milliseconds; this is ample room.
 const LEASE_MARGIN_MS = 5_000;
-// A webhook's last success is written at most this often by one worker (it only feeds the
-// deactivation rule, which counts in hours).
-const SUCCESS_MARK_EVERY_MS = 60_000;
+// A running worker keeps this many times its concurrency claimed (in flight, rendering, or
+// waiting for a slot), so slots refill at once while the next claim is on its way.
+const BUFFER = 3;
+// A webhook's health (last success, or failing since) is written at most this often by one worker
+// while it stays the same (it only feeds the deactivation rule, which counts in hours).
+const HEALTH_MARK_EVERY_MS = 60_000;
+
+/** A claimed notification, its document rendered and ready to send. */
+interface Ready {
+  n: ClaimedNotification;
+  body: string;
+}
 
 export class DeliveryWorker {
   readonly policy: DeliveryPolicy;
   readonly #sender: WebhookSender;
+  readonly #recorder: AttemptRecorder;
   readonly #random: () => number;
-  readonly #successMarked = new Map<string, number>();
-  #inFlight = new Set<Promise<void>>();
-  /** Attempts that ended in this turn of the event loop, recorded together. */
-  #ended: { attempt: Attempt; done: (err?: unknown) => void }[] = [];
+  readonly #health = new Map<string, { succeeded: boolean; at: number }>();
+  /** Claimed and rendered, waiting for a free slot (only while running). */
+  #queue: Ready[] = [];
+  /** Claimed and being rendered (only while running). */
+  #rendering = 0;
+  readonly #renders = new Set<Promise<void>>();
+  /** HTTP attempts in flight. */
+  #sending = 0;
+  /** Per webhook: its notifications this worker has claimed and not yet had answered. */
+  readonly #held = new Map<string, number>();
+  /** Receivers that were at their cap after the last claim: more of theirs may be due. */
+  readonly #capped = new Set<string>();
+  /** Every attempt from its start until its outcome is recorded (stop() waits for them). */
+  readonly #attempts = new Set<Promise<void>>();
+  /** Whether the last claim may have left due work behind (it was full, or receivers were at their cap). */
+  #moreDue = true;
   #stopped = true;
   #loop: Promise<void> = Promise.resolve();
   #wake: (() => void) | undefined;
   #listener: Tx | undefined;
-  #poked = false;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.policy = { ...defaultDeliveryPolicy, ...deps.policy };
     this.#sender = new WebhookSender({ allowInsecure: deps.allowInsecure, timeoutMs: this.policy.timeoutMs, lookup: deps.lookup });
+    this.#recorder = new AttemptRecorder(deps.db, () => this.#dispatch());
     this.#random = deps.random ?? Math.random;
   }
 
   /** Delivers up to `limit` due notifications, all at once; returns how many it claimed. */
   async runDue(limit = this.policy.concurrency): Promise<number> {
     const claimed = await this.#claim(limit);
-    await Promise.all(await this.#begin(claimed));
+    const ready = await this.#render(claimed);
+    await Promise.all(ready.map((r) => this.#launch(r)));
     return claimed.length;
   }
 
@@ -68,40 +98,38 @@ export class DeliveryWorker {
   }
 
   /**
-   * Keeps up to `concurrency` deliveries in flight: claims more whenever one ends, and looks for
+   * Keeps up to `concurrency` deliveries in flight, and more claimed and rendered behind them, so
+   * a slot that frees starts its next delivery at once; claims again, in one statement, as soon as
+   * half a concurrency's worth of room is free (rendering the last claim meanwhile); looks for
    * due work every `intervalMs` when there is none (or at once when poked).
    */
   start(intervalMs: number): void {
     this.#stopped = false;
+    // The poll keeps its own beat: the wake-ups of attempts that end do not put it off.
+    let pollAt = performance.now() + intervalMs;
     this.#loop = (async () => {
       while (!this.#stopped) {
         if (!this.#listener) await this.#listen();
-        const free = this.policy.concurrency - this.#inFlight.size;
-        let claimed = 0;
-        if (free > 0) {
+        if (performance.now() >= pollAt) {
+          this.#moreDue = true;
+          pollAt = performance.now() + intervalMs;
+        }
+        const room = BUFFER * this.policy.concurrency - this.#sending - this.#queue.length - this.#rendering;
+        if (this.#moreDue && room >= Math.max(1, this.policy.concurrency / 2)) {
+          this.#moreDue = false;
           try {
-            const batch = await this.#claim(free);
-            claimed = batch.length;
-            for (const p of await this.#begin(batch)) {
-              const tracked: Promise<void> = p.finally(() => {
-                this.#inFlight.delete(tracked);
-                this.#wake?.();
-              });
-              this.#inFlight.add(tracked);
-            }
+            const claimed = await this.#claim(room);
+            // A full claim means more may be due: claim again once there is room.
+            if (claimed.length === room) this.#moreDue = true;
+            this.#renderThenQueue(claimed);
           } catch (err) {
             // The claimed notifications come due again when their lease ends.
             this.deps.log?.('webhook delivery: claim failed', { err: String(err) });
           }
-        }
-        // A full claim means more may be due, and a poke during the claim may have come after it:
-        // look again at once.
-        if ((free > 0 && claimed === free) || this.#poked) {
-          this.#poked = false;
           continue;
         }
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, intervalMs);
+          const timer = setTimeout(resolve, Math.max(0, pollAt - performance.now()));
           this.#wake = () => {
             clearTimeout(timer);
             resolve();
@@ -142,7 +170,7 @@ export class DeliveryWorker {
 
   /** Makes a running worker look for due work now (new notifications, a redelivery request). */
   poke(): void {
-    this.#poked = true;
+    this.#moreDue = true;
     this.#wake?.();
   }
 
@@ -150,7 +178,14 @@ export class DeliveryWorker {
     this.#stopped = true;
     this.#wake?.();
     await this.#loop;
-    await Promise.all(this.#inFlight);
+    await Promise.all(this.#renders);
+    // Claims never started go back at once rather than wait out their lease.
+    const unsent = this.#queue.splice(0);
+    for (const { n } of unsent) this.#let(n.webhook_id);
+    await releaseClaims(this.deps.db, unsent.map(({ n }) => ({ id: n.id, attempts: n.attempts }))).catch((err: unknown) =>
+      this.deps.log?.('webhook delivery: could not hand back unsent claims; they come due when their lease ends', { err: String(err) }),
+    );
+    await Promise.all(this.#attempts);
     const listener = this.#listener;
     if (listener) {
       this.#listener = undefined;
@@ -161,47 +196,101 @@ export class DeliveryWorker {
     await this.#sender.close();
   }
 
-  #claim(limit: number): Promise<ClaimedNotification[]> {
+  /** Claims up to `limit` due notifications, within each receiver's cap. */
+  async #claim(limit: number): Promise<ClaimedNotification[]> {
     const now = this.deps.clock.now();
-    // The lease outlasts one attempt with room to record it; a worker killed mid-attempt leaves
+    // The lease outlasts the wait for a slot (the claims ahead end within BUFFER - 1 timeouts)
+    // and the attempt itself, with room to record it; a worker killed before recording leaves
     // the notification due again when it ends.
-    return claimDueNotifications(this.deps.db, now, new Date(now.getTime() + this.policy.timeoutMs + LEASE_MARGIN_MS), limit);
+    const leaseUntil = new Date(now.getTime() + BUFFER * this.policy.timeoutMs + LEASE_MARGIN_MS);
+    const claimed = await claimDueNotifications(this.deps.db, now, leaseUntil, limit, this.policy.receiverConcurrency, this.#held);
+    for (const n of claimed) this.#held.set(n.webhook_id, (this.#held.get(n.webhook_id) ?? 0) + 1);
+    for (const [webhookId, held] of this.#held) if (held >= this.policy.receiverConcurrency) this.#capped.add(webhookId);
+    return claimed;
   }
 
-  /** Renders the claimed notifications' documents together, then starts each delivery. */
-  async #begin(claimed: ClaimedNotification[]): Promise<Promise<void>[]> {
+  /** Renders a claim while the worker claims on, then queues it for the slots. */
+  #renderThenQueue(claimed: ClaimedNotification[]): void {
+    if (claimed.length === 0) return;
+    this.#rendering += claimed.length;
+    const render: Promise<void> = this.#render(claimed)
+      .then(
+        (ready) => {
+          this.#queue.push(...ready);
+        },
+        (err: unknown) => {
+          // Unrendered claims come due again when their lease ends; their receivers' share is free now.
+          for (const n of claimed) this.#let(n.webhook_id);
+          this.deps.log?.('webhook delivery: rendering failed', { err: String(err) });
+        },
+      )
+      .finally(() => {
+        this.#rendering -= claimed.length;
+        this.#renders.delete(render);
+        this.#dispatch();
+        this.#wake?.();
+      });
+    this.#renders.add(render);
+  }
+
+  /** Renders the claimed notifications' documents, each account's together. */
+  async #render(claimed: ClaimedNotification[]): Promise<Ready[]> {
     const byAccount = new Map<string, ClaimedNotification[]>();
-    for (const n of claimed) byAccount.set(n.account_id, [...(byAccount.get(n.account_id) ?? []), n]);
-    const deliveries: Promise<void>[] = [];
-    for (const [accountId, batch] of byAccount) {
-      const documents = await deliveryDocuments(this.deps.db, accountId, batch, (this.deps.trackingClock ?? this.deps.clock).now());
-      batch.forEach((n, i) => deliveries.push(this.#deliver(n, JSON.stringify(documents[i])).catch((err: unknown) => this.deps.log?.('webhook delivery error', { notification: n.id, err: String(err) }))));
+    for (const n of claimed) {
+      const batch = byAccount.get(n.account_id);
+      if (batch) batch.push(n);
+      else byAccount.set(n.account_id, [n]);
     }
-    return deliveries;
+    const at = (this.deps.trackingClock ?? this.deps.clock).now();
+    const rendered = await Promise.all(
+      [...byAccount].map(async ([accountId, batch]) => {
+        const documents = await deliveryDocuments(this.deps.db, accountId, batch, at);
+        return batch.map((n, i) => ({ n, body: JSON.stringify(documents[i]) }));
+      }),
+    );
+    return rendered.flat();
   }
 
-  async #deliver(n: ClaimedNotification, body: string): Promise<void> {
-    const result: SendResult = n.active
-      ? await this.#sender.send(n.url, deliveryHeaders({ secret: n.secret, messageId: n.id, at: this.deps.clock.now(), body, custom: n.headers }), body)
-      : { statusCode: null, error: 'not sent: the webhook is inactive', durationMs: 0, responseHeaders: null, responseBody: null };
+  /** Starts queued deliveries while slots are free and the outcomes awaiting their record are few; none once stopping. */
+  #dispatch(): void {
+    while (!this.#stopped && this.#queue.length > 0 && this.#sending < this.policy.concurrency && this.#recorder.backlog < this.policy.concurrency) {
+      void this.#launch(this.#queue.shift()!);
+    }
+  }
+
+  /** One attempt, from its request to its recorded outcome; never rejects. */
+  #launch(ready: Ready): Promise<void> {
+    this.#sending++;
+    const attempt: Promise<void> = this.#deliver(ready)
+      .catch((err: unknown) => this.deps.log?.('webhook delivery error', { notification: ready.n.id, err: String(err) }))
+      .finally(() => this.#attempts.delete(attempt));
+    this.#attempts.add(attempt);
+    return attempt;
+  }
+
+  /** A receiver's slot is free again. */
+  #let(webhookId: string): void {
+    const held = (this.#held.get(webhookId) ?? 1) - 1;
+    if (held > 0) this.#held.set(webhookId, held);
+    else this.#held.delete(webhookId);
+    // A receiver that was at its cap may have more due: look again once half its share is free.
+    if (held <= this.policy.receiverConcurrency / 2 && this.#capped.delete(webhookId)) this.#moreDue = true;
+  }
+
+  async #deliver({ n, body }: Ready): Promise<void> {
+    let result: SendResult;
+    try {
+      result = n.active
+        ? await this.#sender.send(n.url, deliveryHeaders({ secret: n.secret, messageId: n.id, at: this.deps.clock.now(), body, custom: n.headers }), body)
+        : { statusCode: null, error: 'not sent: the webhook is inactive', durationMs: 0, responseHeaders: null, responseBody: null };
+    } finally {
+      // The slot frees with the answer; recording goes on behind it.
+      this.#sending--;
+      this.#let(n.webhook_id);
+      this.#dispatch();
+      this.#wake?.();
+    }
     await this.#settle(n, result);
-  }
-
-  /** Records an attempt with the others that end in the same turn of the event loop. */
-  #record(attempt: Attempt): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.#ended.length === 0) {
-        setImmediate(() => {
-          const batch = this.#ended;
-          this.#ended = [];
-          recordAttempts(this.deps.db, batch.map((b) => b.attempt)).then(
-            () => batch.forEach((b) => b.done()),
-            (err: unknown) => batch.forEach((b) => b.done(err ?? new Error('recording attempts failed'))),
-          );
-        });
-      }
-      this.#ended.push({ attempt, done: (err) => (err ? reject(err) : resolve()) });
-    });
   }
 
   async #settle(n: ClaimedNotification, result: SendResult): Promise<void> {
@@ -226,22 +315,22 @@ export class DeliveryWorker {
       responseBody: result.responseBody,
     };
     this.deps.metrics?.webhookDeliveries.observe({ outcome: outcome.status === 'pending' ? 'will_retry' : outcome.status }, result.durationMs / 1000);
-    await this.#record({ log, outcome, at: now });
+    await this.#recorder.record({ log, outcome, at: now });
+    if (n.active) await this.#markHealth(n.webhook_id, succeeded, gone, now);
+  }
 
-    if (!n.active) return;
-    if (succeeded) {
-      if (now.getTime() - (this.#successMarked.get(n.webhook_id) ?? -Infinity) < SUCCESS_MARK_EVERY_MS) return;
-      await markWebhookSucceeded(this.deps.db, n.webhook_id, now);
-      this.#successMarked.set(n.webhook_id, now.getTime());
+  /** Tells the webhook row how its deliveries go, for the deactivation rule. */
+  async #markHealth(webhookId: string, succeeded: boolean, gone: boolean, now: Date): Promise<void> {
+    if (gone) {
+      this.#health.delete(webhookId);
+      if (await deactivateWebhook(this.deps.db, webhookId, `the receiver answered 410 Gone at ${now.toISOString()}`, now)) this.deps.log?.('webhook deactivated', { webhook: webhookId });
       return;
     }
-    // A failure must reach the webhook row; the next success writes again.
-    this.#successMarked.delete(n.webhook_id);
-    const deactivated = gone
-      ? await deactivateWebhook(this.deps.db, n.webhook_id, `the receiver answered 410 Gone at ${now.toISOString()}`, now)
-      : await markWebhookFailed(this.deps.db, n.webhook_id, now, this.policy.deactivateAfterMs);
-    if (deactivated) {
-      this.deps.log?.('webhook deactivated', { webhook: n.webhook_id });
-    }
+    // The same news within the minute changes nothing the rule reads; a change of direction is written at once.
+    const last = this.#health.get(webhookId);
+    if (last?.succeeded === succeeded && now.getTime() - last.at < HEALTH_MARK_EVERY_MS) return;
+    this.#health.set(webhookId, { succeeded, at: now.getTime() });
+    if (succeeded) return markWebhookSucceeded(this.deps.db, webhookId, now);
+    if (await markWebhookFailed(this.deps.db, webhookId, now, this.policy.deactivateAfterMs)) this.deps.log?.('webhook deactivated', { webhook: webhookId });
   }
 }

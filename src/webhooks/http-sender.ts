@@ -65,48 +65,80 @@ export class WebhookSender {
   async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const target = new URL(url);
-    const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
+    const { target, host } = parsedTarget(url);
     if (!this.options.allowInsecure) {
       // Literal addresses never reach the lookup, so they are checked here.
       if (isIP(host) !== 0 && !isPublicAddress(host)) return { statusCode: null, error: `refused: ${host} is a non-public, special-purpose address (${specialRange(host)})`, durationMs: 0, responseHeaders: null, responseBody: null };
       if (target.protocol !== 'https:') return { statusCode: null, error: 'refused: plain http is not allowed', durationMs: 0, responseHeaders: null, responseBody: null };
     }
+    // One timer for the whole attempt (AbortSignal.timeout costs more per request: it is built to
+    // be collected unreferenced).
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new DOMException('the attempt timed out', 'TimeoutError')), this.options.timeoutMs);
     try {
       const res = await request(target, {
         method: 'POST',
         headers,
         body,
         dispatcher: this.#agent,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: abort.signal,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
       });
-      const kept: Buffer[] = [];
-      let keptBytes = 0;
-      let seen = 0;
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        seen += chunk.length;
-        if (keptBytes < RESPONSE_KEEP) {
-          kept.push(chunk.subarray(0, RESPONSE_KEEP - keptBytes));
-          keptBytes += Math.min(chunk.length, RESPONSE_KEEP - keptBytes);
-        }
-        if (seen > RESPONSE_DRAIN_MAX) {
-          res.body.destroy();
-          break;
-        }
-      }
-      const responseBody = Buffer.concat(kept).toString('utf8');
+      const responseBody = await readAnswer(res.body);
       const responseHeaders = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
       return { statusCode: res.statusCode, error: null, durationMs: elapsed(), responseHeaders, responseBody };
     } catch (err) {
       return { statusCode: null, error: describeError(err, this.options.timeoutMs, host), durationMs: elapsed(), responseHeaders: null, responseBody: null };
+    } finally {
+      clearTimeout(timer);
     }
   }
 
   async close(): Promise<void> {
     await this.#agent.close();
   }
+}
+
+// Webhook URLs repeat delivery after delivery: each is parsed once (a bounded cache, dropped whole when full).
+const parsed = new Map<string, { target: URL; host: string }>();
+function parsedTarget(url: string): { target: URL; host: string } {
+  let p = parsed.get(url);
+  if (!p) {
+    if (parsed.size >= 10_000) parsed.clear();
+    const target = new URL(url);
+    p = { target, host: target.hostname.replace(/^\[(.*)\]$/, '$1') };
+    parsed.set(url, p);
+  }
+  return p;
+}
+
+/**
+ * The first KiB of an answer, read to its end (so the connection can be reused) unless it runs
+ * past RESPONSE_DRAIN_MAX, when the connection is given up. Events rather than an async iterator:
+ * this runs for every delivery.
+ */
+function readAnswer(body: NodeJS.ReadableStream & { destroy(): void }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let seen = 0;
+    const done = () => resolve(Buffer.concat(kept).toString('utf8'));
+    body.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (keptBytes < RESPONSE_KEEP) {
+        kept.push(chunk.subarray(0, RESPONSE_KEEP - keptBytes));
+        keptBytes += Math.min(chunk.length, RESPONSE_KEEP - keptBytes);
+      }
+      if (seen > RESPONSE_DRAIN_MAX) {
+        body.removeAllListeners('end');
+        body.destroy();
+        done();
+      }
+    });
+    body.once('end', done);
+    body.once('error', reject);
+  });
 }
 
 const NO_SUCH_NAME = new Set(['ENOTFOUND', 'ENODATA', 'EAI_NONAME']);

@@ -16,6 +16,8 @@ export interface DeliveryPolicy {
   deactivateAfterMs: number;
   /** Deliveries in flight at once, per worker. */
   concurrency: number;
+  /** Deliveries one receiver (webhook) may have claimed or in flight at once, per worker. */
+  receiverConcurrency: number;
 }
 
 // 30 s, 1, 2, 4, 8, 16, 32 min, 1.1, 2.1, 4.3 h, then 6 h twice: 12 retries over about a day.
@@ -27,6 +29,7 @@ export const defaultDeliveryPolicy: DeliveryPolicy = {
   jitter: 0.2,
   deactivateAfterMs: 72 * HOUR,
   concurrency: 32,
+  receiverConcurrency: 8,
 };
 
 /** The wait before retry number `retry` (1-based); `random` in [0, 1). */

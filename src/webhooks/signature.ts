@@ -6,18 +6,30 @@
 //   signature also covers the message id and the time, so a receiver using a Standard Webhooks
 //   library rejects replays and stale deliveries. Those libraries read the secret as base64 (with
 //   an optional whsec_ prefix); svc's hex secrets are valid base64, so the key is that decoding.
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 const SIGNATURE_HEADER = 'x-svc-webhook-signature';
 
+// A webhook's two keys, made once per secret rather than once per delivery (a bounded cache,
+// dropped whole when full; it lives in the worker's memory, which holds the secrets anyway).
+const keys = new Map<string, { legacy: KeyObject; standard: KeyObject }>();
+function keysOf(secret: string): { legacy: KeyObject; standard: KeyObject } {
+  let k = keys.get(secret);
+  if (!k) {
+    if (keys.size >= 10_000) keys.clear();
+    k = { legacy: createSecretKey(Buffer.from(secret, 'utf8')), standard: createSecretKey(Buffer.from(secret.replace(/^whsec_/, ''), 'base64')) };
+    keys.set(secret, k);
+  }
+  return k;
+}
+
 function legacySignature(secret: string, body: string): string {
-  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex');
+  return createHmac('sha256', keysOf(secret).legacy).update(body).digest('hex');
 }
 
 function standardWebhookHeaders(secret: string, messageId: string, at: Date, body: string): Record<string, string> {
   const timestamp = Math.floor(at.getTime() / 1000).toString();
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const signature = createHmac('sha256', key).update(`${messageId}.${timestamp}.${body}`).digest('base64');
+  const signature = createHmac('sha256', keysOf(secret).standard).update(`${messageId}.${timestamp}.${body}`).digest('base64');
   return { 'webhook-id': messageId, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` };
 }
 
