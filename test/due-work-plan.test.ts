@@ -87,7 +87,7 @@ describe('due work is found through the due-time indexes', () => {
   const statements: [string, string, unknown[], string[], boolean][] = [
     ['claim of due shipment refreshes', claimDueSql('shipments'), [NOW, LEASE, 25], ['shipments_due'], false],
     ['claim of due tracking requests', claimDueSql('tracking_requests'), [NOW, LEASE, 25], ['tracking_requests_due'], false],
-    ['backlog count of the metrics', dueWorkBacklogSql, [NOW, NOW, BACKLOG_COUNT_CAP], ['shipments_due', 'tracking_requests_due', 'webhook_notifications_due'], true],
+    ['backlog count of the metrics', dueWorkBacklogSql, [NOW, NOW, BACKLOG_COUNT_CAP], ['shipments_due', 'tracking_requests_due', 'webhook_notifications_receiver_due'], true],
   ];
   for (const [name, sql, values, indexes, prepared] of statements) {
     for (const generic of prepared ? [false, true] : [false]) {

@@ -3,6 +3,7 @@
 // and every answer is the one the served OpenAPI document describes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { SvcClient } from '../sdk/src/index.ts';
 import { COUNT_AHEAD } from '../src/store/account-rows.ts';
 import { openApiChecker, type OpenApiChecker } from './support/openapi.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
@@ -47,4 +48,14 @@ test('an account with fewer records than the bound gets its exact total, without
   await t.db.query("INSERT INTO parties (account_id, company_name, created_at, updated_at) SELECT $1, 'P' || k, now(), now() FROM generate_series(1, 3) k", [other.accountId]);
   const res = await checker.call('GET', '/v2/parties', '/v2/parties', { key: other.key });
   assert.deepEqual(res.body.meta, { size: 3, total: 3, pagination: { current: 1, last: 1, records: 3 } });
+});
+
+test('the SDK tells a bounded total from an exact one', async () => {
+  const client = new SvcClient({ baseUrl: t.baseUrl, token: t.key });
+  const bounded = await client.parties.list();
+  assert.deepEqual([bounded.total, bounded.totalIsLowerBound], [COUNT_AHEAD, true]);
+  const other = await t.newAccount('Two parties');
+  await t.db.query("INSERT INTO parties (account_id, company_name, created_at, updated_at) SELECT $1, 'P' || k, now(), now() FROM generate_series(1, 2) k", [other.accountId]);
+  const exact = await new SvcClient({ baseUrl: t.baseUrl, token: other.key }).parties.list();
+  assert.deepEqual([exact.total, exact.totalIsLowerBound], [2, false]);
 });

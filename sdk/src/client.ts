@@ -30,8 +30,9 @@ export interface SvcClientOptions {
 /** One page of a list, with what it takes to fetch the next. */
 export interface Page<T> {
   items: T[];
-  /** Records in the whole list. */
+  /** Records in the whole list, or a lower bound when `totalIsLowerBound` (svc counts a large list only so far). */
   total: number;
+  totalIsLowerBound: boolean;
   links: { self?: string; next?: string; prev?: string; first?: string; last?: string };
   meta: Record<string, unknown>;
   /** The next page, or undefined on the last one. */
@@ -162,6 +163,7 @@ export class SvcClient {
     return {
       items: toRecords(doc.data, doc.included, include) as T[],
       total: typeof meta.total === 'number' ? meta.total : doc.data.length,
+      totalIsLowerBound: meta.total_is_lower_bound === true,
       links,
       meta,
       next: async () => (links.next ? this.toPage<T>(await this.fetchJson('GET', this.followable(links.next)), include) : undefined),

@@ -25,6 +25,8 @@ import {
 interface Listing {
   items: Shipment[];
   total: number;
+  /** The API counted only so far: there are at least `total`. */
+  totalIsLowerBound: boolean;
 }
 
 export function shipmentsRoutes(web: FastifyInstance, options: WebOptions): void {
@@ -35,7 +37,7 @@ export function shipmentsRoutes(web: FastifyInstance, options: WebOptions): void
     if (Object.keys(problems).length === 0) {
       try {
         const page = await req.svc.shipments.list(listQuery(view, now));
-        listing = { items: page.items, total: page.total };
+        listing = { items: page.items, total: page.total, totalIsLowerBound: page.totalIsLowerBound };
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
         // The API refused a filter (a malformed SCAC or UN/LOCODE): its words, next to the field.
@@ -72,8 +74,9 @@ function ShipmentsPage({ req, view, problems, listing, now }: { req: FastifyRequ
       ) : (
         <>
           <p class="muted" role="status">
-            {count(listing.total)} {listing.total === 1 ? 'shipment' : 'shipments'}
-            {lastPage > 1 && `, page ${view.page} of ${lastPage}`}
+            {count(listing.total)}
+            {listing.totalIsLowerBound && '+'} {listing.total === 1 ? 'shipment' : 'shipments'}
+            {lastPage > 1 && `, page ${view.page} of ${lastPage}${listing.totalIsLowerBound ? '+' : ''}`}
             {isNarrowed(view) && (
               <>
                 {' '}

@@ -112,6 +112,7 @@ function Pagination({ q, page }: { q: ListQuery; page: Page<TrackingRequest> }) 
       {q.page > 1 ? <a href={hrefOf({ ...q, page: q.page - 1 })} rel="prev">Previous</a> : <span />}
       <span>
         Page {q.page} of {last}
+        {page.totalIsLowerBound && '+'}
       </span>
       {q.page < last ? <a href={hrefOf({ ...q, page: q.page + 1 })} rel="next">Next</a> : <span />}
     </nav>
@@ -150,7 +151,8 @@ function TrackingRequestsPage({ req, q, page, now, fresh }: { req: FastifyReques
             <Alert kind="info" message="svc is asking the carrier now. This page updates itself when the answer comes." />
           )}
           <p class="muted">
-            {page.total} {page.total === 1 ? 'request' : 'requests'}
+            {page.total}
+            {page.totalIsLowerBound && '+'} {page.total === 1 ? 'request' : 'requests'}
             {q.status ? ` ${STATUS_WORDS[q.status].label}` : ''}
           </p>
           {page.items.length === 0 ? (
