@@ -78,16 +78,23 @@ export async function pageOfAccount<Row>(
   filter?.(where);
   const params = [...where.params];
   const from = `FROM ${table} WHERE ${where.sql}`;
-  const pageText = `SELECT * ${from} ORDER BY ${orderBy}, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+  const order = `ORDER BY ${orderBy}, id DESC`;
+  const page = `${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
   // How much a filter's value matches decides the plan: a value on a few rows is read through
   // the filter's index and sorted, one on many by walking the list's order until the page is
   // full, and a filter on one value with an index ordered like the list (migration 015) is read
   // off that index in order whatever it matches. So filtered statements are planned per run,
-  // with their values, never by a generic plan made without them.
+  // with their values, never by a generic plan made without them. They pick the page's ids
+  // first, then read its rows: an index holding the filter's column and the list's order
+  // (created_at, id) then yields the page from its entries alone, sorting them when the filter
+  // is a range (migration 017), and only the page's rows are read. (Unfiltered, the page is the
+  // start of an index in the list's order, and a generic plan, not knowing the page is small,
+  // would join its ids to the whole table.)
   const filtered = where.size > 1;
+  const pageText = filtered ? `SELECT * FROM ${table} WHERE id IN (SELECT id ${from} ${page}) ${order}` : `SELECT * ${from} ${page}`;
   const run = <R extends object>(text: string, values: unknown[]) => (filtered ? db.query<R>(plannedPerRun(text, values)) : db.query<R>(text, values));
-  const [page, count] = await Promise.all([run<Row & object>(pageText, [...params, limit, offset]), countBounded(db, from, params, offset, run)]);
-  return { rows: page.rows, ...count };
+  const [rows, count] = await Promise.all([run<Row & object>(pageText, [...params, limit, offset]), countBounded(db, from, params, offset, run)]);
+  return { rows: rows.rows, ...count };
 }
 
 /** The account's rows with these ids; ids that are not uuids simply find nothing. */

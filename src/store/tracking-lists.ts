@@ -1,8 +1,9 @@
 // SQL for the lists of shipments and containers and their filters. Shipment and container share
 // the filters on a journey (status, ports, line, updated_at): a shipment matches on its own
 // columns and its containers' statuses, a container on its own status and updated_at and on its
-// shipment's ports and line. Migrations 008 and 015 index each of them beside account_id (015:
-// followed by the lists' order, so a page on one value is read off the index in order).
+// shipment's ports and line. Migrations 008, 015 and 017 index each of them beside account_id
+// (015 and 017: followed by the lists' order, so a page on one value is read off the index in
+// order, and a range's page is sorted from index entries alone).
 import { ACCOUNT, pageOfAccount } from './account-rows.ts';
 import type { Conditions, TimeRange } from './conditions.ts';
 import type { Queryable } from './db.ts';
@@ -42,8 +43,9 @@ export interface ShipmentFilters extends JourneyFilters {
 
 /**
  * The orders a page of shipments may be sorted in, by the API's names, each an expression on the
- * shipments table. Times are stored in the state as ISO 8601 text, compared as instants. The
- * arrival is the actual one once there is one, else the estimate: what a list of arrivals shows.
+ * shipments table. Times are stored in the state as ISO 8601 text; the arrival (the actual one
+ * once there is one, else the estimate: what a list of arrivals shows) and the estimate are kept
+ * beside it as instants, in indexed columns (migration 017).
  */
 const SHIPMENT_ORDERS = {
   created_at: 'created_at',
@@ -52,7 +54,7 @@ const SHIPMENT_ORDERS = {
   shipping_line_scac: 'scac',
   port_of_lading_name: "state->>'port_of_lading_name'",
   port_of_discharge_name: "state->>'port_of_discharge_name'",
-  pod_arrival_at: "coalesce(state->>'pod_ata_at', state->>'pod_eta_at')::timestamptz",
+  pod_arrival_at: 'pod_arrival_instant',
   line_tracking_last_succeeded_at: 'line_tracking_last_succeeded_at',
 } as const;
 
@@ -66,12 +68,6 @@ export interface ShipmentOrder {
   field: ShipmentOrderField;
   descending: boolean;
 }
-
-/**
- * The active holds a container's stored state lists (a pending one holds nothing yet). Migration
- * 015's containers_on_hold indexes the containers it is true of, so write it exactly so.
- */
-const onHold = (c: string) => `${c}.state->'holds_at_pod_terminal' @> '[{"status": "hold"}]'`;
 
 export interface ContainerFilters extends JourneyFilters {
   number?: string;
@@ -109,7 +105,6 @@ export async function listShipments(
   const f = await resolved(db, filters);
   // Only dashes and spaces would match everything: no search at all.
   const q = f.q?.replace(/[\s-]/g, '') ? likeLiteral(f.q) : undefined;
-  const holding = `SELECT 1 FROM containers c WHERE c.account_id = ${ACCOUNT} AND c.shipment_id = shipments.id AND ${onHold('c')}`;
   // Equals (and records without a value) stay newest first among themselves.
   const direction = order.descending ? 'DESC' : 'ASC';
   // NULLS LAST only where a value may be missing: an index (read either way) answers the orders of
@@ -132,10 +127,11 @@ export async function listShipments(
           holdsNumber(shipmentNumbers('shipments'), p, `upper(${p}) IN (upper(request_number), upper(bill_of_lading_number), upper(booking_number))`),
         )
         .either(f.tracking_stopped, 'line_tracking_stopped_at IS NOT NULL', 'line_tracking_stopped_at IS NULL')
-        .either(f.on_hold, `EXISTS (${holding})`, `NOT EXISTS (${holding})`)
+        // Kept on the shipment from its containers' holds (migration 017's triggers).
+        .either(f.on_hold, 'on_hold', 'NOT on_hold')
         .when(f.status, (p) => `id IN (SELECT c.shipment_id FROM containers c WHERE c.account_id = ${ACCOUNT} AND ${containerStatus('c')} = ANY(${p}))`)
         .within('updated_at', f.updated)
-        .within("(state->>'pod_eta_at')::timestamptz", f.pod_eta);
+        .within('pod_eta_instant', f.pod_eta);
       onShipment(where, 'shipments', f);
     },
     orderBy,
