@@ -11,7 +11,7 @@ import pg from 'pg';
 import type { Queryable } from '../src/store/db.ts';
 import { listParties } from '../src/store/parties.ts';
 import { search } from '../src/store/search.ts';
-import { listContainers, listShipments, SHIPMENT_ORDER_FIELDS, type ContainerFilters, type ShipmentFilters } from '../src/store/tracking-lists.ts';
+import { listContainers, listShipments, SHIPMENT_ORDER_FIELDS, type ContainerFilters, type ShipmentFilters, type ShipmentOrder } from '../src/store/tracking-lists.ts';
 import { listTrackingRequests, type TrackingRequestFilters } from '../src/store/tracking-requests.ts';
 import { listNotifications } from '../src/store/webhook-notifications.ts';
 import { listWebhooks } from '../src/store/webhooks.ts';
@@ -164,6 +164,18 @@ describe('no list, filter or search statement reads a tenant table sequentially'
       { line_scac: [rows[0].scac], tracking_stopped: false, updated: lastMonth },
     ];
     for (const f of cases) await assertIndexed(`shipments ${JSON.stringify(f)}`, (db) => listShipments(db, account, f, 30, 0));
+    // The few on hold, a range of estimates or updates, and the arrival order are read off their
+    // own indexes (migration 017), not by probing or sorting the account's shipments.
+    const reads = async (index: string, f: ShipmentFilters, order?: ShipmentOrder) => {
+      const used = await assertIndexed(`shipments ${JSON.stringify(f)} ${JSON.stringify(order)}`, (db) => listShipments(db, account, f, 30, 0, order));
+      assert.ok(used.has(index), `${index} not in ${[...used].join(', ')}`);
+    };
+    await reads('shipments_account_on_hold', { on_hold: true });
+    await reads('shipments_account_pod_eta', { pod_eta: lastMonth });
+    await reads('shipments_account_updated', { updated: lastMonth });
+    await reads('shipments_account_arrival', {}, { field: 'pod_arrival_at', descending: false });
+    await reads('shipments_account_arrival_desc', {}, { field: 'pod_arrival_at', descending: true });
+    await reads('shipments_account_updated', {}, { field: 'updated_at', descending: true });
     for (const field of SHIPMENT_ORDER_FIELDS) {
       for (const descending of [false, true]) {
         await assertIndexed(`shipments sorted ${descending ? '-' : ''}${field}`, (db) => listShipments(db, account, {}, 30, 0, { field, descending }));
@@ -188,6 +200,12 @@ describe('no list, filter or search statement reads a tenant table sequentially'
       { status: ['available'], pol_locode: [seeded.port] },
     ];
     for (const f of cases) await assertIndexed(`containers ${JSON.stringify(f)}`, (db) => listContainers(db, account, f, 30, 0));
+    // Filtered by the shipment alone, the count walks the shipments (store/tracking-lists.ts); a
+    // day of updates is read off the updated_at index.
+    const counts = await statementsOf((db) => listContainers(db, account, { pod_locode: [seeded.port] }, 30, 0));
+    assert.ok(counts.some((st) => /count\(\*\)[^]*FROM shipments s JOIN containers/.test(st.text)), counts.map((st) => st.text).join('\n'));
+    const used = await assertIndexed('containers updated', (db) => listContainers(db, account, { updated: lastMonth }, 30, 0));
+    assert.ok(used.has('containers_account_updated'), [...used].join(', '));
   });
 
   test('tracking requests: every filter; filter[status] reads the status index', async () => {

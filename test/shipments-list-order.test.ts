@@ -104,6 +104,29 @@ describe('GET /v2/shipments filters for the web list', () => {
     assert.equal(res.body.errors[0].source.parameter, 'filter[on_hold]');
   });
 
+  test('filter[on_hold] follows the holds as containers change (a hold set, cleared, its container gone), the other containers included', async () => {
+    const c = await t.newAccount('Holds');
+    const at = new Date(Date.UTC(2026, 10, 2));
+    const shipment = await insertShipment(t.db, { account_id: c.accountId, scac: 'MAEU', request_type: 'bill_of_lading', request_number: 'BL-H', ref_numbers: [], customer_id: null, at });
+    const put = (number: string, hold: string | null) =>
+      upsertContainer(t.db, { account_id: c.accountId, shipment_id: shipment.id, number, ref_numbers: [], at, state: { holds_at_pod_terminal: hold ? [{ name: 'customs', status: hold, description: null }] : [] } });
+    const held = async () => (await list('filter[on_hold]=true', c.key)).length === 1;
+    await put('MSKU0000001', null);
+    assert.equal(await held(), false);
+    await put('MSKU0000002', 'hold');
+    assert.equal(await held(), true, 'a new container on hold');
+    await put('MSKU0000001', 'hold');
+    await put('MSKU0000002', 'pending');
+    assert.equal(await held(), true, 'another container still on hold');
+    await put('MSKU0000001', null);
+    assert.equal(await held(), false, 'the last hold cleared');
+    assert.deepEqual(await list('filter[on_hold]=false', c.key), [shipment.id]);
+    const { row } = await put('MSKU0000003', 'hold');
+    assert.equal(await held(), true);
+    await t.db.query('DELETE FROM containers WHERE id = $1', [row.id]);
+    assert.equal(await held(), false, 'the held container gone');
+  });
+
   test("filter[pod_eta_at]: inclusive bounds on the carrier's estimate at the port of discharge", async () => {
     assert.deepEqual(await names(`filter[pod_eta_at][start]=${day(0)}&filter[pod_eta_at][end]=${day(5)}`), ['B', 'A']);
     assert.deepEqual(await names(`filter[pod_eta_at][start]=${day(2)}`), ['A']);

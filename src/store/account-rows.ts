@@ -48,14 +48,27 @@ export async function countBounded(
   params: unknown[],
   offset: number,
   plan: (text: string, values: unknown[]) => Promise<{ rows: { n: number }[] }> = (text, values) => db.query<{ n: number }>(text, values),
+  order = 'created_at DESC',
 ): Promise<{ total: number; totalIsLowerBound: boolean }> {
   const bound = offset + COUNT_AHEAD;
-  // One row past the bound tells "exactly the bound" from "more". Read in the lists' own order
-  // (every account table has an (account_id, created_at DESC…) index): unordered, a LIMIT lets
-  // the planner bet on a sequential scan of the whole table meeting enough matches early on.
-  const { rows } = await plan(`SELECT count(*) AS n FROM (SELECT 1 ${from} ORDER BY created_at DESC LIMIT $${params.length + 1}) counted`, [...params, bound + 1]);
+  // One row past the bound tells "exactly the bound" from "more". Read in an order an index
+  // holds (by default the lists' own: every account table has an (account_id, created_at DESC…)
+  // index): unordered, a LIMIT lets the planner bet on a sequential scan of the whole table
+  // meeting enough matches early on.
+  const { rows } = await plan(`SELECT count(*) AS n FROM (SELECT 1 ${from} ORDER BY ${order} LIMIT $${params.length + 1}) counted`, [...params, bound + 1]);
   const n = rows[0].n;
   return n > bound ? { total: bound, totalIsLowerBound: true } : { total: n, totalIsLowerBound: false };
+}
+
+/**
+ * Another way to count a list's matches than walking the listed table in its order: `from` (a
+ * FROM clause with its WHERE, using the conditions' values) yields one row per match, walked in
+ * `order`. A list whose filters are all on another table (containers by their shipment's port)
+ * counts faster walking that table's index in order and joining, than probing it for every row.
+ */
+export interface CountPath {
+  from: string;
+  order: string;
 }
 
 /**
@@ -63,7 +76,7 @@ export async function countBounded(
  * `orderBy` (an ORDER BY expression of the caller's closed set, never user input) says otherwise,
  * with how many there are (countBounded). The conditions name the table's columns unqualified or
  * as `${table}.x`, and write only the filters given (conditions.ts), so the planner sees each
- * filter's own index.
+ * filter's own index; `filter` may return another path for the count (CountPath).
  */
 export async function pageOfAccount<Row>(
   db: Queryable,
@@ -71,11 +84,13 @@ export async function pageOfAccount<Row>(
   accountId: string,
   limit: number,
   offset: number,
-  filter?: (where: Conditions) => void,
+  // (A filter written as one chain of conditions returns them: that is no CountPath.)
+  filter?: (where: Conditions) => CountPath | Conditions | void,
   orderBy = 'created_at DESC',
 ): Promise<CountedPage<Row>> {
   const where = new Conditions().when(accountId, (p) => `${table}.account_id = ${p}`);
-  filter?.(where);
+  const path = filter?.(where);
+  const counted = path instanceof Conditions ? undefined : path;
   const params = [...where.params];
   const from = `FROM ${table} WHERE ${where.sql}`;
   const order = `ORDER BY ${orderBy}, id DESC`;
@@ -93,7 +108,7 @@ export async function pageOfAccount<Row>(
   const filtered = where.size > 1;
   const pageText = filtered ? `SELECT * FROM ${table} WHERE id IN (SELECT id ${from} ${page}) ${order}` : `SELECT * ${from} ${page}`;
   const run = <R extends object>(text: string, values: unknown[]) => (filtered ? db.query<R>(plannedPerRun(text, values)) : db.query<R>(text, values));
-  const [rows, count] = await Promise.all([run<Row & object>(pageText, [...params, limit, offset]), countBounded(db, from, params, offset, run)]);
+  const [rows, count] = await Promise.all([run<Row & object>(pageText, [...params, limit, offset]), countBounded(db, counted?.from ?? from, params, offset, run, counted?.order)]);
   return { rows: rows.rows, ...count };
 }
 

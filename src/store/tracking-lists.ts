@@ -142,13 +142,24 @@ export async function listContainers(db: Queryable, accountId: string, filters: 
   // A shipment id that is not a uuid names no shipment; a uuid is compared as one, so the index on shipment_id serves it.
   if (filters.shipment_id !== undefined && !isUuid(filters.shipment_id)) return { rows: [], total: 0 };
   const f = await resolved(db, filters);
-  return pageOfAccount(db, 'containers', accountId, limit, offset, (where) =>
+  return pageOfAccount(db, 'containers', accountId, limit, offset, (where) => {
     where
       // Container numbers are stored bare (the diff engine writes them so).
       .when(f.number, (p) => `number = ${bare(p)}`)
       .when(f.shipment_id, (p) => `shipment_id = ${p}`)
       .oneOf(containerStatus('containers'), f.status)
-      .within('updated_at', f.updated)
-      .whenAny(onShipment(where.nested(), 's', f), (sql) => `shipment_id IN (SELECT s.id FROM shipments s WHERE s.account_id = ${ACCOUNT} AND ${sql})`),
-  );
+      .within('updated_at', f.updated);
+    const own = where.size;
+    const shipment = onShipment(where.nested(), 's', f);
+    where.whenAny(shipment, (sql) => `shipment_id IN (SELECT s.id FROM shipments s WHERE s.account_id = ${ACCOUNT} AND ${sql})`);
+    // Filtered by the shipment alone: the count walks the matching shipments newest first (off
+    // their filter's index when it has one, migration 015) and takes their containers, rather
+    // than probing the shipment of every container of the account until enough match.
+    if (own === 1 && !shipment.isEmpty) {
+      return {
+        from: `FROM shipments s JOIN containers ON containers.shipment_id = s.id WHERE s.account_id = ${ACCOUNT} AND ${shipment.sql} AND containers.account_id = ${ACCOUNT}`,
+        order: 's.created_at DESC',
+      };
+    }
+  });
 }
