@@ -67,3 +67,9 @@ UPDATE shipments s SET on_hold = true
 
 CREATE INDEX shipments_account_on_hold ON shipments (account_id, created_at DESC, id DESC) WHERE on_hold;
 DROP INDEX containers_on_hold;
+
+-- A container's account beside its shipment in the index of (shipment_id, number): counting the
+-- containers of matching shipments (containers filtered by their shipment, store/tracking-lists.ts)
+-- then reads only index entries, not each container's row to check its account.
+ALTER TABLE containers DROP CONSTRAINT containers_shipment_id_number_key,
+  ADD CONSTRAINT containers_shipment_id_number_key UNIQUE (shipment_id, number) INCLUDE (account_id);
