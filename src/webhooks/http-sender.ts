@@ -13,9 +13,9 @@
 // its connection.
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { isPublicAddress, specialRange, systemLookup, type HostLookup, type ResolvedAddress } from '../domain/webhooks/url-policy.ts';
-import { AttemptDeadlines } from './attempt-deadlines.ts';
+import { AttemptDeadlines, type Expiring } from './attempt-deadlines.ts';
 
 export interface SendResult {
   statusCode: number | null;
@@ -93,12 +93,100 @@ function guardedLookup(options: SenderOptions) {
 
 /** A webhook URL, parsed, and why it is refused before any connection, if it is. */
 interface Target {
-  url: URL;
+  origin: string;
+  path: string;
   host: string;
   refusal: string | undefined;
 }
 
 const noAnswer = (error: string, durationMs = 0): SendResult => ({ statusCode: null, error, durationMs, responseHeaders: null, responseBody: null });
+
+/**
+ * One attempt, as undici's dispatcher hands it the answer: the status, the first KiB of the body
+ * (read to its end so the connection can be reused, unless it runs past RESPONSE_DRAIN_MAX, when
+ * the connection is given up), and the headers when asked. No response stream, no promise per
+ * step: this runs for every delivery.
+ */
+class Attempt implements Expiring {
+  statusCode: number | null = null;
+  #rawHeaders: Buffer[] | null = null;
+  readonly #kept: Buffer[] = [];
+  #keptBytes = 0;
+  #seen = 0;
+  #abort: ((reason: Error) => void) | undefined;
+  #expired: Error | undefined;
+  #settled = false;
+
+  constructor(
+    private readonly keepHeaders: boolean,
+    private readonly settle: (attempt: Attempt, err: Error | null) => void,
+  ) {}
+
+  get responseBody(): string {
+    return Buffer.concat(this.#kept).toString('utf8');
+  }
+
+  get responseHeaders(): Record<string, string> | null {
+    const raw = this.#rawHeaders;
+    if (!raw) return null;
+    const headers: Record<string, string> = {};
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = raw[i].toString('latin1').toLowerCase();
+      const value = raw[i + 1].toString('latin1');
+      headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+    }
+    return headers;
+  }
+
+  expire(reason: Error): void {
+    this.#expired = reason;
+    this.#abort?.(reason);
+  }
+
+  // undici's dispatch handler.
+  onConnect(abort: (reason: Error) => void): void {
+    if (this.#expired) abort(this.#expired);
+    else this.#abort = abort;
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    // 1xx answers are interim; the final one follows.
+    if (statusCode < 200) return true;
+    this.statusCode = statusCode;
+    if (this.keepHeaders) this.#rawHeaders = rawHeaders;
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.#seen += chunk.length;
+    if (this.#keptBytes < RESPONSE_KEEP) {
+      const part = chunk.subarray(0, RESPONSE_KEEP - this.#keptBytes);
+      this.#kept.push(part);
+      this.#keptBytes += part.length;
+    }
+    if (this.#seen > RESPONSE_DRAIN_MAX) {
+      // Enough: the answer counts as it stands, and the connection goes.
+      this.#done(null);
+      this.#abort?.(new Error('answer longer than the sender reads'));
+      return false;
+    }
+    return true;
+  }
+
+  onComplete(): void {
+    this.#done(null);
+  }
+
+  onError(err: Error): void {
+    this.#done(err);
+  }
+
+  #done(err: Error | null): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.settle(this, err);
+  }
+}
 
 export class WebhookSender {
   readonly #agent: Agent;
@@ -116,30 +204,23 @@ export class WebhookSender {
   }
 
   /** POSTs `body`; the answer's headers are kept only when `keepHeaders` (a test send shows them, a delivery does not). */
-  async send(url: string, headers: Record<string, string>, body: string, keepHeaders = true): Promise<SendResult> {
+  send(url: string, headers: Record<string, string>, body: string, keepHeaders = true): Promise<SendResult> {
     const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
     const target = this.#target(url);
-    if (target.refusal) return noAnswer(target.refusal);
-    const deadline = this.#deadlines.start();
-    try {
-      const res = await request(target.url, {
-        method: 'POST',
-        headers,
-        body,
-        dispatcher: this.#agent,
-        signal: deadline.signal,
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
+    if (target.refusal) return Promise.resolve(noAnswer(target.refusal));
+    return new Promise((resolve) => {
+      const attempt = new Attempt(keepHeaders, (a, err) => {
+        this.#deadlines.end(a, deadline);
+        const durationMs = Math.round(performance.now() - started);
+        if (err) resolve(noAnswer(describeError(err, this.options.timeoutMs, target.host), durationMs));
+        else resolve({ statusCode: a.statusCode, error: null, durationMs, responseHeaders: a.responseHeaders, responseBody: a.responseBody });
       });
-      const responseBody = await readAnswer(res.body);
-      const responseHeaders = keepHeaders ? Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')])) : null;
-      return { statusCode: res.statusCode, error: null, durationMs: elapsed(), responseHeaders, responseBody };
-    } catch (err) {
-      return noAnswer(describeError(err, this.options.timeoutMs, target.host), elapsed());
-    } finally {
-      deadline.end();
-    }
+      const deadline = this.#deadlines.start(attempt);
+      this.#agent.dispatch(
+        { origin: target.origin, path: target.path, method: 'POST', headers, body, headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs },
+        attempt,
+      );
+    });
   }
 
   #target(url: string): Target {
@@ -154,7 +235,7 @@ export class WebhookSender {
         if (isIP(host) !== 0 && !isPublicAddress(host)) refusal = `refused: ${host} is a non-public, special-purpose address (${specialRange(host)})`;
         else if (parsed.protocol !== 'https:') refusal = 'refused: plain http is not allowed';
       }
-      t = { url: parsed, host, refusal };
+      t = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}`, host, refusal };
       this.#targets.set(url, t);
     }
     return t;
@@ -164,34 +245,6 @@ export class WebhookSender {
     this.#deadlines.close();
     await this.#agent.close();
   }
-}
-
-/**
- * The first KiB of an answer, read to its end (so the connection can be reused) unless it runs
- * past RESPONSE_DRAIN_MAX, when the connection is given up. Events rather than an async iterator:
- * this runs for every delivery.
- */
-function readAnswer(body: NodeJS.ReadableStream & { destroy(): void }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const kept: Buffer[] = [];
-    let keptBytes = 0;
-    let seen = 0;
-    const done = () => resolve(Buffer.concat(kept).toString('utf8'));
-    body.on('data', (chunk: Buffer) => {
-      seen += chunk.length;
-      if (keptBytes < RESPONSE_KEEP) {
-        kept.push(chunk.subarray(0, RESPONSE_KEEP - keptBytes));
-        keptBytes += Math.min(chunk.length, RESPONSE_KEEP - keptBytes);
-      }
-      if (seen > RESPONSE_DRAIN_MAX) {
-        body.removeAllListeners('end');
-        body.destroy();
-        done();
-      }
-    });
-    body.once('end', done);
-    body.once('error', reject);
-  });
 }
 
 const NO_SUCH_NAME = new Set(['ENOTFOUND', 'ENODATA', 'EAI_NONAME']);
