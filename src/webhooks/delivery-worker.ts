@@ -50,7 +50,8 @@ const HEALTH_MARK_EVERY_MS = 60_000;
 /** A claimed notification, its document rendered and ready to send. */
 interface Ready {
   n: ClaimedNotification;
-  body: string;
+  /** Encoded once: both signatures and the request take these bytes. */
+  body: Buffer;
 }
 
 export class DeliveryWorker {
@@ -247,7 +248,7 @@ export class DeliveryWorker {
     const rendered = await Promise.all(
       [...byAccount].map(async ([accountId, batch]) => {
         const bodies = await deliveryBodies(this.deps.db, accountId, batch, at);
-        return batch.map((n, i) => ({ n, body: bodies[i] }));
+        return batch.map((n, i) => ({ n, body: Buffer.from(bodies[i]) }));
       }),
     );
     return rendered.flat();

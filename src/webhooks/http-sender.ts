@@ -204,7 +204,7 @@ export class WebhookSender {
   }
 
   /** POSTs `body`; the answer's headers are kept only when `keepHeaders` (a test send shows them, a delivery does not). */
-  send(url: string, headers: Record<string, string>, body: string, keepHeaders = true): Promise<SendResult> {
+  send(url: string, headers: Record<string, string>, body: string | Buffer, keepHeaders = true): Promise<SendResult> {
     const started = performance.now();
     const target = this.#target(url);
     if (target.refusal) return Promise.resolve(noAnswer(target.refusal));
