@@ -41,8 +41,10 @@ const LEASE_MARGIN_MS = 5_000;
 // A running worker keeps this many times its concurrency claimed (in flight, rendering, or
 // waiting for a slot), so slots refill at once while the next claim and its rendering are on
 // their way: on a busy database a claim takes tens of milliseconds, in which a worker sends
-// hundreds of deliveries. It also bounds the outcomes sent and not yet recorded.
-export const BUFFER = 4;
+// hundreds of deliveries (with 4, bench:webhooks found its slots waiting on a claim a quarter of
+// the time; with 8, a tenth). It also bounds the outcomes sent and not yet recorded, and sets the
+// lease (a claim may wait BUFFER - 1 timeouts for its slot).
+export const BUFFER = 8;
 // A webhook's health (last success, or failing since) is written at most this often by one worker
 // while it stays the same (it only feeds the deactivation rule, which counts in hours).
 const HEALTH_MARK_EVERY_MS = 60_000;
