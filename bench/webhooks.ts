@@ -27,6 +27,7 @@ import { benchDatabase } from './database.ts';
 
 const N = Number(process.env.BENCH_EVENTS ?? 10_000);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2_000); // events of the untimed first turn of each side
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32); // per worker, as in svc's policy
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const POOL = Number(process.env.BENCH_POOL ?? 10); // svc's own pool size (createPool's default)
@@ -181,8 +182,8 @@ const stopWorkers = async () => {
   await Promise.all(stopping.map((w) => w.stop()));
 };
 
-/** One svc burst of N events to a fresh webhook; every one must end succeeded after one attempt. */
-async function svcBurst(probes: number) {
+/** One svc burst of `n` events to a fresh webhook; every one must end succeeded after one attempt. */
+async function svcBurst(probes: number, n = N) {
   fast.arrivals.clear();
   fast.requests = 0;
   const burst = await seedBurst(db, fast.url, 0);
@@ -194,15 +195,15 @@ async function svcBurst(probes: number) {
   const pgBefore = backends.total() ?? 0;
   const statementsBefore = statementCount();
   const started = performance.now();
-  for (let done = 0; done < N; done += BATCH) await events.record(Math.min(BATCH, N - done));
+  for (let done = 0; done < n; done += BATCH) await events.record(Math.min(BATCH, n - done));
   const recordedIn = performance.now() - started;
-  await fast.arrived(N);
+  await fast.arrived(n);
   const seconds = (fast.lastArrival - started) / 1000;
   const cpuMs = (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpu));
   const pgAfter = backends.total();
   const pgCpuMs = pgAfter === undefined ? undefined : pgAfter - pgBefore;
   const burstLatency = await events.latencies(fast.arrivals);
-  const duplicates = fast.requests - N;
+  const duplicates = fast.requests - n;
   // Every statement of the burst, up to the last attempt's record.
   while ((await db.query(`SELECT 1 FROM webhook_notifications WHERE account_id = $1 AND delivery_status = 'pending' LIMIT 1`, [burst.accountId])).rowCount) await sleep(INTERVAL_MS);
   const burstStatements = statementCount() - statementsBefore;
@@ -215,18 +216,18 @@ async function svcBurst(probes: number) {
     await sleep(INTERVAL_MS * (1 + Math.random()));
     await events.record(1);
     const committed = performance.now();
-    await fast.arrived(N + i + 1);
+    await fast.arrived(n + i + 1);
     probeLatency.push(fast.lastArrival - committed);
   }
   await stopWorkers();
   const check = await db.query(`SELECT count(*) FILTER (WHERE delivery_status = 'succeeded') AS ok, sum(attempts) AS attempts FROM webhook_notifications WHERE account_id = $1`, [burst.accountId]);
   const { ok, attempts } = check.rows[0];
-  if (ok !== N + probes || attempts !== N + probes) throw new Error(`expected ${N + probes} succeeded single attempts, got ${ok} succeeded and ${attempts} attempts`);
-  return { rate: N / seconds, seconds, recordedIn, cpuMs, pgCpuMs, burstLatency, probeLatency, duplicates, statements: burstStatements };
+  if (ok !== n + probes || attempts !== n + probes) throw new Error(`expected ${n + probes} succeeded single attempts, got ${ok} succeeded and ${attempts} attempts`);
+  return { rate: n / seconds, seconds, recordedIn, cpuMs, pgCpuMs, burstLatency, probeLatency, duplicates, statements: burstStatements };
 }
 
-/** The ceiling: the same receiver, N POSTs of an svc body and its headers, as many in flight. */
-async function bareLoop() {
+/** The ceiling: the same receiver, `n` POSTs of an svc body and its headers, as many in flight. */
+async function bareLoop(n = N) {
   fast.arrivals.clear();
   const headers: Record<string, string> = {};
   for (const h of ['content-type', 'user-agent', 'x-svc-webhook-signature', 'webhook-timestamp', 'webhook-signature']) headers[h] = String(fast.sample!.headers[h]);
@@ -236,7 +237,7 @@ async function bareLoop() {
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY * WORKERS }, async () => {
-      while (next < N) {
+      while (next < n) {
         const id = `bare-${String(next++).padStart(31, '0')}`; // as long as a uuid
         const t0 = performance.now();
         const res = await request(fast.url, { method: 'POST', dispatcher: agent, headers: { ...headers, 'webhook-id': id }, body: fast.sample!.body });
@@ -248,8 +249,8 @@ async function bareLoop() {
   );
   const seconds = (performance.now() - started) / 1000;
   const cpuMs = (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpu));
-  if (fast.arrivals.size !== N) throw new Error(`bare loop: ${fast.arrivals.size} of ${N} arrived`);
-  return { rate: N / seconds, cpuMs, latency };
+  if (fast.arrivals.size !== n) throw new Error(`bare loop: ${fast.arrivals.size} of ${n} arrived`);
+  return { rate: n / seconds, cpuMs, latency };
 }
 
 /**
@@ -280,6 +281,10 @@ async function fairness(withSlow: boolean, receiverConcurrency: number) {
 
 /** Part 1: svc and the bare loop taking turns; what the JSON line reports of it. */
 async function throughputPart() {
+  // Both sides run once untimed first, so neither round 1 pays for compiling the code it runs
+  // (the bare loop shares svc's warm undici otherwise, svc does not).
+  await svcBurst(1, WARMUP);
+  await bareLoop(WARMUP);
   const rounds: { svc: Awaited<ReturnType<typeof svcBurst>>; bare: Awaited<ReturnType<typeof bareLoop>> }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const svc = await svcBurst(round === 0 ? PROBES : 1);
