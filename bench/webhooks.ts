@@ -20,13 +20,14 @@ import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import { systemClock } from '../src/clock.ts';
 import { createPool, type Db } from '../src/store/db.ts';
-import { DeliveryWorker } from '../src/webhooks/delivery-worker.ts';
+import { BUFFER, DeliveryWorker } from '../src/webhooks/delivery-worker.ts';
 import { defaultDeliveryPolicy } from '../src/webhooks/policy.ts';
 import { recordBurstEvents, seedBurst, type Burst } from '../test/support/webhook-burst.ts';
 import { benchDatabase } from './database.ts';
 
 const N = Number(process.env.BENCH_EVENTS ?? 10_000);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2_000); // events of the untimed first turn of each side
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32); // per worker, as in svc's policy
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const POOL = Number(process.env.BENCH_POOL ?? 10); // svc's own pool size (createPool's default)
@@ -154,6 +155,18 @@ const db = database.db;
 const pools = Array.from({ length: WORKERS }, () => createPool(database.url, POOL));
 const backends = new BackendCpu();
 for (const pool of pools) backends.watch(pool);
+// Statements the workers send, by the start of their SQL.
+const statements = new Map<string, number>();
+for (const pool of pools) {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  pool.query = ((...args: unknown[]) => {
+    const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string }).text);
+    const kind = text.replace(/\s+/g, ' ').trim().slice(0, 90);
+    statements.set(kind, (statements.get(kind) ?? 0) + 1);
+    return query(...args);
+  }) as typeof pool.query;
+}
+const statementCount = () => [...statements.values()].reduce((a, b) => a + b, 0);
 const fast = await startReceiver();
 const slow = await startReceiver(SLOW_MS);
 const agent = new Agent({ connections: CONCURRENCY * WORKERS, keepAliveTimeout: 30_000 });
@@ -169,27 +182,31 @@ const stopWorkers = async () => {
   await Promise.all(stopping.map((w) => w.stop()));
 };
 
-/** One svc burst of N events to a fresh webhook; every one must end succeeded after one attempt. */
-async function svcBurst(probes: number) {
+/** One svc burst of `n` events to a fresh webhook; every one must end succeeded after one attempt. */
+async function svcBurst(probes: number, n = N) {
   fast.arrivals.clear();
   fast.requests = 0;
   const burst = await seedBurst(db, fast.url, 0);
   const events = new EventRecorder(db, burst, await trackingRequestOf(db, burst));
   // One receiver, nobody to be fair to: the cap is lifted (to all the worker may hold, claimed or
   // in flight), so both sides keep CONCURRENCY requests in flight.
-  startWorkers(3 * CONCURRENCY);
+  startWorkers(BUFFER * CONCURRENCY);
   const cpu = process.cpuUsage();
   const pgBefore = backends.total() ?? 0;
+  const statementsBefore = statementCount();
   const started = performance.now();
-  for (let done = 0; done < N; done += BATCH) await events.record(Math.min(BATCH, N - done));
+  for (let done = 0; done < n; done += BATCH) await events.record(Math.min(BATCH, n - done));
   const recordedIn = performance.now() - started;
-  await fast.arrived(N);
+  await fast.arrived(n);
   const seconds = (fast.lastArrival - started) / 1000;
   const cpuMs = (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpu));
   const pgAfter = backends.total();
   const pgCpuMs = pgAfter === undefined ? undefined : pgAfter - pgBefore;
   const burstLatency = await events.latencies(fast.arrivals);
-  const duplicates = fast.requests - N;
+  const duplicates = fast.requests - n;
+  // Every statement of the burst, up to the last attempt's record.
+  while ((await db.query(`SELECT 1 FROM webhook_notifications WHERE account_id = $1 AND delivery_status = 'pending' LIMIT 1`, [burst.accountId])).rowCount) await sleep(INTERVAL_MS);
+  const burstStatements = statementCount() - statementsBefore;
 
   // Idle probes: one event at a time with the workers idle, so the latency is svc's own path
   // (wake-up by NOTIFY, claim, render, sign, POST) without a queue in front of it. The random
@@ -199,18 +216,18 @@ async function svcBurst(probes: number) {
     await sleep(INTERVAL_MS * (1 + Math.random()));
     await events.record(1);
     const committed = performance.now();
-    await fast.arrived(N + i + 1);
+    await fast.arrived(n + i + 1);
     probeLatency.push(fast.lastArrival - committed);
   }
   await stopWorkers();
   const check = await db.query(`SELECT count(*) FILTER (WHERE delivery_status = 'succeeded') AS ok, sum(attempts) AS attempts FROM webhook_notifications WHERE account_id = $1`, [burst.accountId]);
   const { ok, attempts } = check.rows[0];
-  if (ok !== N + probes || attempts !== N + probes) throw new Error(`expected ${N + probes} succeeded single attempts, got ${ok} succeeded and ${attempts} attempts`);
-  return { rate: N / seconds, seconds, recordedIn, cpuMs, pgCpuMs, burstLatency, probeLatency, duplicates };
+  if (ok !== n + probes || attempts !== n + probes) throw new Error(`expected ${n + probes} succeeded single attempts, got ${ok} succeeded and ${attempts} attempts`);
+  return { rate: n / seconds, seconds, recordedIn, cpuMs, pgCpuMs, burstLatency, probeLatency, duplicates, statements: burstStatements };
 }
 
-/** The ceiling: the same receiver, N POSTs of an svc body and its headers, as many in flight. */
-async function bareLoop() {
+/** The ceiling: the same receiver, `n` POSTs of an svc body and its headers, as many in flight. */
+async function bareLoop(n = N) {
   fast.arrivals.clear();
   const headers: Record<string, string> = {};
   for (const h of ['content-type', 'user-agent', 'x-svc-webhook-signature', 'webhook-timestamp', 'webhook-signature']) headers[h] = String(fast.sample!.headers[h]);
@@ -220,7 +237,7 @@ async function bareLoop() {
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY * WORKERS }, async () => {
-      while (next < N) {
+      while (next < n) {
         const id = `bare-${String(next++).padStart(31, '0')}`; // as long as a uuid
         const t0 = performance.now();
         const res = await request(fast.url, { method: 'POST', dispatcher: agent, headers: { ...headers, 'webhook-id': id }, body: fast.sample!.body });
@@ -232,8 +249,8 @@ async function bareLoop() {
   );
   const seconds = (performance.now() - started) / 1000;
   const cpuMs = (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpu));
-  if (fast.arrivals.size !== N) throw new Error(`bare loop: ${fast.arrivals.size} of ${N} arrived`);
-  return { rate: N / seconds, cpuMs, latency };
+  if (fast.arrivals.size !== n) throw new Error(`bare loop: ${fast.arrivals.size} of ${n} arrived`);
+  return { rate: n / seconds, cpuMs, latency };
 }
 
 /**
@@ -262,8 +279,12 @@ async function fairness(withSlow: boolean, receiverConcurrency: number) {
   return { latency, slowDelivered };
 }
 
-try {
-  // 1. Throughput, svc and the bare loop taking turns.
+/** Part 1: svc and the bare loop taking turns; what the JSON line reports of it. */
+async function throughputPart() {
+  // Both sides run once untimed first, so neither round 1 pays for compiling the code it runs
+  // (the bare loop shares svc's warm undici otherwise, svc does not).
+  await svcBurst(1, WARMUP);
+  await bareLoop(WARMUP);
   const rounds: { svc: Awaited<ReturnType<typeof svcBurst>>; bare: Awaited<ReturnType<typeof bareLoop>> }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const svc = await svcBurst(round === 0 ? PROBES : 1);
@@ -286,9 +307,18 @@ try {
   console.log(`svc / bare deliveries per second: ${(svcRate / bareRate).toFixed(3)} (rounds: ${ratios.map((x) => x.toFixed(3)).join(', ')}; range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})`);
   console.log(`each svc burst records ${N} events in ${Math.ceil(N / BATCH)} transactions of ${BATCH} (within ${(rounds[0].svc.recordedIn / 1000).toFixed(2)} s) while delivering; deliv/s = ${N} / (first record → last arrival).`);
   console.log(`µs CPU: this process's CPU time (receiver, client or workers) per delivery; µs PG: the workers' PostgreSQL backends' (from /proc). Burst latency counts from each batch's commit, so it is mostly queueing. ${rounds.reduce((a, r) => a + r.svc.duplicates, 0)} duplicate requests.`);
+  const perDelivery = rounds.reduce((a, r) => a + r.svc.statements, 0) / (ROUNDS * N);
+  console.log(`statements per delivery: ${perDelivery.toFixed(3)} (the workers' pools, burst only: claims, renders, records, health)`);
+  if (process.env.BENCH_STATEMENTS) for (const [text, n] of [...statements].sort((a, b) => b[1] - a[1])) console.log(String(n).padStart(8), text);
   if (WORKERS > 1) console.log(`the ${WORKERS} workers share this process's one thread: this shows them sharing the work (see duplicates), not scale-out across cores.`);
 
-  // 2. Fairness.
+  const svc = { deliveries_per_s: +svcRate.toFixed(1), statements_per_delivery: +perDelivery.toFixed(3), cpu_us: +cpuPer(rounds.reduce((a, r) => a + r.svc.cpuMs, 0) / ROUNDS), pg_cpu_us: pgCpu === undefined ? null : +cpuPer(pgCpu), burst_latency_ms: b, idle_latency_ms: p };
+  const bare = { deliveries_per_s: +bareRate.toFixed(1), cpu_us: +cpuPer(rounds.reduce((a, r) => a + r.bare.cpuMs, 0) / ROUNDS), latency_ms: c };
+  return { events: N, rounds: ROUNDS, workers: WORKERS, concurrency: CONCURRENCY, pool: POOL, body_bytes: bodyBytes, svc, bare, ratio: +(svcRate / bareRate).toFixed(3), ratios: ratios.map((x) => +x.toFixed(3)) };
+}
+
+/** Part 2: the fast receiver alone and beside the slow one, with the cap and without. */
+async function fairnessPart() {
   const alone = await fairness(false, CAP);
   const capped = await fairness(true, CAP);
   const alone2 = await fairness(false, CAP);
@@ -309,10 +339,15 @@ try {
   const p99Ratio = (c1.p99 + c2.p99) / (a1.p99 + a2.p99);
   console.log(`fast p99 beside the slow receiver / alone: ${p99Ratio.toFixed(2)} (rounds: ${(c1.p99 / a1.p99).toFixed(2)}, ${(c2.p99 / a2.p99).toFixed(2)}); without the cap: ${(u.p99 / ((a1.p99 + a2.p99) / 2)).toFixed(1)}`);
 
-  const svc = { deliveries_per_s: +svcRate.toFixed(1), cpu_us: +cpuPer(rounds.reduce((a, r) => a + r.svc.cpuMs, 0) / ROUNDS), pg_cpu_us: pgCpu === undefined ? null : +cpuPer(pgCpu), burst_latency_ms: b, idle_latency_ms: p };
-  const bare = { deliveries_per_s: +bareRate.toFixed(1), cpu_us: +cpuPer(rounds.reduce((a, r) => a + r.bare.cpuMs, 0) / ROUNDS), latency_ms: c };
-  const fairnessJson = { alone: [a1, a2], beside_slow_capped: [c1, c2], beside_slow_uncapped: u, cap: CAP, slow_ms: SLOW_MS };
-  console.log(JSON.stringify({ bench: 'webhooks', events: N, rounds: ROUNDS, workers: WORKERS, concurrency: CONCURRENCY, pool: POOL, body_bytes: bodyBytes, svc, bare, ratio: +(svcRate / bareRate).toFixed(3), ratios: ratios.map((x) => +x.toFixed(3)), fairness: fairnessJson }));
+  return { alone: [a1, a2], beside_slow_capped: [c1, c2], beside_slow_uncapped: u, cap: CAP, slow_ms: SLOW_MS };
+}
+
+try {
+  // BENCH_PART=throughput or fairness runs one part (e.g. under node --cpu-prof).
+  const part = process.env.BENCH_PART;
+  const throughput = part === 'fairness' ? undefined : await throughputPart();
+  const fairnessJson = part === 'throughput' ? undefined : await fairnessPart();
+  console.log(JSON.stringify({ bench: 'webhooks', ...throughput, fairness: fairnessJson }));
 } finally {
   backends.stop();
   await stopWorkers();

@@ -9,7 +9,7 @@ export const USER_AGENT = 'svc-webhooks/1';
  * The request headers of a delivery. Custom headers go first so they cannot replace the content
  * type or a signature; without a secret (a trigger without one) nothing is signed.
  */
-export function deliveryHeaders(options: { secret: string | null; messageId: string; at: Date; body: string; custom?: readonly { name: string; value: string }[] | null }): Record<string, string> {
+export function deliveryHeaders(options: { secret: string | null; messageId: string; at: Date; body: string | Buffer; custom?: readonly { name: string; value: string }[] | null }): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const h of options.custom ?? []) headers[h.name.toLowerCase()] = h.value;
   Object.assign(headers, { 'content-type': 'application/json', 'user-agent': USER_AGENT });

@@ -29,10 +29,37 @@ export async function notificationDocument(db: Queryable, row: NotificationRow, 
  * together (one query per record type and level, not per notification).
  */
 export async function deliveryDocuments(db: Queryable, accountId: string, rows: NotificationRow[], now: Date): Promise<NotificationDocument[]> {
+  const { data, paths, known } = await loadDocuments(db, accountId, rows, now);
+  return data.map((d, i) => ({ data: d, included: includedFrom(known, [d], paths[i]) }));
+}
+
+/** The notifications' resources, each one's include paths, and every record those reach. */
+async function loadDocuments(db: Queryable, accountId: string, rows: NotificationRow[], now: Date) {
   const data = rows.map(webhookNotificationResource);
   const paths = rows.map((r) => deliveryIncludes(r.event));
   const known = await loadRelated(resourceTypes, { db, accountId, now }, data, [...new Set(paths.flat())]);
-  return data.map((d, i) => ({ data: d, included: includedFrom(known, [d], paths[i]) }));
+  return { data, paths, known };
+}
+
+/**
+ * The request bodies of many notifications of one account: each is the JSON of its delivery
+ * document. The included records of notifications of one event about one record are the same, so
+ * they are serialised once and shared (a burst about one shipment repeats them in every body).
+ */
+export async function deliveryBodies(db: Queryable, accountId: string, rows: NotificationRow[], now: Date): Promise<string[]> {
+  const { data, paths, known } = await loadDocuments(db, accountId, rows, now);
+  const includedJson = new Map<string, string>();
+  return data.map((d, i) => {
+    // Every include path starts at the reference object, so the event and that record decide what is included.
+    const key = `${rows[i].event} ${rows[i].reference_type}:${rows[i].reference_id}`;
+    let included = includedJson.get(key);
+    if (included === undefined) {
+      included = JSON.stringify(includedFrom(known, [d], paths[i]));
+      includedJson.set(key, included);
+    }
+    // Byte for byte what JSON.stringify({ data, included }) gives.
+    return `{"data":${JSON.stringify(d)},"included":${included}}`;
+  });
 }
 
 export type NotificationDocument = Document & { data: Resource };
