@@ -19,6 +19,7 @@ import { shipmentForFoundRequest } from './same-journey.ts';
 import { defaultPolicy, nextRefreshDelay, retryDelay, type TrackingPolicy } from './policy.ts';
 import { stopReason, stopTracking } from './stop.ts';
 import { AisArrivals, AisSchedule, type AisSettings } from './ais-arrivals.ts';
+import { drainClaims } from './claim-pool.ts';
 
 export interface Connectors {
   get(scac: string): CarrierConnector | undefined;
@@ -63,18 +64,24 @@ export class TrackingWorker {
     this.#ais = deps.ais === false ? null : new AisSchedule(new AisArrivals(deps, deps.ais?.settings), deps.ais?.everyMs);
   }
 
-  /** Processes what is due now; returns how many requests and shipments it handled. */
+  /**
+   * Processes what was due when it started, `limit` lookups at a time at most (tracking requests
+   * first, then shipment refreshes), claiming more as lookups finish (drainClaims); returns how
+   * many requests and shipments it handled.
+   */
   async runDue(limit = 25): Promise<{ requests: number; shipments: number }> {
     const now = this.deps.clock.now();
-    const lease = at(now, this.policy.leaseMs);
+    // Each claim's lease runs from when it is taken; what is due is what was due at the start, so a round ends.
+    const lease = () => at(this.deps.clock.now(), this.policy.leaseMs);
     // First, so the shipments an AIS arrival makes due are refreshed in this same round.
     await this.#ais?.runIfDue(now).catch((err: unknown) => this.deps.log?.('AIS pass error', { err: String(err) }));
-    const requests = await claimDueTrackingRequests(this.deps.db, now, lease, limit);
-    await Promise.all(requests.map((r) => this.#resolve(r)));
-    const shipments = await claimDueRefreshes(this.deps.db, now, lease, limit);
-    await Promise.all(shipments.map(({ shipment, stored }) => this.#refresh(shipment, stored)));
-    await this.#recordSightings();
-    return { requests: requests.length, shipments: shipments.length };
+    try {
+      const requests = await drainClaims(limit, (n) => claimDueTrackingRequests(this.deps.db, now, lease(), n), (r) => this.#resolve(r));
+      const shipments = await drainClaims(limit, (n) => claimDueRefreshes(this.deps.db, now, lease(), n), ({ shipment, stored }) => this.#refresh(shipment, stored));
+      return { requests, shipments };
+    } finally {
+      await this.#recordSightings();
+    }
   }
 
   /** Runs until nothing more is due at the current clock time (tests advance the clock, then drain). */
