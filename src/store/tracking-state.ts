@@ -31,17 +31,19 @@ interface StoredColumns {
  * The stored state of the shipment `id` names, as four json columns. Milestones are found
  * through the shipment's containers: (container_id, key) is indexed, and every milestone belongs
  * to a container of its shipment, so no read here grows with the table. `locodes`: those of the
- * answer's events; the stored events' are added, as the diff sees both.
+ * answer's events; the stored events' are added, as the diff sees both. Containers and places
+ * are matched as arrays (= ANY (ARRAY(…))), which the planner probes the indexes with, whatever
+ * its row estimates: as joins, a table with stale statistics was read whole once per shipment.
  */
 const storedColumns = (id: string, locodes: string) =>
   `(SELECT coalesce(json_agg(normalized), '[]') FROM raw_events WHERE shipment_id = ${id}) AS raw,
    (SELECT coalesce(json_agg(json_build_object('id', id, 'number', number, 'state', state) ORDER BY number), '[]')
       FROM containers WHERE shipment_id = ${id}) AS containers,
    (SELECT coalesce(json_agg(json_build_object('key', key, 'event', event, 'data_source', data_source)), '[]')
-      FROM transport_events WHERE container_id IN (SELECT id FROM containers WHERE shipment_id = ${id})) AS milestones,
+      FROM transport_events WHERE container_id = ANY (ARRAY(SELECT id FROM containers WHERE shipment_id = ${id}))) AS milestones,
    (SELECT coalesce(json_agg(json_build_object('locode', locode, 'name', name, 'time_zone', time_zone)), '[]')
       FROM locations
-     WHERE locode IN (SELECT unnest(${locodes}::text[]) UNION SELECT normalized->>'locode' FROM raw_events WHERE shipment_id = ${id})) AS places`;
+     WHERE locode = ANY (ARRAY(SELECT unnest(${locodes}::text[]) UNION SELECT normalized->>'locode' FROM raw_events WHERE shipment_id = ${id}))) AS places`;
 
 const storedOf = (r: StoredColumns): StoredTracking => ({
   carrierEvents: r.raw.map(carrierEventOf),
