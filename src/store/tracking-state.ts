@@ -82,18 +82,41 @@ export interface LookupRow {
   nextRefreshAt: Date | null;
 }
 
-/** The SET clause of a lookup's shipment row: `from`…`from + 4` the LookupRow's members in order (lookupParams), `at` and `lastChanged` expressions. */
-const lookupSet = (from: number, at: string, lastChanged: string) => {
-  const [state, bl, booking, asked, next] = [0, 1, 2, 3, 4].map((i) => `$${from + i}`);
-  return `state = ${state}, bill_of_lading_number = coalesce(${bl}, bill_of_lading_number), booking_number = coalesce(${booking}, booking_number),
-          updated_at = ${at}, line_tracking_last_attempted_at = ${asked}, line_tracking_last_succeeded_at = ${asked},
-          line_tracking_last_changed_at = ${lastChanged}, next_refresh_at = ${next}, locked_until = NULL`;
-};
-const lookupParams = (l: LookupRow) => [JSON.stringify(l.state), l.billOfLadingNumber, l.bookingNumber, l.askedAt, l.nextRefreshAt];
+/** SQL expressions of what a lookup writes on the shipment row. */
+interface LookupValues {
+  state: string;
+  billOfLadingNumber: string;
+  bookingNumber: string;
+  askedAt: string;
+  nextRefreshAt: string;
+  at: string;
+  lastChangedAt: string;
+}
 
-/** Everything a successful lookup writes on the shipment row, in one statement; the lease is released. */
-export async function saveLookup(db: Queryable, shipmentId: string, l: LookupRow & { at: Date; lastChangedAt: Date }): Promise<void> {
-  await db.query(`UPDATE shipments SET ${lookupSet(4, '$2', '$3')} WHERE id = $1`, [shipmentId, l.at, l.lastChangedAt, ...lookupParams(l)]);
+/** The SET clause of a lookup's shipment row; the lease is released. */
+const lookupSet = (v: LookupValues) =>
+  `state = ${v.state}, bill_of_lading_number = coalesce(${v.billOfLadingNumber}, bill_of_lading_number), booking_number = coalesce(${v.bookingNumber}, booking_number),
+   updated_at = ${v.at}, line_tracking_last_attempted_at = ${v.askedAt}, line_tracking_last_succeeded_at = ${v.askedAt},
+   line_tracking_last_changed_at = ${v.lastChangedAt}, next_refresh_at = ${v.nextRefreshAt}, locked_until = NULL`;
+
+export type SavedLookup = LookupRow & { shipmentId: string; at: Date; lastChangedAt: Date };
+
+/**
+ * What successful lookups write on their shipment rows, in one statement however many (the
+ * worker groups the quiet answers that finish while a statement is on its way); leases released.
+ */
+export async function saveLookups(db: Queryable, lookups: SavedLookup[]): Promise<void> {
+  if (lookups.length === 0) return;
+  await db.query(
+    `UPDATE shipments SET ${lookupSet({ state: 'v.state', billOfLadingNumber: 'v.bl', bookingNumber: 'v.booking', askedAt: 'v.asked_at', nextRefreshAt: 'v.next_refresh_at', at: 'v.at', lastChangedAt: 'v.last_changed_at' })}
+       FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, state jsonb, bl text, booking text, asked_at timestamptz, next_refresh_at timestamptz, at timestamptz, last_changed_at timestamptz)
+      WHERE shipments.id = v.id`,
+    [
+      JSON.stringify(
+        lookups.map((l) => ({ id: l.shipmentId, state: l.state, bl: l.billOfLadingNumber, booking: l.bookingNumber, asked_at: l.askedAt, next_refresh_at: l.nextRefreshAt, at: l.at, last_changed_at: l.lastChangedAt })),
+      ),
+    ],
+  );
 }
 
 /** What a lookup writes besides the shipment row. */
@@ -152,7 +175,15 @@ export async function saveTrackingChanges(db: Queryable, c: TrackingChanges, fin
   const outcome = `EXISTS (SELECT 1 FROM announced WHERE news) AS changed, (SELECT count(*) FROM new_vessels) < cardinality($12::text[]) AS known_vessels`;
   const sql = finish
     ? `WITH ${writes}, saved AS (
-         UPDATE shipments SET ${lookupSet(14, '$3', 'CASE WHEN EXISTS (SELECT 1 FROM announced WHERE news) THEN $3 ELSE coalesce(line_tracking_last_changed_at, $3) END')}
+         UPDATE shipments SET ${lookupSet({
+           state: '$14',
+           billOfLadingNumber: '$15',
+           bookingNumber: '$16',
+           askedAt: '$17',
+           nextRefreshAt: '$18',
+           at: '$3',
+           lastChangedAt: 'CASE WHEN EXISTS (SELECT 1 FROM announced WHERE news) THEN $3 ELSE coalesce(line_tracking_last_changed_at, $3) END',
+         })}
           WHERE id = $2
        ), input AS (
          SELECT $1::uuid AS account_id, a.name, a.reference_type, a.reference_id, $2::uuid AS shipment_id, a.container_id,
@@ -172,7 +203,7 @@ export async function saveTrackingChanges(db: Queryable, c: TrackingChanges, fin
     c.ref_numbers,
     imos,
     names,
-    ...(finish ? lookupParams(finish.lookup) : []),
+    ...(finish ? [JSON.stringify(finish.lookup.state), finish.lookup.billOfLadingNumber, finish.lookup.bookingNumber, finish.lookup.askedAt, finish.lookup.nextRefreshAt] : []),
   ]);
   const r = rows[0];
   return { changed: r.changed, knownVessels: r.known_vessels, events: announcedEvents(r.announced ?? null, c) };

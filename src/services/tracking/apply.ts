@@ -21,7 +21,7 @@ export interface ApplyResult {
   containerStates: ContainerState[];
   /** The outbox records of what changed, for the caller to record with its own in one statement (recordEvents). */
   events: DomainEvent[];
-  /** What the shipment row takes (saveLookup), written by the caller with the lookup's schedule. */
+  /** What the shipment row takes (saveLookups), written by the caller with the lookup's schedule. */
   saved: { state: object; billOfLadingNumber: string | null; bookingNumber: string | null };
   /** Vessels named that svc knew already: their sighting is recorded after the commit (learnVessels). */
   sightings: NamedVessel[];

@@ -14,12 +14,13 @@ import { markLookupFailed, saveCarrierSubscription, type ShipmentRow } from '../
 import { learnVessels, type NamedVessel } from '../../store/learned-vessels.ts';
 import { claimDueTrackingRequests, settleTrackingRequest, type TrackingRequestRow } from '../../store/tracking-requests.ts';
 import { containersStillOut, planSnapshot, quietResult, writePlan, type Plan } from './apply.ts';
-import { claimDueRefreshes, saveLookup, type StoredTracking } from '../../store/tracking-state.ts';
+import { claimDueRefreshes, saveLookups, type SavedLookup, type StoredTracking } from '../../store/tracking-state.ts';
 import { shipmentForFoundRequest } from './same-journey.ts';
 import { defaultPolicy, nextRefreshDelay, retryDelay, type TrackingPolicy } from './policy.ts';
 import { stopReason, stopTracking } from './stop.ts';
 import { AisArrivals, AisSchedule, type AisSettings } from './ais-arrivals.ts';
 import { drainClaims } from './claim-pool.ts';
+import { GroupedWrites } from './grouped-writes.ts';
 
 export interface Connectors {
   get(scac: string): CarrierConnector | undefined;
@@ -58,9 +59,12 @@ export class TrackingWorker {
   readonly #ais: AisSchedule | null;
   /** Known vessels the lookups of this round named, recorded together at its end (#recordSightings). */
   #sightings: NamedVessel[] = [];
+  /** The shipment rows of quiet answers (nothing else to write), grouped into one statement while another is on its way. */
+  readonly #quietSaves: GroupedWrites<SavedLookup>;
 
   constructor(private readonly deps: WorkerDeps) {
     this.policy = deps.policy ?? defaultPolicy;
+    this.#quietSaves = new GroupedWrites((lookups) => saveLookups(deps.db, lookups));
     this.#ais = deps.ais === false ? null : new AisSchedule(new AisArrivals(deps, deps.ais?.settings), deps.ais?.everyMs);
   }
 
@@ -263,7 +267,10 @@ export class TrackingWorker {
     const lookup = { ...quiet.saved, askedAt, nextRefreshAt: at(now, delay) };
     // The rules, with the oldest "last changed" this lookup can leave: when none applies, news cannot make one.
     if (!stopReason(this.policy, quiet, before, now)) {
-      if (plan.quiet && later.length === 0) return saveLookup(tx ?? this.deps.db, shipment.id, { ...lookup, at: now, lastChangedAt: before });
+      if (plan.quiet && later.length === 0) {
+        const saved = { ...lookup, shipmentId: shipment.id, at: now, lastChangedAt: before };
+        return tx ? saveLookups(tx, [saved]) : this.#quietSaves.add(saved);
+      }
       this.#sighted((await writePlan(tx ?? this.deps.db, plan, now, { lookup, later })).sightings);
       return;
     }
@@ -273,7 +280,7 @@ export class TrackingWorker {
       const lastChangedAt = applied.changed ? now : before;
       const events = [...applied.events, ...later];
       const reason = stopReason(this.policy, applied, lastChangedAt, now);
-      await saveLookup(t, shipment.id, { ...lookup, at: now, lastChangedAt, nextRefreshAt: reason ? null : lookup.nextRefreshAt });
+      await saveLookups(t, [{ ...lookup, shipmentId: shipment.id, at: now, lastChangedAt, nextRefreshAt: reason ? null : lookup.nextRefreshAt }]);
       if (reason) await stopTracking(t, shipment, reason, now, events);
       else await recordEvents(t, events, now);
     };
