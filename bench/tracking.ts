@@ -11,6 +11,7 @@
 // same due work at 1k and at BENCH_TRACKED (100k) tracked shipments: milliseconds, statements and
 // buffers from EXPLAIN (ANALYZE, BUFFERS), and the ratio.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { readFileSync } from 'node:fs';
 import diagnostics from 'node:diagnostics_channel';
 import pg from 'pg';
 import { request } from 'undici';
@@ -40,29 +41,52 @@ const START = new Date('2026-06-01T00:00:00Z');
 // kind of statement took from sending to answer (where svc's time goes), printed at the end.
 let statements = 0;
 const PROFILE = process.env.BENCH_PROFILE === '1';
-const profile = new Map<string, { n: number; ms: number }>();
+const profile = new Map<string, { n: number; ms: number; pg: number }>();
+/** CPU ms so far of the PostgreSQL backend with this pid (from /proc: the server runs here), 0 where unreadable. */
+const backendCpuOf = (pid: number): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+};
 const clientQuery = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   statements++;
-  const result = (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
-  if (PROFILE && result instanceof Promise) {
-    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
-    const key = text.replace(/\s+/g, ' ').slice(0, 90);
-    const t0 = performance.now();
-    void result.then(
-      () => {
-        const p = profile.get(key) ?? { n: 0, ms: 0 };
-        profile.set(key, { n: p.n + 1, ms: p.ms + performance.now() - t0 });
-      },
-      () => {},
-    );
+  if (!PROFILE) return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
+  const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+  const key = text.replace(/\s+/g, ' ').slice(0, 90);
+  const t0 = performance.now();
+  // A backend runs one statement at a time: its CPU meanwhile is the statement's (in 10 ms ticks, so only totals mean much).
+  const pid = (this as unknown as { processID: number }).processID;
+  const pg0 = backendCpuOf(pid);
+  const done = () => {
+    const p = profile.get(key) ?? { n: 0, ms: 0, pg: 0 };
+    profile.set(key, { n: p.n + 1, ms: p.ms + performance.now() - t0, pg: p.pg + backendCpuOf(pid) - pg0 });
+  };
+  // The pool passes a callback; a client checked out for a transaction is given none and returns a promise.
+  const last = args.length - 1;
+  if (typeof args[last] === 'function') {
+    const callback = args[last] as (...a: unknown[]) => void;
+    args[last] = (...a: unknown[]) => (done(), callback(...a));
   }
+  const result = (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
+  if (result instanceof Promise) void result.then(done, () => {});
   return result;
 } as typeof clientQuery;
+// With BENCH_PROFILE=1, the time lookups spent asking the carrier (the connector's call, sent to answered).
+const carrier = { n: 0, ms: 0 };
+const pooled = { n: 0, ms: 0 };
 const printProfile = () => {
   if (!PROFILE) return;
-  console.log('\nstatement time (sent to answered) after the first round, top 15:');
-  for (const [key, p] of [...profile].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)) console.log(`${p.ms.toFixed(0).padStart(8)} ms ${String(p.n).padStart(7)}×  ${key}`);
+  const sent = [...profile.values()].reduce((a, p) => ({ n: a.n + p.n, ms: a.ms + p.ms }), { n: 0, ms: 0 });
+  console.log(`\nafter the first round, per lookup: ${(carrier.ms / carrier.n).toFixed(1)} ms asking the carrier, ${(sent.ms / carrier.n).toFixed(1)} ms waiting for ${(sent.n / carrier.n).toFixed(1)} statements`);
+  console.log(`pool.query incl. waiting for a connection: ${(pooled.ms / carrier.n).toFixed(1)} ms for ${(pooled.n / carrier.n).toFixed(1)}`);
+  console.log('statement time (sent to answered) and PostgreSQL CPU per statement, top 15:');
+  for (const [key, p] of [...profile].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)) {
+    console.log(`${p.ms.toFixed(0).padStart(8)} ms ${String(p.n).padStart(7)}× ${(p.pg / p.n).toFixed(2).padStart(6)} ms CPU  ${key}`);
+  }
   profile.clear();
 };
 
@@ -70,6 +94,16 @@ const cpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 };
+/**
+ * CPU time so far of the PostgreSQL backends serving `db`'s database (user + system, in ms, from
+ * /proc: the server runs on this machine), by backend: PostgreSQL's share of a lookup's cost.
+ * Empty where /proc cannot be read.
+ */
+const backendCpu = async (db: Db): Promise<Map<number, number>> => {
+  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  return new Map(rows.map(({ pid }) => [pid, backendCpuOf(pid)]));
+};
+const backendCpuSince = (before: Map<number, number>, after: Map<number, number>) => [...after].reduce((ms, [pid, t]) => ms + t - (before.get(pid) ?? 0), 0);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const range = (xs: number[]) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
 
@@ -84,6 +118,11 @@ const DCSA_HEADERS = { accept: 'application/json', 'API-Version': '2' };
 async function throughput(): Promise<void> {
   const database = await benchDatabase();
   const db = createPool(database.url, 20);
+  const poolQuery = db.query.bind(db) as (...a: unknown[]) => Promise<unknown>;
+  (db as { query: unknown }).query = (...a: unknown[]) => {
+    const t0 = performance.now();
+    return poolQuery(...a).finally(() => (pooled.ms += performance.now() - t0, pooled.n++));
+  };
   const clock = new ManualClock(START);
   const sandbox = await startSandboxProcess(START);
 
@@ -109,7 +148,8 @@ async function throughput(): Promise<void> {
         lookup: (r: Parameters<typeof connector.lookup>[0]) => {
           const lookup: Lookup = { pages: [], terminal: [] };
           recorded.push(lookup);
-          return current.run(lookup, () => connector.lookup(r));
+          const t0 = performance.now();
+          return current.run(lookup, () => connector.lookup(r)).finally(() => (carrier.ms += performance.now() - t0, carrier.n++));
         },
       };
     },
@@ -156,12 +196,13 @@ async function throughput(): Promise<void> {
   };
 
   console.log(`\nthroughput: ${N} shipments, ${WORKERS} workers × ${BATCH} lookups in flight, ${STEP_HOURS} h of virtual time per round, ~${SECONDS} s`);
-  console.log('round  lookups  requests  svc/s  bare/s  ratio  svc CPU ms/lookup  bare CPU ms/lookup  statements/lookup');
-  const totals = { svc: { n: 0, s: 0, cpu: 0 }, bare: { n: 0, s: 0, cpu: 0 }, statements: 0 };
+  console.log('round  lookups  requests  svc/s  bare/s  ratio  svc CPU ms/lookup  PostgreSQL CPU ms/lookup  bare CPU ms/lookup  statements/lookup');
+  const totals = { svc: { n: 0, s: 0, cpu: 0, pg: 0 }, bare: { n: 0, s: 0, cpu: 0 }, statements: 0 };
   const ratios: number[] = [];
   const started = performance.now();
   for (let round = 0; performance.now() - started < SECONDS * 1000; round++) {
     recorded = [];
+    const pg0 = await backendCpu(db);
     const s0 = statements;
     let c0 = cpuMs();
     let t0 = performance.now();
@@ -169,6 +210,7 @@ async function throughput(): Promise<void> {
     const svcSeconds = (performance.now() - t0) / 1000;
     const svcCpu = cpuMs() - c0;
     const stmts = statements - s0;
+    const pgCpu = backendCpuSince(pg0, await backendCpu(db));
     if (lookups === 0 && round > 0) break;
     const replay = recorded;
     c0 = cpuMs();
@@ -181,25 +223,30 @@ async function throughput(): Promise<void> {
       const ratio = lookups / svcSeconds / (replay.length / bareSeconds);
       ratios.push(ratio);
       console.log(
-        `${String(round).padStart(5)}  ${String(lookups).padStart(7)}  ${String(requests).padStart(8)}  ${(lookups / svcSeconds).toFixed(0).padStart(5)}  ${(replay.length / bareSeconds).toFixed(0).padStart(6)}  ${ratio.toFixed(2).padStart(5)}  ${(svcCpu / lookups).toFixed(2).padStart(17)}  ${(bareCpu / replay.length).toFixed(2).padStart(18)}  ${(stmts / lookups).toFixed(1).padStart(17)}`,
+        `${String(round).padStart(5)}  ${String(lookups).padStart(7)}  ${String(requests).padStart(8)}  ${(lookups / svcSeconds).toFixed(0).padStart(5)}  ${(replay.length / bareSeconds).toFixed(0).padStart(6)}  ${ratio.toFixed(2).padStart(5)}  ${(svcCpu / lookups).toFixed(2).padStart(17)}  ${(pgCpu / lookups).toFixed(2).padStart(24)}  ${(bareCpu / replay.length).toFixed(2).padStart(18)}  ${(stmts / lookups).toFixed(1).padStart(17)}`,
       );
       totals.svc.n += lookups;
       totals.svc.s += svcSeconds;
       totals.svc.cpu += svcCpu;
+      totals.svc.pg += pgCpu;
       totals.bare.n += replay.length;
       totals.bare.s += bareSeconds;
       totals.bare.cpu += bareCpu;
       totals.statements += stmts;
     }
     // The profile shows the refreshes of later rounds, not the first lookups that create the shipments.
-    if (round === 0) profile.clear();
+    if (round === 0) {
+      profile.clear();
+      Object.assign(carrier, { n: 0, ms: 0 });
+      Object.assign(pooled, { n: 0, ms: 0 });
+    }
     clock.advance(STEP_HOURS * HOUR);
     await sandbox.advance(STEP_HOURS * HOUR);
   }
   const svcRate = totals.svc.n / totals.svc.s;
   const bareRate = totals.bare.n / totals.bare.s;
   const count = async (sql: string) => Number((await db.query(sql)).rows[0].n);
-  console.log(`\nsvc:  ${totals.svc.n} lookups in ${totals.svc.s.toFixed(1)} s, ${svcRate.toFixed(0)}/s, ${(totals.svc.cpu / totals.svc.n).toFixed(2)} ms CPU and ${(totals.statements / totals.svc.n).toFixed(1)} statements per lookup`);
+  console.log(`\nsvc:  ${totals.svc.n} lookups in ${totals.svc.s.toFixed(1)} s, ${svcRate.toFixed(0)}/s, ${(totals.svc.cpu / totals.svc.n).toFixed(2)} ms CPU (PostgreSQL's ${(totals.svc.pg / totals.svc.n).toFixed(2)} ms) and ${(totals.statements / totals.svc.n).toFixed(1)} statements per lookup`);
   console.log(`bare: ${totals.bare.n} lookups in ${totals.bare.s.toFixed(1)} s, ${bareRate.toFixed(0)}/s, ${(totals.bare.cpu / totals.bare.n).toFixed(2)} ms CPU per lookup`);
   console.log(`ratio svc/bare: ${(svcRate / bareRate).toFixed(2)} overall (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}); goal ≥ 0.5`);
   console.log(

@@ -32,23 +32,24 @@ export async function learnVessels(db: Queryable, vessels: readonly NamedVessel[
   );
 }
 
-/**
- * The part of learnVessels that belongs in a lookup's transaction: vessels svc has never seen are
- * inserted; known ones are left alone without a row lock (DO NOTHING takes none), so lookups of
- * shipments aboard one ship do not queue behind each other's commit. Returns whether any of them
- * was known already, i.e. whether learnVessels still has a sighting to record after the commit.
- */
-export async function learnNewVessels(db: Queryable, vessels: readonly NamedVessel[], at: Date): Promise<boolean> {
+/** Vessels by IMO, each with the name carriers gave it (the first non-empty one): the columns of learnVessels and insertNewVessels. */
+export function vesselColumns(vessels: readonly NamedVessel[]): { imos: string[]; names: (string | null)[] } {
   const byImo = byImoOf(vessels);
-  if (byImo.size === 0) return false;
-  const { rowCount } = await db.query(
-    `INSERT INTO learned_vessels (imo, name, first_seen_at, last_seen_at)
-     SELECT imo, name, $3, $3 FROM unnest($1::text[], $2::text[]) AS v(imo, name)
-     ON CONFLICT (imo) DO NOTHING`,
-    [[...byImo.keys()], [...byImo.values()], at],
-  );
-  return (rowCount ?? 0) < byImo.size;
+  return { imos: [...byImo.keys()], names: [...byImo.values()] };
 }
+
+/**
+ * The part of learnVessels that belongs in a lookup's statement (a CTE's body, its parameters
+ * those of vesselColumns and the time): vessels svc has never seen are inserted; known ones are
+ * left alone without a row lock (DO NOTHING takes none), so lookups of shipments aboard one ship
+ * do not queue behind each other's commit. It returns the IMOs inserted: fewer than given means a
+ * vessel was known already, whose sighting learnVessels records after the commit.
+ */
+export const insertNewVessels = (imos: string, names: string, at: string) =>
+  `INSERT INTO learned_vessels (imo, name, first_seen_at, last_seen_at)
+     SELECT imo, name, ${at}, ${at} FROM unnest(${imos}::text[], ${names}::text[]) AS v(imo, name)
+     ON CONFLICT (imo) DO NOTHING
+     RETURNING imo`;
 
 /**
  * IMO numbers of the vessels svc cares about: those the reference files list, and those a carrier

@@ -91,26 +91,6 @@ export async function containersOfShipments(db: Queryable, shipmentIds: string[]
   return rows;
 }
 
-/**
- * upsertContainer for all of a lookup's containers in one statement; returns each container's id
- * and whether it is new, by number. Numbers must be distinct (a diff's are).
- */
-export async function upsertContainers(
-  db: Queryable,
-  c: { account_id: string; shipment_id: string; ref_numbers: string[]; at: Date; containers: { number: string; state: unknown }[] },
-): Promise<Map<string, { id: string; inserted: boolean }>> {
-  if (c.containers.length === 0) return new Map();
-  const { rows } = await db.query<{ id: string; number: string; inserted: boolean }>(
-    `INSERT INTO containers (account_id, shipment_id, number, ref_numbers, state, created_at, updated_at)
-     SELECT $1, $2, c.number, $3, c.state, $4, $4 FROM jsonb_to_recordset($5::jsonb) AS c(number text, state jsonb)
-     ON CONFLICT (shipment_id, number) DO UPDATE SET state = EXCLUDED.state,
-       updated_at = CASE WHEN containers.state = EXCLUDED.state THEN containers.updated_at ELSE EXCLUDED.updated_at END
-     RETURNING id, number, (xmax = 0) AS inserted`,
-    [c.account_id, c.shipment_id, c.ref_numbers, c.at, JSON.stringify(c.containers)],
-  );
-  return new Map(rows.map((r) => [r.number, { id: r.id, inserted: r.inserted }]));
-}
-
 /** Inserts or updates a container's state; reports whether it is new. */
 export async function upsertContainer(
   db: Queryable,
@@ -191,25 +171,6 @@ export async function markLookupFailed(db: Queryable, shipmentId: string, now: D
   await db.query(
     'UPDATE shipments SET line_tracking_last_attempted_at = $2, next_refresh_at = $3, locked_until = NULL WHERE id = $1',
     [shipmentId, now, nextRefreshAt],
-  );
-}
-
-/**
- * Everything a successful lookup writes on the shipment row, in one statement: saveShipmentState,
- * markLookupSucceeded and the next refresh (null when tracking stops, which stopShipment records).
- */
-export async function saveLookup(
-  db: Queryable,
-  shipmentId: string,
-  s: { state: object; billOfLadingNumber: string | null; bookingNumber: string | null; at: Date; askedAt: Date; lastChangedAt: Date; nextRefreshAt: Date | null },
-): Promise<void> {
-  await db.query(
-    `UPDATE shipments SET state = $2, bill_of_lading_number = coalesce($3, bill_of_lading_number),
-            booking_number = coalesce($4, booking_number), updated_at = $5,
-            line_tracking_last_attempted_at = $6, line_tracking_last_succeeded_at = $6, line_tracking_last_changed_at = $7,
-            next_refresh_at = $8, locked_until = NULL
-      WHERE id = $1`,
-    [shipmentId, JSON.stringify(s.state), s.billOfLadingNumber, s.bookingNumber, s.at, s.askedAt, s.lastChangedAt, s.nextRefreshAt],
   );
 }
 

@@ -1,8 +1,16 @@
-// What the diff of a lookup starts from, read in one statement rather than four: the carrier
-// events stored, the containers, the milestones already recorded and the places the answer names.
+// A lookup's tracking state in the database: what the diff starts from (the carrier events
+// stored, the containers, the milestones already recorded and the places they name), read in one
+// statement, for due shipments in the statement that claims them; and what a lookup writes, in
+// one statement too: containers, events, vessels, the shipment row and the outbox.
 import type { CarrierEvent } from '../domain/tracking/carrier-events.ts';
-import type { Queryable } from './db.ts';
-import { carrierEventOf } from './events.ts';
+import type { DomainEvent } from '../domain/events/domain-event.ts';
+import { EVENTS } from '../domain/events/vocabulary.ts';
+import { plannedPerRun, type Queryable } from './db.ts';
+import { recordingCtes } from './domain-events.ts';
+import { announcedEvents, carrierEventOf, trackingEventCtes, trackingEventParams, type TrackingEvents } from './events.ts';
+import { insertNewVessels, vesselColumns, type NamedVessel } from './learned-vessels.ts';
+import { claimDueSql } from './leases.ts';
+import type { ShipmentRow } from './shipments.ts';
 
 export interface StoredTracking {
   carrierEvents: CarrierEvent[];
@@ -12,33 +20,191 @@ export interface StoredTracking {
   places: Map<string, { name: string; time_zone: string | null }>;
 }
 
+interface StoredColumns {
+  raw: Record<string, unknown>[];
+  containers: StoredTracking['containers'];
+  milestones: StoredTracking['milestones'];
+  places: { locode: string; name: string; time_zone: string | null }[];
+}
+
 /**
- * Milestones are found through the shipment's containers: (container_id, key) is indexed, and
- * every milestone belongs to a container of its shipment, so no read here grows with the table.
+ * The stored state of the shipment `id` names, as four json columns. Milestones are found
+ * through the shipment's containers: (container_id, key) is indexed, and every milestone belongs
+ * to a container of its shipment, so no read here grows with the table. `locodes`: those of the
+ * answer's events; the stored events' are added, as the diff sees both. Containers and places
+ * are matched as arrays (= ANY (ARRAY(…))), which the planner probes the indexes with, whatever
+ * its row estimates: as joins, a table with stale statistics was read whole once per shipment.
  */
-/** `locodes`: those of the answer's events; the stored events' are added, as the diff sees both. */
+const storedColumns = (id: string, locodes: string) =>
+  `(SELECT coalesce(json_agg(normalized), '[]') FROM raw_events WHERE shipment_id = ${id}) AS raw,
+   (SELECT coalesce(json_agg(json_build_object('id', id, 'number', number, 'state', state) ORDER BY number), '[]')
+      FROM containers WHERE shipment_id = ${id}) AS containers,
+   (SELECT coalesce(json_agg(json_build_object('key', key, 'event', event, 'data_source', data_source)), '[]')
+      FROM transport_events WHERE container_id = ANY (ARRAY(SELECT id FROM containers WHERE shipment_id = ${id}))) AS milestones,
+   (SELECT coalesce(json_agg(json_build_object('locode', locode, 'name', name, 'time_zone', time_zone)), '[]')
+      FROM locations
+     WHERE locode = ANY (ARRAY(SELECT unnest(${locodes}::text[]) UNION SELECT normalized->>'locode' FROM raw_events WHERE shipment_id = ${id}))) AS places`;
+
+const storedOf = (r: StoredColumns): StoredTracking => ({
+  carrierEvents: r.raw.map(carrierEventOf),
+  containers: r.containers,
+  milestones: r.milestones,
+  places: new Map(r.places.map((p) => [p.locode, { name: p.name, time_zone: p.time_zone }])),
+});
+
+/** What the diff of a lookup of the shipment starts from. */
 export async function storedTrackingOf(db: Queryable, shipmentId: string, locodes: string[]): Promise<StoredTracking> {
-  const { rows } = await db.query<{
-    raw: Record<string, unknown>[];
-    containers: StoredTracking['containers'];
-    milestones: StoredTracking['milestones'];
-    places: { locode: string; name: string; time_zone: string | null }[];
-  }>(
-    `SELECT (SELECT coalesce(json_agg(normalized), '[]') FROM raw_events WHERE shipment_id = $1) AS raw,
-            (SELECT coalesce(json_agg(json_build_object('id', id, 'number', number, 'state', state) ORDER BY number), '[]')
-               FROM containers WHERE shipment_id = $1) AS containers,
-            (SELECT coalesce(json_agg(json_build_object('key', key, 'event', event, 'data_source', data_source)), '[]')
-               FROM transport_events WHERE container_id IN (SELECT id FROM containers WHERE shipment_id = $1)) AS milestones,
-            (SELECT coalesce(json_agg(json_build_object('locode', locode, 'name', name, 'time_zone', time_zone)), '[]')
-               FROM locations
-              WHERE locode IN (SELECT unnest($2::text[]) UNION SELECT normalized->>'locode' FROM raw_events WHERE shipment_id = $1)) AS places`,
-    [shipmentId, locodes],
+  const { rows } = await db.query<StoredColumns>(`SELECT ${storedColumns('$1', '$2')}`, [shipmentId, locodes]);
+  return storedOf(rows[0]);
+}
+
+/**
+ * Claims up to `limit` shipments due for a refresh (claimDueSql: leased until `leaseUntil`) and
+ * reads each one's stored state in the same statement: a refresh then needs no read of its own
+ * before asking the carrier. The lease keeps other writers away until the refresh is written.
+ */
+export async function claimDueRefreshes(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<{ shipment: ShipmentRow; stored: StoredTracking }[]> {
+  // Planned for its values, as claimDue is (leases.ts).
+  const { rows } = await db.query<ShipmentRow & { stored: StoredColumns }>(
+    plannedPerRun(`WITH claimed AS (${claimDueSql('shipments')}) SELECT c.*, (SELECT to_json(s) FROM (SELECT ${storedColumns('c.id', "'{}'")}) AS s) AS stored FROM claimed c`, [now, leaseUntil, limit]),
   );
+  return rows.map(({ stored, ...shipment }) => ({ shipment, stored: storedOf(stored) }));
+}
+
+/** What a successful lookup writes on the shipment row (besides the lease it releases). */
+export interface LookupRow {
+  state: object;
+  billOfLadingNumber: string | null;
+  bookingNumber: string | null;
+  /** The moment svc asked: the next incremental lookup asks for what the carrier published since. */
+  askedAt: Date;
+  /** null: tracking stops (stopShipment records why). */
+  nextRefreshAt: Date | null;
+}
+
+/** SQL expressions of what a lookup writes on the shipment row. */
+interface LookupValues {
+  state: string;
+  billOfLadingNumber: string;
+  bookingNumber: string;
+  askedAt: string;
+  nextRefreshAt: string;
+  at: string;
+  lastChangedAt: string;
+}
+
+/** The SET clause of a lookup's shipment row; the lease is released. */
+const lookupSet = (v: LookupValues) =>
+  `state = ${v.state}, bill_of_lading_number = coalesce(${v.billOfLadingNumber}, bill_of_lading_number), booking_number = coalesce(${v.bookingNumber}, booking_number),
+   updated_at = ${v.at}, line_tracking_last_attempted_at = ${v.askedAt}, line_tracking_last_succeeded_at = ${v.askedAt},
+   line_tracking_last_changed_at = ${v.lastChangedAt}, next_refresh_at = ${v.nextRefreshAt}, locked_until = NULL`;
+
+export type SavedLookup = LookupRow & { shipmentId: string; at: Date; lastChangedAt: Date };
+
+/**
+ * What successful lookups write on their shipment rows, in one statement however many (the
+ * worker groups the quiet answers that finish while a statement is on its way); leases released.
+ */
+export async function saveLookups(db: Queryable, lookups: SavedLookup[]): Promise<void> {
+  if (lookups.length === 0) return;
+  await db.query(
+    `UPDATE shipments SET ${lookupSet({ state: 'v.state', billOfLadingNumber: 'v.bl', bookingNumber: 'v.booking', askedAt: 'v.asked_at', nextRefreshAt: 'v.next_refresh_at', at: 'v.at', lastChangedAt: 'v.last_changed_at' })}
+       FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, state jsonb, bl text, booking text, asked_at timestamptz, next_refresh_at timestamptz, at timestamptz, last_changed_at timestamptz)
+      WHERE shipments.id = v.id`,
+    [
+      JSON.stringify(
+        lookups.map((l) => ({ id: l.shipmentId, state: l.state, bl: l.billOfLadingNumber, booking: l.bookingNumber, asked_at: l.askedAt, next_refresh_at: l.nextRefreshAt, at: l.at, last_changed_at: l.lastChangedAt })),
+      ),
+    ],
+  );
+}
+
+/** What a lookup writes besides the shipment row. */
+export interface TrackingChanges extends TrackingEvents {
+  account_id: string;
+  shipment_id: string;
+  /** Given to new containers. */
+  ref_numbers: string[];
+  now: Date;
+  /** The stored containers' ids, by number. */
+  containerIds: Map<string, string>;
+  /** Containers whose state is new or changed; isNew: not stored before, announced with container.created. */
+  containerWrites: { number: string; state: object; isNew: boolean }[];
+  /** Vessels the answer names (IMO validated), learned when new. */
+  vessels: NamedVessel[];
+}
+
+export interface SavedChanges {
+  /** Whether anything new was announced (a container, a milestone, an estimate, a changeset). */
+  changed: boolean;
+  /** Whether a vessel named was known already: its sighting is left to learnVessels, after the commit. */
+  knownVessels: boolean;
+  /** The outbox records of what changed, in order; recorded by the statement when it finished the lookup. */
+  events: DomainEvent[];
+}
+
+const json = (rows: unknown[]) => JSON.stringify(rows);
+
+/**
+ * Writes a lookup's changes in one statement, whatever their number: its containers, milestones,
+ * estimates, changesets, raw events and new vessels. With `finish`, the same statement writes the
+ * shipment row (the lease released, "last changed" now when anything was announced) and records
+ * the outbox (the lookup's records, then `finish.later`) with its webhook fan-out: a lookup with
+ * news then costs one round trip and no transaction, and nothing it found can be written without
+ * the rest. Without it, the caller records `events` itself, in its own transaction.
+ */
+export async function saveTrackingChanges(db: Queryable, c: TrackingChanges, finish?: { lookup: LookupRow; later: DomainEvent[] }): Promise<SavedChanges> {
+  const { imos, names } = vesselColumns(c.vessels);
+  const created = EVENTS['container.created'].reference;
+  const writes = `c_in AS (
+       SELECT * FROM jsonb_to_recordset($9::jsonb) AS c(ord int, number text, state jsonb, is_new boolean)
+     ), c_up AS (
+       INSERT INTO containers (account_id, shipment_id, number, ref_numbers, state, created_at, updated_at)
+       SELECT $1, $2, c.number, $11, c.state, $3, $3 FROM c_in c ORDER BY c.ord
+       ON CONFLICT (shipment_id, number) DO UPDATE SET state = EXCLUDED.state,
+         updated_at = CASE WHEN containers.state = EXCLUDED.state THEN containers.updated_at ELSE EXCLUDED.updated_at END
+       RETURNING id, number, (xmax = 0) AS inserted
+     ), ids AS (
+       SELECT number, id FROM c_up
+       UNION ALL
+       SELECT k.number, k.id FROM jsonb_to_recordset($10::jsonb) AS k(number text, id uuid) WHERE k.number NOT IN (SELECT number FROM c_up)
+     ), new_vessels AS (
+       ${insertNewVessels('$12', '$13', '$3')}
+     ), ${trackingEventCtes(4, `UNION ALL
+       SELECT 0, c.ord, 'container.created', '${created}', u.id, u.id, true FROM c_up u JOIN c_in c USING (number) WHERE u.inserted AND c.is_new`)}`;
+  const outcome = `EXISTS (SELECT 1 FROM announced WHERE news) AS changed, (SELECT count(*) FROM new_vessels) < cardinality($12::text[]) AS known_vessels`;
+  const sql = finish
+    ? `WITH ${writes}, saved AS (
+         UPDATE shipments SET ${lookupSet({
+           state: '$14',
+           billOfLadingNumber: '$15',
+           bookingNumber: '$16',
+           askedAt: '$17',
+           nextRefreshAt: '$18',
+           at: '$3',
+           lastChangedAt: 'CASE WHEN EXISTS (SELECT 1 FROM announced WHERE news) THEN $3 ELSE coalesce(line_tracking_last_changed_at, $3) END',
+         })}
+          WHERE id = $2
+       ), input AS (
+         SELECT $1::uuid AS account_id, a.name, a.reference_type, a.reference_id, $2::uuid AS shipment_id, a.container_id,
+                row_number() OVER (ORDER BY a.grp, a.ord) AS ord
+           FROM announced a
+       ), ${recordingCtes('input', '$3')}
+       SELECT ${outcome}, (SELECT count(*) FROM notices) AS notices`
+    : `WITH ${writes}
+       SELECT ${outcome}, (SELECT json_agg(a ORDER BY a.grp, a.ord) FROM announced a) AS announced`;
+  const { rows } = await db.query<{ changed: boolean; known_vessels: boolean; announced?: Parameters<typeof announcedEvents>[0] }>(sql, [
+    c.account_id,
+    c.shipment_id,
+    c.now,
+    ...trackingEventParams(c, finish?.later),
+    json(c.containerWrites.map((w, ord) => ({ ord, number: w.number, state: w.state, is_new: w.isNew }))),
+    json([...c.containerIds].map(([number, id]) => ({ number, id }))),
+    c.ref_numbers,
+    imos,
+    names,
+    ...(finish ? [JSON.stringify(finish.lookup.state), finish.lookup.billOfLadingNumber, finish.lookup.bookingNumber, finish.lookup.askedAt, finish.lookup.nextRefreshAt] : []),
+  ]);
   const r = rows[0];
-  return {
-    carrierEvents: r.raw.map(carrierEventOf),
-    containers: r.containers,
-    milestones: r.milestones,
-    places: new Map(r.places.map((p) => [p.locode, { name: p.name, time_zone: p.time_zone }])),
-  };
+  return { changed: r.changed, knownVessels: r.known_vessels, events: announcedEvents(r.announced ?? null, c) };
 }

@@ -1,18 +1,17 @@
 // Applies a carrier snapshot to a stored shipment: runs the pure diff engine against what is
-// stored, then writes the containers and the new events in the caller's transaction; the caller
-// writes the shipment row and the outbox records in the same one, so an event is recorded exactly
-// when the change it describes is.
+// stored, then writes the containers and the new events, with the shipment row and the outbox
+// records in the same statement or the caller's transaction, so an event is recorded exactly when
+// the change it describes is.
 import { isDeepStrictEqual } from 'node:util';
 import type { CarrierEvent, CarrierSnapshot } from '../../domain/tracking/carrier-events.ts';
 import { diffSnapshot } from '../../domain/tracking/diff.ts';
 import type { ContainerState, Diff, ShipmentState } from '../../domain/tracking/types.ts';
-import type { Queryable, Tx } from '../../store/db.ts';
-import { domainEvent, type DomainEvent } from '../../domain/events/domain-event.ts';
-import { insertTrackingEvents } from '../../store/events.ts';
+import type { Queryable } from '../../store/db.ts';
+import type { DomainEvent } from '../../domain/events/domain-event.ts';
 import { placesByLocode, terminalIdsOfCodes } from '../../store/reference.ts';
-import { upsertContainers, type ShipmentRow } from '../../store/shipments.ts';
-import { storedTrackingOf, type StoredTracking } from '../../store/tracking-state.ts';
-import { learnNewVessels, type NamedVessel } from '../../store/learned-vessels.ts';
+import type { ShipmentRow } from '../../store/shipments.ts';
+import { saveTrackingChanges, storedTrackingOf, type LookupRow, type StoredTracking } from '../../store/tracking-state.ts';
+import type { NamedVessel } from '../../store/learned-vessels.ts';
 import { vesselsNamed } from '../../domain/tracking/ais-vessels.ts';
 
 export interface ApplyResult {
@@ -22,7 +21,7 @@ export interface ApplyResult {
   containerStates: ContainerState[];
   /** The outbox records of what changed, for the caller to record with its own in one statement (recordEvents). */
   events: DomainEvent[];
-  /** What the shipment row takes (saveLookup), written by the caller with the lookup's schedule. */
+  /** What the shipment row takes (saveLookups), written by the caller with the lookup's schedule. */
   saved: { state: object; billOfLadingNumber: string | null; bookingNumber: string | null };
   /** Vessels named that svc knew already: their sighting is recorded after the commit (learnVessels). */
   sightings: NamedVessel[];
@@ -150,26 +149,28 @@ async function terminalIds(db: Queryable, stored: StoredTracking['containers'], 
 }
 
 /**
- * Writes what the plan found, in the caller's transaction: the containers and the new events. The
- * shipment row and the outbox records are left to the caller, which writes them with its own in
- * one statement each.
+ * Writes what the plan found in one statement (saveTrackingChanges): the containers, the new
+ * events and vessels. With `finish`, the statement also writes the shipment row and records the
+ * outbox (the lookup's records, then `finish.later`); without it, the caller records `events`.
  */
-export async function writePlan(tx: Tx, plan: Plan, now: Date): Promise<ApplyResult> {
+export async function writePlan(db: Queryable, plan: Plan, now: Date, finish?: { lookup: LookupRow; later: DomainEvent[] }): Promise<ApplyResult> {
   const { shipment, diff } = plan;
-  const containerIds = new Map(plan.containerIds);
-  const events: DomainEvent[] = [];
-  const base = { account_id: shipment.account_id, shipment_id: shipment.id };
-  const upserted = await upsertContainers(tx, { ...base, ref_numbers: shipment.ref_numbers, at: now, containers: plan.containerWrites });
-  for (const { number, isNew } of plan.containerWrites) {
-    const row = upserted.get(number)!;
-    containerIds.set(number, row.id);
-    if (isNew && row.inserted) events.push(domainEvent('container.created', { ...base, reference_id: row.id, container_id: row.id }));
-  }
-
-  const inserted = await insertTrackingEvents(tx, { ...base, containerIds, diff, rawEvents: plan.fresh, now });
-  events.push(...inserted);
-  const sightings = (await learnNewVessels(tx, plan.vessels, now)) ? plan.vessels : [];
-  return { ...resultOf(plan), changed: events.length > 0, events, sightings };
+  const saved = await saveTrackingChanges(
+    db,
+    {
+      account_id: shipment.account_id,
+      shipment_id: shipment.id,
+      ref_numbers: shipment.ref_numbers,
+      now,
+      containerIds: plan.containerIds,
+      containerWrites: plan.containerWrites,
+      diff,
+      rawEvents: plan.fresh,
+      vessels: plan.vessels,
+    },
+    finish,
+  );
+  return { ...resultOf(plan), changed: saved.changed, events: saved.events, sightings: saved.knownVessels ? plan.vessels : [] };
 }
 
 /** The result of a quiet plan, which writes nothing but the shipment row. */

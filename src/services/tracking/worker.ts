@@ -6,19 +6,21 @@ import type { Clock } from '../../clock.ts';
 import { DAY } from '../../domain/time-units.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import type { CarrierConnector, LookupOutcome, LookupRequest } from '../../carriers/types.ts';
-import { withTransaction, type Db, type Queryable } from '../../store/db.ts';
+import { withTransaction, type Db, type Tx } from '../../store/db.ts';
 import { domainEvent, type DomainEvent } from '../../domain/events/domain-event.ts';
 import type { EventName } from '../../domain/events/vocabulary.ts';
 import { recordEvents } from '../../store/domain-events.ts';
-import { claimDueShipments, markLookupFailed, saveCarrierSubscription, saveLookup, type ShipmentRow } from '../../store/shipments.ts';
+import { markLookupFailed, saveCarrierSubscription, type ShipmentRow } from '../../store/shipments.ts';
 import { learnVessels, type NamedVessel } from '../../store/learned-vessels.ts';
 import { claimDueTrackingRequests, settleTrackingRequest, type TrackingRequestRow } from '../../store/tracking-requests.ts';
-import { containersStillOut, planSnapshot, quietResult, writePlan, type ApplyResult } from './apply.ts';
-import { storedTrackingOf } from '../../store/tracking-state.ts';
+import { containersStillOut, planSnapshot, quietResult, writePlan, type Plan } from './apply.ts';
+import { claimDueRefreshes, saveLookups, type SavedLookup, type StoredTracking } from '../../store/tracking-state.ts';
 import { shipmentForFoundRequest } from './same-journey.ts';
 import { defaultPolicy, nextRefreshDelay, retryDelay, type TrackingPolicy } from './policy.ts';
 import { stopReason, stopTracking } from './stop.ts';
 import { AisArrivals, AisSchedule, type AisSettings } from './ais-arrivals.ts';
+import { drainClaims } from './claim-pool.ts';
+import { GroupedWrites } from './grouped-writes.ts';
 
 export interface Connectors {
   get(scac: string): CarrierConnector | undefined;
@@ -55,23 +57,35 @@ export class TrackingWorker {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<unknown> = Promise.resolve();
   readonly #ais: AisSchedule | null;
+  /** Known vessels the lookups of this round named, recorded together at its end (#recordSightings). */
+  #sightings: NamedVessel[] = [];
+  /** The shipment rows of quiet answers (nothing else to write), grouped into one statement while another is on its way. */
+  readonly #quietSaves: GroupedWrites<SavedLookup>;
 
   constructor(private readonly deps: WorkerDeps) {
     this.policy = deps.policy ?? defaultPolicy;
+    this.#quietSaves = new GroupedWrites((lookups) => saveLookups(deps.db, lookups));
     this.#ais = deps.ais === false ? null : new AisSchedule(new AisArrivals(deps, deps.ais?.settings), deps.ais?.everyMs);
   }
 
-  /** Processes what is due now; returns how many requests and shipments it handled. */
+  /**
+   * Processes what was due when it started, `limit` lookups at a time at most (tracking requests
+   * first, then shipment refreshes), claiming more as lookups finish (drainClaims); returns how
+   * many requests and shipments it handled.
+   */
   async runDue(limit = 25): Promise<{ requests: number; shipments: number }> {
     const now = this.deps.clock.now();
-    const lease = at(now, this.policy.leaseMs);
+    // Each claim's lease runs from when it is taken; what is due is what was due at the start, so a round ends.
+    const lease = () => at(this.deps.clock.now(), this.policy.leaseMs);
     // First, so the shipments an AIS arrival makes due are refreshed in this same round.
     await this.#ais?.runIfDue(now).catch((err: unknown) => this.deps.log?.('AIS pass error', { err: String(err) }));
-    const requests = await claimDueTrackingRequests(this.deps.db, now, lease, limit);
-    await Promise.all(requests.map((r) => this.#resolve(r)));
-    const shipments = await claimDueShipments(this.deps.db, now, lease, limit);
-    await Promise.all(shipments.map((s) => this.#refresh(s)));
-    return { requests: requests.length, shipments: shipments.length };
+    try {
+      const requests = await drainClaims(limit, (n) => claimDueTrackingRequests(this.deps.db, now, lease(), n), (r) => this.#resolve(r));
+      const shipments = await drainClaims(limit, (n) => claimDueRefreshes(this.deps.db, now, lease(), n), ({ shipment, stored }) => this.#refresh(shipment, stored));
+      return { requests, shipments };
+    } finally {
+      await this.#recordSightings();
+    }
   }
 
   /** Runs until nothing more is due at the current clock time (tests advance the clock, then drain). */
@@ -127,17 +141,15 @@ export class TrackingWorker {
     let created: ShipmentRow | undefined;
     const event = (name: EventName) => domainEvent(name, { account_id: tr.account_id, reference_id: tr.id, shipment_id: tr.shipment_id });
     const keep = { failed_reason: tr.failed_reason, is_retrying: tr.is_retrying, retry_count: tr.retry_count, awaiting_since: tr.awaiting_since, shipment_id: tr.shipment_id };
-    let sightings: NamedVessel[] = [];
 
     await withTransaction(this.deps.db, async (tx) => {
       if (outcome.kind === 'found') {
         const { shipment, isNew } = await shipmentForFoundRequest(tx, tr, outcome.snapshot, now);
         if (isNew) created = shipment;
-        const applied = await writePlan(tx, await planSnapshot(tx, shipment, outcome.snapshot, null), now);
-        sightings = applied.sightings;
+        const plan = await planSnapshot(tx, shipment, outcome.snapshot, null);
         // Settled before the stop rules run, so a journey already over stops this request with it.
         await settleTrackingRequest(tx, tr.id, { ...keep, status: 'created', failed_reason: null, is_retrying: false, next_attempt_at: null, shipment_id: shipment.id }, now);
-        await this.#afterLookup(tx, shipment, applied, askedAt, now, [{ ...event('tracking_request.succeeded'), shipment_id: shipment.id }]);
+        await this.#afterLookup(tx, plan, askedAt, now, [{ ...event('tracking_request.succeeded'), shipment_id: shipment.id }]);
         return;
       }
       const { reason, temporary } = outcome;
@@ -166,18 +178,25 @@ export class TrackingWorker {
       await settleTrackingRequest(tx, tr.id, { ...keep, status: 'failed', failed_reason: reason, is_retrying: false, next_attempt_at: null }, now);
       await recordEvents(tx, [event('tracking_request.failed')], now);
     });
-    await this.#sighted(sightings, now);
     if (created) await this.#subscribe(created);
   }
 
+  /** Known vessels a lookup named: their sighting is recorded at the end of the round. */
+  #sighted(vessels: NamedVessel[]): void {
+    this.#sightings.push(...vessels);
+  }
+
   /**
-   * When vessels svc knew already were last named: outside the lookup's transaction, so lookups
-   * of shipments aboard one ship never wait for each other's commit on its row. Best effort: a
-   * sighting lost here only makes the vessel look older to the AIS ingester until the next one.
+   * When vessels svc knew already were last named: outside the lookups' transactions, so lookups
+   * of shipments aboard one ship never wait for each other's commit on its row, and in one
+   * statement for the round. Best effort: a sighting lost here only makes the vessel look older to
+   * the AIS ingester until the next one.
    */
-  async #sighted(vessels: NamedVessel[], now: Date): Promise<void> {
+  async #recordSightings(): Promise<void> {
+    const vessels = this.#sightings;
     if (vessels.length === 0) return;
-    await learnVessels(this.deps.db, vessels, now).catch((err: unknown) => this.deps.log?.('recording vessel sightings failed', { err: String(err) }));
+    this.#sightings = [];
+    await learnVessels(this.deps.db, vessels, this.deps.clock.now()).catch((err: unknown) => this.deps.log?.('recording vessel sightings failed', { err: String(err) }));
   }
 
   /**
@@ -204,68 +223,67 @@ export class TrackingWorker {
 
   /**
    * A tracked shipment: ask again, apply what changed, decide when to look next or whether to stop.
-   * What is stored is read before asking, in one statement: the lease keeps other writers away, and
-   * an answer with no news then costs one write of the shipment row, without a transaction.
+   * What is stored came with the claim (claimDueRefreshes): the lease keeps other writers away, and
+   * the answer then costs one statement, without a transaction, unless tracking may stop.
    */
-  async #refresh(shipment: ShipmentRow): Promise<void> {
+  async #refresh(shipment: ShipmentRow, stored: StoredTracking): Promise<void> {
     const since = shipment.line_tracking_last_succeeded_at ?? undefined;
-    const stored = await storedTrackingOf(this.deps.db, shipment.id, []);
     // Terminal data changes without carrier events, so it is asked for every box the terminal may
     // hold: from a few days before arrival at the port of discharge until the box is picked up.
     const knownContainers = nearTerminal(shipment, this.deps.clock.now()) ? containersStillOut(stored) : [];
     const askedAt = this.deps.clock.now();
     const outcome = await this.#lookup({ scac: shipment.scac, numberType: shipment.request_type as LookupRequest['numberType'], number: shipment.request_number, since, knownContainers });
     const now = this.deps.clock.now();
-    const plan = outcome.kind === 'found' ? await planSnapshot(this.deps.db, shipment, outcome.snapshot, stored) : null;
-    if (plan?.quiet) {
-      const applied = quietResult(plan);
-      const lastChanged = shipment.line_tracking_last_changed_at ?? now;
-      if (!stopReason(this.policy, applied, lastChanged, now)) return this.#afterLookup(this.deps.db, shipment, applied, askedAt, now);
-    }
+    if (outcome.kind === 'found') return this.#afterLookup(null, await planSnapshot(this.deps.db, shipment, outcome.snapshot, stored), askedAt, now);
     // A failed lookup writes one statement: the attempt, the retry time and the lease released.
-    if (outcome.kind === 'failed' && outcome.reason !== 'booking_cancelled') return markLookupFailed(this.deps.db, shipment.id, now, at(now, this.policy.refresh.afterFailure));
-    let sightings: NamedVessel[] = [];
-    await withTransaction(this.deps.db, async (tx) => {
-      if (outcome.kind === 'found') {
-        const applied = await writePlan(tx, plan!, now);
-        sightings = applied.sightings;
-        await this.#afterLookup(tx, shipment, applied, askedAt, now);
-        return;
-      }
-      await stopTracking(tx, shipment, 'booking_cancelled', now);
-    });
-    await this.#sighted(sightings, now);
+    if (outcome.reason !== 'booking_cancelled') return markLookupFailed(this.deps.db, shipment.id, now, at(now, this.policy.refresh.afterFailure));
+    await withTransaction(this.deps.db, (tx) => stopTracking(tx, shipment, 'booking_cancelled', now));
   }
 
   /**
-   * Records the successful lookup, then either stops tracking or schedules the next refresh: the
-   * shipment row in one statement, the outbox records (the snapshot's, then `later`) in another.
+   * Records a successful lookup: what it found, the shipment row (when it was asked, when to ask
+   * next, or tracking stopped) and the outbox records (the lookup's, then `later`). When no stop
+   * rule can apply, that is one statement (writePlan's, or for a quiet answer the shipment row
+   * alone) in `tx` or on its own; otherwise a transaction (`tx`, or one of its own) with a
+   * statement more, as whether the silence rule applies depends on what the writes announced.
    */
-  async #afterLookup(tx: Queryable, shipment: ShipmentRow, applied: ApplyResult, askedAt: Date, now: Date, later: DomainEvent[] = []): Promise<void> {
-    const lastChanged = applied.changed ? now : (shipment.line_tracking_last_changed_at ?? now);
-    const events = [...applied.events, ...later];
-    // askedAt: the moment svc asked, not when the answer came: the next incremental lookup asks for
-    // what the carrier published since then, so an event published while this lookup ran is not missed.
-    const lookup = { ...applied.saved, at: now, askedAt, lastChangedAt: lastChanged };
-    const reason = stopReason(this.policy, applied, lastChanged, now);
-    if (reason) {
-      await saveLookup(tx, shipment.id, { ...lookup, nextRefreshAt: null });
-      await stopTracking(tx, shipment, reason, now, events);
-      return;
-    }
-    const s = applied.shipmentState;
+  async #afterLookup(tx: Tx | null, plan: Plan, askedAt: Date, now: Date, later: DomainEvent[] = []): Promise<void> {
+    const { shipment } = plan;
+    const before = shipment.line_tracking_last_changed_at ?? now;
+    const quiet = quietResult(plan);
+    const s = quiet.shipmentState;
     const delay = nextRefreshDelay(
       this.policy,
       {
         departedAt: s.pol_atd_at ? new Date(s.pol_atd_at) : null,
         podEtaAt: s.pod_eta_at ? new Date(s.pod_eta_at) : null,
         podArrivedAt: s.pod_ata_at ? new Date(s.pod_ata_at) : null,
-        allPickedUp: applied.containerStates.length > 0 && applied.containerStates.every((c) => c.pod_full_out_at || c.final_destination_full_out_at),
+        allPickedUp: quiet.containerStates.length > 0 && quiet.containerStates.every((c) => c.pod_full_out_at || c.final_destination_full_out_at),
       },
       now,
     );
-    await saveLookup(tx, shipment.id, { ...lookup, nextRefreshAt: at(now, delay) });
-    await recordEvents(tx, events, now);
+    // askedAt: the moment svc asked, not when the answer came: the next incremental lookup asks for
+    // what the carrier published since then, so an event published while this lookup ran is not missed.
+    const lookup = { ...quiet.saved, askedAt, nextRefreshAt: at(now, delay) };
+    // The rules, with the oldest "last changed" this lookup can leave: when none applies, news cannot make one.
+    if (!stopReason(this.policy, quiet, before, now)) {
+      if (plan.quiet && later.length === 0) {
+        const saved = { ...lookup, shipmentId: shipment.id, at: now, lastChangedAt: before };
+        return tx ? saveLookups(tx, [saved]) : this.#quietSaves.add(saved);
+      }
+      this.#sighted((await writePlan(tx ?? this.deps.db, plan, now, { lookup, later })).sightings);
+      return;
+    }
+    const finish = async (t: Tx) => {
+      const applied = plan.quiet ? quiet : await writePlan(t, plan, now);
+      this.#sighted(applied.sightings);
+      const lastChangedAt = applied.changed ? now : before;
+      const events = [...applied.events, ...later];
+      const reason = stopReason(this.policy, applied, lastChangedAt, now);
+      await saveLookups(t, [{ ...lookup, shipmentId: shipment.id, at: now, lastChangedAt, nextRefreshAt: reason ? null : lookup.nextRefreshAt }]);
+      if (reason) await stopTracking(t, shipment, reason, now, events);
+      else await recordEvents(t, events, now);
+    };
+    await (tx ? finish(tx) : withTransaction(this.deps.db, finish));
   }
 }
-
