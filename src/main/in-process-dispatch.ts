@@ -14,7 +14,7 @@
 // the caller reads what parsing the text would have given; anything else comes as text.
 import { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
-import { isJsonData } from '../mcp/json-data.ts';
+import { isJsonData } from './json-data.ts';
 
 export interface DispatchRequest {
   method: string;
