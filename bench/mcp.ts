@@ -128,7 +128,10 @@ async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
   const { profile } = await post('Profiler.stop');
   session.disconnect();
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, `${name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`), JSON.stringify(profile));
+  const file = join(dir, name.replace(/[^a-z0-9]+/gi, '-'));
+  await writeFile(`${file}.cpuprofile`, JSON.stringify(profile));
+  // The calls the profile covers, so profiles of scenarios can be compared per call.
+  await writeFile(`${file}.calls.json`, JSON.stringify({ calls: (result as { requests?: number }).requests }));
   return result;
 }
 

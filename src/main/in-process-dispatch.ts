@@ -7,8 +7,14 @@
 // still runs through the app's router, hooks (authentication, rate limits, metrics), handler,
 // serialisation and error handling as any other. A request with a body still goes by app.inject,
 // whose stream fastify's body parsers read.
+//
+// A request may also ask for its JSON body as data (`asData`): the object the route answered
+// with, once every hook but serialisation has run on it, rather than JSON text the caller would
+// parse straight back. That is given only when the object is plain JSON data (json-data.ts), so
+// the caller reads what parsing the text would have given; anything else comes as text.
 import { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
+import { isJsonData } from './json-data.ts';
 
 export interface DispatchRequest {
   method: string;
@@ -16,13 +22,18 @@ export interface DispatchRequest {
   url: string;
   headers: Record<string, string>;
   signal?: AbortSignal;
+  /** The JSON body wanted as data (see above); the app must have been prepared by answerAsData. */
+  asData?: boolean;
 }
 
 export interface Dispatched {
   status: number;
   /** Lower-case names; values as text, as app.inject gives them. */
   headers: Record<string, string | string[]>;
+  /** Empty when the body came as `data`. */
   payload: string;
+  /** With asData: the JSON body as the route answered it, when it was plain JSON data. Only to be read. */
+  data?: unknown;
 }
 
 /** The connection fastify asks a request for: loopback, plain HTTP, open. */
@@ -45,6 +56,7 @@ class MemoryRequest extends EventEmitter {
     readonly method: string,
     public url: string,
     readonly headers: Record<string, string>,
+    readonly asData: boolean,
   ) {
     super();
   }
@@ -73,6 +85,8 @@ class MemoryResponse extends EventEmitter {
   destroyed = false;
   private readonly fields: Record<string, string | number | string[]> = {};
   private body = '';
+  /** The body as data, set by answerAsData's hook in place of its text. */
+  data?: unknown;
   /** HEAD answers, 204 and 304 carry no body, as an HTTP server would send none. */
   private readonly bodiless: boolean;
 
@@ -122,9 +136,13 @@ class MemoryResponse extends EventEmitter {
     return this;
   }
 
+  private carriesBody(): boolean {
+    return !this.bodiless && this.statusCode !== 204 && this.statusCode !== 304;
+  }
+
   write(chunk: string | Uint8Array | null, encoding?: BufferEncoding | (() => void), done?: () => void): boolean {
     if (!this.headersSent) this.writeHead(this.statusCode);
-    if (chunk && !this.bodiless && this.statusCode !== 204 && this.statusCode !== 304) {
+    if (chunk && this.carriesBody()) {
       this.body += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString(typeof encoding === 'string' ? encoding : 'utf8');
     }
     (typeof encoding === 'function' ? encoding : done)?.();
@@ -140,7 +158,9 @@ class MemoryResponse extends EventEmitter {
     this.writableFinished = true;
     this.emit('finish');
     done?.();
-    this.settle(undefined, { status: this.statusCode, headers: textHeaders(this.fields), payload: this.body });
+    const answer: Dispatched = { status: this.statusCode, headers: textHeaders(this.fields), payload: this.body };
+    if (this.data !== undefined && this.carriesBody()) answer.data = this.data;
+    this.settle(undefined, answer);
     this.destroy();
     return this;
   }
@@ -165,14 +185,57 @@ function textHeaders(fields: Record<string, string | number | string[]>): Record
   return headers;
 }
 
+const preparedForData = new WeakSet<FastifyInstance>();
+
+/**
+ * Lets dispatch's requests take their JSON body as data (DispatchRequest.asData): a hook, run
+ * after the app's own, that keeps a plain JSON body aside and has the reply serialise nothing.
+ * Must be called before the app is ready, and before any plugin whose routes should answer so
+ * is registered (a plugin takes the hooks its parent has when it is registered).
+ */
+export function answerAsData(app: FastifyInstance): void {
+  if (preparedForData.has(app)) return;
+  preparedForData.add(app);
+  app.addHook('preSerialization', (req, reply, payload, done) => {
+    const raw: unknown = req.raw;
+    const data = raw instanceof MemoryRequest && raw.asData ? asJsonData(payload) : undefined;
+    if (data !== undefined) {
+      (reply.raw as unknown as MemoryResponse).data = data;
+      reply.serializer(() => '');
+    }
+    done(null, payload);
+  });
+}
+
+/**
+ * `body` as parsing its JSON text would give it, or undefined when that is not `body` itself:
+ * plain JSON data, but for undefined members of the document itself, which JSON leaves out and
+ * which are left out here too (read routes answer `included: undefined` when nothing was asked
+ * to be included). An undefined member further in is not worth a copy: the body then comes as text.
+ */
+function asJsonData(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.getPrototypeOf(body) !== Object.prototype) return isJsonData(body) ? body : undefined;
+  const members = body as Record<string, unknown>;
+  let defined = true;
+  for (const name in members) {
+    const value = members[name];
+    if (value === undefined) defined = false;
+    else if (name === 'toJSON' || !isJsonData(value, 1)) return undefined;
+  }
+  if (defined) return body;
+  const copy: Record<string, unknown> = {};
+  for (const name in members) if (members[name] !== undefined) copy[name] = members[name];
+  return copy;
+}
+
 /** `request` answered by `app`, which must be listening (its router is built then). */
-export function dispatch(app: FastifyInstance, { method, url, headers, signal }: DispatchRequest): Promise<Dispatched> {
+export function dispatch(app: FastifyInstance, { method, url, headers, signal, asData = false }: DispatchRequest): Promise<Dispatched> {
   return new Promise((resolve, reject) => {
     let settled = false;
     // An HTTP server hands fastify lower-case header names.
     const names: Record<string, string> = {};
     for (const name of Object.keys(headers)) names[name.toLowerCase()] = headers[name];
-    const req = new MemoryRequest(method, url, names);
+    const req = new MemoryRequest(method, url, names, asData);
     const abort = () => {
       req.aborted = true;
       req.destroy();

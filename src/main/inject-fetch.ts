@@ -2,10 +2,20 @@
 // mounted in svc serve reaches the REST API without a TCP round trip, yet through the same hooks,
 // authentication, rate limits and serialisation as any client.
 import type { FastifyInstance } from 'fastify';
-import { dispatch } from './in-process-dispatch.ts';
+import { answerAsData, dispatch } from './in-process-dispatch.ts';
 import { BufferedResponse, withInProcessSend, type InProcessSend, type ParsedAnswer } from '../../sdk/src/transport.ts';
 
-export function injectFetch(app: FastifyInstance): typeof fetch {
+export interface InjectFetchOptions {
+  /**
+   * A read's JSON body reaches the SDK as the data the route answered with, not as text parsed
+   * back (in-process-dispatch.ts): the caller must only read what it gets, never change it (the
+   * MCP tools build new views of it). Call before the app is ready.
+   */
+  readsAsData?: boolean;
+}
+
+export function injectFetch(app: FastifyInstance, { readsAsData = false }: InjectFetchOptions = {}): typeof fetch {
+  if (readsAsData) answerAsData(app);
   const fetch: typeof globalThis.fetch = async (input, init) => {
     // The SDK sends a Request with its signal in init: read it as it is rather than copy it into another.
     const request = input instanceof Request && (init === undefined || Object.keys(init).every((k) => k === 'signal')) ? input : new Request(input, init);
@@ -37,8 +47,8 @@ export function injectFetch(app: FastifyInstance): typeof fetch {
   const send: InProcessSend = async ({ method, url, headers, body, signal }) => {
     const { host, path } = addressOf(url);
     if (body === undefined && app.server.listening) {
-      const answer = await dispatch(app, { method, url: path, headers: { ...headers, host }, ...(signal ? { signal } : {}) });
-      return { status: answer.status, headers: answer.headers, body: parsedJson(answer.payload) };
+      const answer = await dispatch(app, { method, url: path, headers: { ...headers, host }, asData: readsAsData, ...(signal ? { signal } : {}) });
+      return { status: answer.status, headers: answer.headers, body: answer.data !== undefined ? answer.data : parsedJson(answer.payload) };
     }
     const options = { method: method as 'GET', url: path, headers: { ...headers, host }, payload: body, validate: false, ...(signal ? { signal } : {}) };
     return new Promise((resolve, reject) =>

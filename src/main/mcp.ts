@@ -31,7 +31,7 @@ export function mountMcp(app: FastifyInstance, config: McpSettings, boundHost: s
     ...pluginSettings(config, boundHost),
     paths: ['/mcp', '/api/mcp'],
     apiBaseUrl: () => config.SVC_API_BASE_URL ?? localBase(),
-    ...(config.SVC_API_BASE_URL ? {} : { fetch: injectFetch(app) }),
+    ...(config.SVC_API_BASE_URL ? {} : { fetch: injectFetch(app, { readsAsData: true }) }),
     ...(keys ? { keys } : {}),
   });
 }

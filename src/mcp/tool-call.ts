@@ -5,19 +5,23 @@
 // parsed again into a copy. For svc's tools, whose answers are built from typed views, that was a
 // fifth of what MCP adds to the REST call behind a tool. Here a call whose arguments the tool's
 // own input schema accepts runs the tool's handler directly; its structured content is still
-// checked against the output schema, synchronously. Anything else (an unknown tool, arguments
+// checked against the output schema, synchronously, by a validator compiled for it
+// (output-check.ts). Anything else (an unknown tool, arguments
 // the schema refuses, a task or _meta in the request) is left to the SDK, so every error answer
 // stays the SDK's own.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { getParseErrorMessage } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { ErrorCode, McpError, type CallToolResult, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { compiledCheck, type CompiledCheck } from './output-check.ts';
 
 export interface KeptTool {
   input: z.ZodObject;
   output: z.ZodObject;
   /** Never throws: a failure is an error result (define.ts). */
   handler: (args: unknown) => Promise<CallToolResult>;
+  /** The output schema's compiled check, made on the tool's first short call (null: there is none). */
+  outputCheck?: CompiledCheck | null;
 }
 
 const kept = new WeakMap<McpServer, Map<string, KeptTool>>();
@@ -27,6 +31,11 @@ export function keepTool(server: McpServer, name: string, tool: KeptTool): void 
   let tools = kept.get(server);
   if (!tools) kept.set(server, (tools = new Map()));
   tools.set(name, tool);
+}
+
+/** The tools kept for `server`, by name (tests read their schemas). */
+export function keptTools(server: McpServer): ReadonlyMap<string, KeptTool> {
+  return kept.get(server) ?? new Map();
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -51,6 +60,8 @@ export function shortToolCall(server: McpServer, request: JSONRPCRequest): (() =
   return async () => {
     const result = await tool.handler(parsed.data);
     if (result.isError) return result;
+    if (tool.outputCheck === undefined) tool.outputCheck = compiledCheck(tool.output) ?? null;
+    if (tool.outputCheck?.(result.structuredContent)) return result;
     const checked = tool.output.safeParse(result.structuredContent);
     if (checked.success) return result;
     // As McpServer answers a tool whose structured content breaks its output schema.
