@@ -4,6 +4,7 @@
 // shipment's ports and line. Migrations 008 and 015 index each of them beside account_id (015:
 // followed by the lists' order, so a page on one value is read off the index in order).
 import { ACCOUNT, pageOfAccount } from './account-rows.ts';
+import { customFieldConditions, type CustomFieldMatch } from './custom-field-filters.ts';
 import type { Conditions, TimeRange } from './conditions.ts';
 import type { Queryable } from './db.ts';
 import { likeLiteral } from './like.ts';
@@ -28,7 +29,7 @@ export interface JourneyFilters {
   updated?: TimeRange;
 }
 
-export interface ShipmentFilters extends JourneyFilters {
+export interface ShipmentFilters extends JourneyFilters, CustomFieldMatch {
   /** Part of a number: the shipment's, a reference number or a container's (or its reference number). */
   q?: string;
   /** The tracked, B/L or booking number, exactly. */
@@ -73,7 +74,7 @@ export interface ShipmentOrder {
  */
 const onHold = (c: string) => `${c}.state->'holds_at_pod_terminal' @> '[{"status": "hold"}]'`;
 
-export interface ContainerFilters extends JourneyFilters {
+export interface ContainerFilters extends JourneyFilters, CustomFieldMatch {
   number?: string;
   shipment_id?: string;
 }
@@ -137,6 +138,7 @@ export async function listShipments(
         .within('updated_at', f.updated)
         .within("(state->>'pod_eta_at')::timestamptz", f.pod_eta);
       onShipment(where, 'shipments', f);
+      customFieldConditions(where, 'shipments', f);
     },
     orderBy,
   );
@@ -153,6 +155,7 @@ export async function listContainers(db: Queryable, accountId: string, filters: 
       .when(f.shipment_id, (p) => `shipment_id = ${p}`)
       .oneOf(containerStatus('containers'), f.status)
       .within('updated_at', f.updated)
-      .whenAny(onShipment(where.nested(), 's', f), (sql) => `shipment_id IN (SELECT s.id FROM shipments s WHERE s.account_id = ${ACCOUNT} AND ${sql})`),
+      .whenAny(onShipment(where.nested(), 's', f), (sql) => `shipment_id IN (SELECT s.id FROM shipments s WHERE s.account_id = ${ACCOUNT} AND ${sql})`)
+      .whenAny(customFieldConditions(where.nested(), 'containers', f), (sql) => sql),
   );
 }
