@@ -127,6 +127,7 @@ describe('definitions', () => {
       [{ validation: { min_length: 5, max_length: 2 } }, '/data/attributes/validation/min_length invalid'],
       [{ validation: { pattern: '([a-z' } }, '/data/attributes/validation/pattern invalid'],
       [{ validation: { pattern: '^(a+)+$' } }, '/data/attributes/validation/pattern unsafe_pattern'],
+      [{ validation: { pattern: '^\ud800$' } }, '/data/attributes/validation/pattern invalid'],
       [{ data_type: 'number', validation: { min: 10, max: 1 } }, '/data/attributes/validation/min invalid'],
       [{ default_format: 'MM/DD/YYYY' }, '/data/attributes/default_format invalid'],
       [{ data_type: 'date', default_format: 'YY/MM/DD' }, '/data/attributes/default_format invalid'],
@@ -317,6 +318,7 @@ describe('value rules', () => {
     // [definition, value sent, "pointer code"]
     [{ data_type: 'short_text' }, 42, '/data/attributes/value invalid'],
     [{ data_type: 'short_text' }, 'x'.repeat(1001), '/data/attributes/value too_long'],
+    [{ data_type: 'short_text' }, 'lone \ud800 surrogate', '/data/attributes/value invalid'],
     [{ data_type: 'short_text', validation: { max_length: 5 } }, 'PO-123456', '/data/attributes/value too_long'],
     [{ data_type: 'short_text', validation: { min_length: 3 } }, 'ab', '/data/attributes/value too_short'],
     [{ data_type: 'short_text', validation: { pattern: '^PO-\\d+$' } }, 'SO-1', '/data/attributes/value pattern_mismatch'],

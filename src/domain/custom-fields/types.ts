@@ -71,3 +71,9 @@ export interface ValueProblem {
 }
 
 export const isProblem = (x: unknown): x is ValueProblem => typeof x === 'object' && x !== null && 'problem' in x;
+
+/**
+ * Whether `text` is well-formed UTF-16: a lone surrogate (which JSON can carry as an escape) has
+ * no UTF-8 form, and PostgreSQL's jsonb refuses it, so values holding one are refused up front.
+ */
+export const isWellFormed = (text: string): boolean => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);

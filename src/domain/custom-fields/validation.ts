@@ -3,7 +3,7 @@
 // svc does not know, or one given to a data type it does not apply to, is refused rather than
 // kept and ignored, so a client never believes a rule holds that does not.
 import safeRegex from 'safe-regex2';
-import type { DataType, Validation, ValueProblem } from './types.ts';
+import { isWellFormed, type DataType, type Validation, type ValueProblem } from './types.ts';
 
 export const MAX_SHORT_TEXT = 1000;
 const MAX_PATTERN = 500;
@@ -37,7 +37,7 @@ export function checkValidation(dataType: DataType, input: Record<string, unknow
     }
     if ((key === 'min' || key === 'max') && (typeof value !== 'number' || !Number.isFinite(value))) return problem(key, `validation.${key} must be a number.`);
     if (key === 'pattern') {
-      if (typeof value !== 'string' || value === '' || value.length > MAX_PATTERN) return problem(key, `validation.pattern must be a regular expression of 1 to ${MAX_PATTERN} characters.`);
+      if (typeof value !== 'string' || value === '' || value.length > MAX_PATTERN || !isWellFormed(value)) return problem(key, `validation.pattern must be a regular expression of 1 to ${MAX_PATTERN} characters.`);
       try {
         new RegExp(value, 'u');
       } catch (err) {

@@ -5,7 +5,7 @@ import { canonicalDecimal } from './decimal.ts';
 import { displayDatetime, parseDate, parseDatetime } from './dates.ts';
 import { MAX_SHORT_TEXT } from './validation.ts';
 import type { FieldDefinition, FieldOption, ReferenceValue, ValueProblem } from './types.ts';
-import { isProblem } from './types.ts';
+import { isProblem, isWellFormed } from './types.ts';
 
 /** A value as stored: its canonical form (null for none), its filter keys, and the record a reference names. */
 export interface ParsedValue {
@@ -33,6 +33,7 @@ function optionOf(options: readonly FieldOption[], input: unknown, at: (string |
 
 function shortText(def: FieldDefinition, input: unknown): ParsedValue | ValueProblem {
   if (typeof input !== 'string') return problem('must be a string.');
+  if (!isWellFormed(input)) return problem('must be valid Unicode text (it holds a lone surrogate).');
   const text = input.trim();
   const v = def.validation ?? {};
   const max = Math.min(v.max_length ?? MAX_SHORT_TEXT, MAX_SHORT_TEXT);
