@@ -114,8 +114,21 @@ export async function createDefinition(db: Queryable, accountId: string, input: 
   return row;
 }
 
-/** What a PATCH of a definition sends: the changeable attributes, and any immutable ones (which must not differ). */
-export type DefinitionPatch = DefinitionChanges & { validation?: Record<string, unknown> | null } & Partial<Pick<DefinitionRow, 'api_slug' | 'entity_type' | 'data_type' | 'reference_type'>>;
+/**
+ * What a PATCH of a definition sends: the attributes it may change (one left out stays, null
+ * clears), and perhaps immutable ones, accepted only when they equal the definition's.
+ */
+export interface DefinitionPatch {
+  display_name?: string;
+  description?: string | null;
+  validation?: Record<string, unknown> | null;
+  default_format?: string | null;
+  default_value?: unknown;
+  api_slug?: string | null;
+  entity_type?: string | null;
+  data_type?: string | null;
+  reference_type?: string | null;
+}
 
 const IMMUTABLE = ['api_slug', 'entity_type', 'data_type', 'reference_type'] as const;
 
@@ -128,15 +141,21 @@ export async function updateDefinition(db: Queryable, accountId: string, id: str
       throw new Invalid(at(name), `${name} can't be changed once the field exists (it is '${existing[name]}'); create another definition instead.`, 'immutable');
     }
   }
+  const given = <K extends keyof DefinitionPatch>(name: K) => patch[name] !== undefined;
+  // The rules are checked on the definition as it would be, and stored as they were checked.
+  const merged: DefinitionRow = {
+    ...existing,
+    ...(given('display_name') ? { display_name: patch.display_name! } : {}),
+    ...(given('description') ? { description: patch.description! } : {}),
+    ...(given('validation') ? { validation: patch.validation as DefinitionRow['validation'] } : {}),
+    ...(given('default_format') ? { default_format: patch.default_format! } : {}),
+    ...(given('default_value') ? { default_value: patch.default_value } : {}),
+  };
+  const checked = await checkedRules(db, accountId, merged, await optionList(db, existing.id));
   const changes: DefinitionChanges = {};
   for (const name of ['display_name', 'description', 'validation', 'default_format', 'default_value'] as const) {
-    if (name in patch && patch[name] !== undefined) (changes as Record<string, unknown>)[name] = patch[name];
+    if (given(name)) Object.assign(changes, { [name]: checked[name] });
   }
-  // A default_value sent as null clears it; `undefined` members were left out.
-  if ('default_value' in patch && patch.default_value === null) changes.default_value = null;
-  const merged = { ...existing, ...changes } as DefinitionRow;
-  const checked = await checkedRules(db, accountId, merged, await optionList(db, existing.id));
-  for (const name of ['validation', 'default_value'] as const) if (name in changes) changes[name] = checked[name] as never;
   return updateDefinitionRow(db, accountId, id, changes, now);
 }
 

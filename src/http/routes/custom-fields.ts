@@ -231,7 +231,7 @@ const definitionRoutes: AnyRouteSpec[] = [
     body: patchDefinitionBody,
     schema: definitionSchema,
     description: 'The updated definition',
-    write: ({ services, accountId, params, body }) => updateDefinition(services.db, accountId, params.id, body.data.attributes as never, services.clock.now()),
+    write: ({ services, accountId, params, body }) => updateDefinition(services.db, accountId, params.id, body.data.attributes, services.clock.now()),
     serialize: async (row, { services }) => (await definitionResources(services.db, [row]))[0],
   }),
   writeRecordRoute({
