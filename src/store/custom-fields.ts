@@ -61,8 +61,6 @@ const matchKeys = (definitionId: string, keys: string[]) => keys.map((k) => matc
 /** A JSON value as a jsonb parameter (node-postgres would send an array as a PostgreSQL array). */
 const jsonb = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
-
 // ---- definitions ------------------------------------------------------------------------------
 
 export interface DefinitionFilters {
