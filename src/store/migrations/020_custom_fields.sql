@@ -63,5 +63,8 @@ CREATE TABLE custom_fields (
 CREATE UNIQUE INDEX custom_fields_entity ON custom_fields (account_id, entity_type, entity_id, definition_id);
 CREATE INDEX custom_fields_account_created ON custom_fields (account_id, created_at DESC, id);
 CREATE INDEX custom_fields_definition ON custom_fields (definition_id, created_at DESC, id);
--- List filters on shipments and containers (filter[custom_fields][<api_slug>]).
-CREATE INDEX custom_fields_match_keys ON custom_fields USING gin (match_keys);
+-- List filters on shipments and containers (filter[custom_fields][<api_slug>]). Without
+-- fastupdate: values are written by people, rarely, while lists are read all the time, and GIN's
+-- pending list (new entries kept unsorted until vacuum) made every lookup read it all (9 ms for
+-- 20 matches among 60,000 fresh values, against well under 1 ms from the index proper).
+CREATE INDEX custom_fields_match_keys ON custom_fields USING gin (match_keys) WITH (fastupdate = off);
