@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { writeField } from '../src/store/custom-fields.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
 import { forFile } from './support/for-file.ts';
 import { seedShipment } from './support/shipment-seeds.ts';
@@ -202,6 +203,13 @@ describe('definitions', () => {
     assert.equal(rows[0].n, 0);
     assert.equal((await call('DELETE', `/v2/custom_field_definitions/${def.id}`)).status, 404);
   });
+});
+
+test('a value written as its definition is deleted is refused by the foreign key, which the store reports as gone (a 404, not a 500)', async () => {
+  const def = await defineField({ data_type: 'short_text' });
+  await ok(await call('DELETE', `/v2/custom_field_definitions/${def.id}`));
+  const target = { account_id: t.accountId, definition_id: def.id, entity_type: 'Shipment' as const, entity_id: shipmentId };
+  assert.equal(await writeField(t.db, target, { value: 'late', keys: ['late'] }, t.clock.now(), true), 'gone');
 });
 
 describe('options', () => {

@@ -248,12 +248,18 @@ export async function createField(db: Queryable, accountId: string, t: ValueTarg
   }
   const def = await definitionBySlug(db, accountId, t);
   const value = await valueFor(db, accountId, def, input);
-  const written = await writeField(db, { account_id: accountId, definition_id: def.id, entity_type: t.entityType, entity_id: t.entityId }, value, now, false);
+  const written = outcomeOf(await writeField(db, { account_id: accountId, definition_id: def.id, entity_type: t.entityType, entity_id: t.entityId }, value, now, false), def);
   if (!written) {
     const existing = await findFieldOf(db, accountId, t.entityType, t.entityId, def.id);
     throw new Conflict('taken', `This ${t.entityType} has a value of ${def.api_slug} already: PATCH /v2/custom_fields/${existing?.id} changes it.`, at('api_slug'), { id: existing?.id });
   }
   return written.row;
+}
+
+/** A write's outcome: the row, or undefined when the entity had a value already; a 404 when the definition went away meanwhile. */
+function outcomeOf<T>(outcome: T | 'exists' | 'gone', def: DefinitionRow): T | undefined {
+  if (outcome === 'gone') throw new NotFound(`The custom field definition ${def.api_slug} was deleted while the value was written.`);
+  return outcome === 'exists' ? undefined : outcome;
 }
 
 /** The entity a nested route names, or a 404. */
@@ -272,7 +278,7 @@ export async function upsertField(db: Queryable, accountId: string, t: ValueTarg
   await assertEntity(db, accountId, t.entityType, t.entityId);
   const def = await definitionBySlug(db, accountId, t);
   const value = await valueFor(db, accountId, def, input);
-  return (await writeField(db, { account_id: accountId, definition_id: def.id, entity_type: t.entityType, entity_id: t.entityId }, value, now, true))!;
+  return outcomeOf(await writeField(db, { account_id: accountId, definition_id: def.id, entity_type: t.entityType, entity_id: t.entityId }, value, now, true), def)!;
 }
 
 /** The entity's existing value of the slug (a path), or a 404. */

@@ -238,20 +238,25 @@ export interface FieldTarget {
 
 /**
  * Writes the entity's value of the definition: a new row, or with `replace` the existing one
- * updated in place (same id). Without `replace`, an existing value is left alone and the result
- * is undefined.
+ * updated in place (same id). Without `replace`, an existing value is left alone: 'exists'.
+ * 'gone' when the definition was deleted meanwhile (its foreign key refused the row).
  */
-export async function writeField(db: Queryable, t: FieldTarget, v: StoredValue, at: Date, replace: boolean): Promise<{ row: FieldRow; created: boolean } | undefined> {
-  const { rows } = await db.query<FieldRow & { created: boolean }>(
-    `INSERT INTO custom_fields (account_id, definition_id, entity_type, entity_id, value, match_keys, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $7)
-     ON CONFLICT (account_id, entity_type, entity_id, definition_id) DO ${replace ? 'UPDATE SET value = EXCLUDED.value, match_keys = EXCLUDED.match_keys, updated_at = EXCLUDED.updated_at' : 'NOTHING'}
-     RETURNING *, (xmax = 0) AS created`,
-    [t.account_id, t.definition_id, t.entity_type, t.entity_id, jsonb(v.value), matchKeys(t.definition_id, v.keys), at],
-  );
-  if (!rows[0]) return undefined;
-  const { created, ...row } = rows[0];
-  return { row, created };
+export async function writeField(db: Queryable, t: FieldTarget, v: StoredValue, at: Date, replace: boolean): Promise<{ row: FieldRow; created: boolean } | 'exists' | 'gone'> {
+  try {
+    const { rows } = await db.query<FieldRow & { created: boolean }>(
+      `INSERT INTO custom_fields (account_id, definition_id, entity_type, entity_id, value, match_keys, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $7)
+       ON CONFLICT (account_id, entity_type, entity_id, definition_id) DO ${replace ? 'UPDATE SET value = EXCLUDED.value, match_keys = EXCLUDED.match_keys, updated_at = EXCLUDED.updated_at' : 'NOTHING'}
+       RETURNING *, (xmax = 0) AS created`,
+      [t.account_id, t.definition_id, t.entity_type, t.entity_id, jsonb(v.value), matchKeys(t.definition_id, v.keys), at],
+    );
+    if (!rows[0]) return 'exists';
+    const { created, ...row } = rows[0];
+    return { row, created };
+  } catch (err) {
+    if ((err as { code?: string }).code === '23503') return 'gone';
+    throw err;
+  }
 }
 
 export async function updateField(db: Queryable, accountId: string, id: string, definitionId: string, v: StoredValue, at: Date): Promise<FieldRow | undefined> {
