@@ -4,6 +4,8 @@
 // on shipments and containers, and deleting a definition with its values.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { writeField } from '../src/store/custom-fields.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
@@ -597,3 +599,16 @@ const entitiesOf = (): [string, string][] => [
   ['containers', containerId],
   ['tracking_requests', trackingRequestId],
 ];
+
+test('definitions, options and values carry every attribute and relationship the reference documents for them', async () => {
+  const reference = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../shared/reference/openapi.json'), 'utf8')).components.schemas;
+  const { def } = await fieldOf({ data_type: 'enum' });
+  const [option] = (await call('GET', `/v2/custom_field_definitions/${def.id}/options`)).body.data;
+  const value = await ok(await call('POST', `/v2/shipments/${shipmentId}/custom_fields`, { body: doc('custom_field', { api_slug: def.attributes.api_slug, value: 'dry' }) }), 201);
+  for (const [type, record] of [['custom_field_definition', def], ['custom_field_option', option], ['custom_field', value]] as const) {
+    const documented = reference[type].properties;
+    assert.equal(record.type, type);
+    assert.deepEqual(Object.keys(documented.attributes.properties).filter((k) => !(k in record.attributes)), [], `${type} attributes`);
+    assert.deepEqual(Object.keys(documented.relationships?.properties ?? {}).filter((k) => !(k in record.relationships)), [], `${type} relationships`);
+  }
+});
