@@ -50,12 +50,7 @@ export const containerRoutes: AnyRouteSpec[] = [
       listContainers(
         services.db,
         accountId,
-        {
-          number: optionalParam(query, 'filter[number]'),
-          shipment_id: optionalParam(query, 'filter[shipment_id]'),
-          ...journeyFilterValues(query),
-          custom_fields: await customFieldFilterKeys(services.db, accountId, 'Container', query),
-        },
+        { number: optionalParam(query, 'filter[number]'), shipment_id: optionalParam(query, 'filter[shipment_id]'), ...journeyFilterValues(query), custom_fields: await customFieldFilterKeys(services.db, accountId, 'Container', query) },
         limit,
         offset,
       ),
