@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import pg from 'pg';
 import type { Queryable } from '../src/store/db.ts';
+import { listFields, matchKey } from '../src/store/custom-fields.ts';
 import { listParties } from '../src/store/parties.ts';
 import { search } from '../src/store/search.ts';
 import { listContainers, listShipments, SHIPMENT_ORDER_FIELDS, type ContainerFilters, type ShipmentFilters, type ShipmentOrder } from '../src/store/tracking-lists.ts';
@@ -17,6 +18,7 @@ import { listNotifications } from '../src/store/webhook-notifications.ts';
 import { listWebhooks } from '../src/store/webhooks.ts';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
 import { forFile } from './support/for-file.ts';
+import { seedCustomFields } from './support/custom-field-seed.ts';
 import { seedLists, type SeededLists } from './support/list-seed.ts';
 
 let database: TestDatabase;
@@ -234,5 +236,20 @@ describe('no list, filter or search statement reads a tenant table sequentially'
     await assertIndexed('webhook notifications page 40', (db) => listNotifications(db, account, 30, 1170));
     await assertIndexed('webhooks', (db) => listWebhooks(db, account, 30, 0));
     await assertIndexed('parties', (db) => listParties(db, account, 25, 0));
+  });
+
+  test('custom fields: the list filter finds values through the match-key index; the lists of values through theirs', async () => {
+    const { definitions, account } = await seedCustomFields(database.db, seeded.accounts);
+    const [lane, flag] = definitions;
+    for (const keys of [[matchKey(lane, 'lane-7')], [matchKey(flag, 'true')], [matchKey(lane, 'lane-7'), matchKey(flag, 'false')], [matchKey(lane, 'no-such-lane')]]) {
+      const used = await assertIndexed(`shipments custom_fields ${keys}`, (db) => listShipments(db, account, { custom_fields: keys }, 30, 0));
+      assert.ok(used.has('custom_fields_match_keys'), [...used].join(', '));
+    }
+    await assertIndexed('containers custom_fields', (db) => listContainers(db, account, { custom_fields: [matchKey(lane, 'lane-7')] }, 30, 0));
+    await assertIndexed('custom field values', (db) => listFields(db, account, {}, 25, 0));
+    await assertIndexed('custom field values of a definition', (db) => listFields(db, account, { definition_id: lane }, 25, 0));
+    const { rows } = await database.db.query<{ id: string }>('SELECT id FROM shipments WHERE account_id = $1 LIMIT 1', [account]);
+    await assertIndexed('custom field values of a shipment', (db) => listFields(db, account, { entity_type: 'Shipment', entity_id: rows[0].id }, 25, 0));
+    // Definitions are tens per account, never enough for an index to beat reading them; not checked.
   });
 });

@@ -7,7 +7,7 @@ import { errorFor } from './errors.ts';
 import { toRecords, type ResourceObject } from './records.ts';
 import type { paths } from './schema.ts';
 import { headerOf, inProcessSendOf, retryAfterMs, retryingFetch, retryingSend, sleep, type InProcessSend } from './transport.ts';
-import type { Account, AttributesOf, BodyOf, Container, InferResult, MetroArea, Party, Port, QueryOf, RailTerminal, RawEvent, SearchResult, Shipment, ShippingLine, Terminal, TrackingRequest, TransportEvent, Vessel, VesselWithPositions, Webhook, WebhookNotification } from './types.ts';
+import type { Account, AttributesOf, BodyOf, Container, CustomField, CustomFieldDefinition, CustomFieldOption, InferResult, MetroArea, Party, Port, QueryOf, RailTerminal, RawEvent, SearchResult, Shipment, ShippingLine, Terminal, TrackingRequest, TransportEvent, Vessel, VesselWithPositions, Webhook, WebhookNotification } from './types.ts';
 
 export interface SvcClientOptions {
   /** svc's address: an origin (`http://localhost:8080`, which gets `/v2`) or the API base ending in `/v2`. */
@@ -309,6 +309,64 @@ export class SvcClient {
       /** An example notification document of an event, as deliveries carry it. */
       example: (event: string) => this.request<BodyOf<'getV2WebhookNotificationsExamples'>>('GET', '/webhook_notifications/examples', { query: { event } }),
     }));
+  }
+
+  /** Custom field definitions (what a field of shipments, containers or tracking requests holds) and the options of enum fields. */
+  get customFieldDefinitions() {
+    return this.namespace('customFieldDefinitions', () => {
+      const options = (definitionId: string) => `/custom_field_definitions/${enc(definitionId)}/options`;
+      return {
+        get: (id: string) => this.one<CustomFieldDefinition>('GET', `/custom_field_definitions/${enc(id)}`),
+        list: (query: QueryOf<'getV2CustomFieldDefinitions'> = {}) => this.page<CustomFieldDefinition>('/custom_field_definitions', query),
+        iterate: (query: QueryOf<'getV2CustomFieldDefinitions'> = {}) => this.all<CustomFieldDefinition>('/custom_field_definitions', query),
+        create: (attributes: AttributesOf<'postV2CustomFieldDefinitions'>) =>
+          this.one<CustomFieldDefinition>('POST', '/custom_field_definitions', { body: { data: { type: 'custom_field_definition', attributes } } }),
+        update: (id: string, attributes: AttributesOf<'patchV2CustomFieldDefinitionsId'>) =>
+          this.one<CustomFieldDefinition>('PATCH', `/custom_field_definitions/${enc(id)}`, { body: { data: { type: 'custom_field_definition', id, attributes } } }),
+        /** Deletes the definition with its options and every value of it. */
+        delete: async (id: string): Promise<void> => void (await this.request('DELETE', `/custom_field_definitions/${enc(id)}`)),
+        options: {
+          get: (definitionId: string, optionId: string) => this.one<CustomFieldOption>('GET', `${options(definitionId)}/${enc(optionId)}`),
+          list: (definitionId: string, query: QueryOf<'getV2CustomFieldDefinitionsIdOptions'> = {}) => this.page<CustomFieldOption>(options(definitionId), query),
+          create: (definitionId: string, attributes: AttributesOf<'postV2CustomFieldDefinitionsIdOptions'>) =>
+            this.one<CustomFieldOption>('POST', options(definitionId), { body: { data: { type: 'custom_field_option', attributes } } }),
+          update: (definitionId: string, optionId: string, attributes: AttributesOf<'patchV2CustomFieldDefinitionsIdOptionsOptionId'>) =>
+            this.one<CustomFieldOption>('PATCH', `${options(definitionId)}/${enc(optionId)}`, { body: { data: { type: 'custom_field_option', attributes } } }),
+          delete: async (definitionId: string, optionId: string): Promise<void> => void (await this.request('DELETE', `${options(definitionId)}/${enc(optionId)}`)),
+        },
+      };
+    });
+  }
+
+  /** Custom field values: by id, and by api_slug under a shipment, container or tracking request. */
+  get customFields() {
+    return this.namespace('customFields', () => {
+      /** The values of one kind of entity, addressed by the entity's id and the field's slug. */
+      const of = (entities: string) => {
+        const base = (id: string) => `/${entities}/${enc(id)}/custom_fields`;
+        return {
+          list: (id: string, query: QueryOf<'getV2ShipmentsIdCustomFields'> = {}) => this.page<CustomField>(base(id), query),
+          /** Sets the value whether or not the entity has one (`value` left out: the definition's default). */
+          set: (id: string, attributes: AttributesOf<'postV2ShipmentsIdCustomFields'>) => this.one<CustomField>('POST', base(id), { body: { data: { type: 'custom_field', attributes } } }),
+          update: (id: string, apiSlug: string, value: unknown) =>
+            this.one<CustomField>('PATCH', `${base(id)}/${enc(apiSlug)}`, { body: { data: { type: 'custom_field', attributes: { value } } } }),
+          delete: async (id: string, apiSlug: string): Promise<void> => void (await this.request('DELETE', `${base(id)}/${enc(apiSlug)}`)),
+        };
+      };
+      return {
+        get: (id: string) => this.one<CustomField>('GET', `/custom_fields/${enc(id)}`),
+        list: (query: QueryOf<'getV2CustomFields'> = {}) => this.page<CustomField>('/custom_fields', query),
+        iterate: (query: QueryOf<'getV2CustomFields'> = {}) => this.all<CustomField>('/custom_fields', query),
+        /** A value of an entity that has none of this field yet. */
+        create: (attributes: AttributesOf<'postV2CustomFields'>, entity?: { type: 'shipment' | 'container' | 'tracking_request'; id: string }) =>
+          this.one<CustomField>('POST', '/custom_fields', { body: { data: { type: 'custom_field', attributes, relationships: { entity: { data: entity } } } } }),
+        update: (id: string, value: unknown) => this.one<CustomField>('PATCH', `/custom_fields/${enc(id)}`, { body: { data: { type: 'custom_field', id, attributes: { value } } } }),
+        delete: async (id: string): Promise<void> => void (await this.request('DELETE', `/custom_fields/${enc(id)}`)),
+        shipments: of('shipments'),
+        containers: of('containers'),
+        trackingRequests: of('tracking_requests'),
+      };
+    });
   }
 
   /** svc's OpenAPI document, the one the SDK's types are generated from. */

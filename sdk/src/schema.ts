@@ -639,6 +639,225 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/custom_field_definitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List custom field definitions, newest first */
+        get: operations["getV2CustomFieldDefinitions"];
+        put?: never;
+        /** Create a custom field definition */
+        post: operations["postV2CustomFieldDefinitions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/custom_field_definitions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a custom field definition */
+        get: operations["getV2CustomFieldDefinitionsId"];
+        put?: never;
+        post?: never;
+        /** Delete a custom field definition with its options and every value of it */
+        delete: operations["deleteV2CustomFieldDefinitionsId"];
+        options?: never;
+        head?: never;
+        /** Change the display name, description, validation, default format or default value of a definition */
+        patch: operations["patchV2CustomFieldDefinitionsId"];
+        trace?: never;
+    };
+    "/v2/custom_field_definitions/{id}/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the options of an enum or enum_multi definition, in display order */
+        get: operations["getV2CustomFieldDefinitionsIdOptions"];
+        put?: never;
+        /** Add an option to an enum or enum_multi definition */
+        post: operations["postV2CustomFieldDefinitionsIdOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/custom_field_definitions/{id}/options/{option_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an option */
+        get: operations["getV2CustomFieldDefinitionsIdOptionsOptionId"];
+        put?: never;
+        post?: never;
+        /** Delete an option no value holds */
+        delete: operations["deleteV2CustomFieldDefinitionsIdOptionsOptionId"];
+        options?: never;
+        head?: never;
+        /** Change the label or position of an option (its value is immutable) */
+        patch: operations["patchV2CustomFieldDefinitionsIdOptionsOptionId"];
+        trace?: never;
+    };
+    "/v2/custom_fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List custom field values, newest first */
+        get: operations["getV2CustomFields"];
+        put?: never;
+        /** Set a custom field of a shipment, container or tracking request (one it has no value of yet) */
+        post: operations["postV2CustomFields"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/custom_fields/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a custom field value */
+        get: operations["getV2CustomFieldsId"];
+        put?: never;
+        post?: never;
+        /** Delete a custom field value */
+        delete: operations["deleteV2CustomFieldsId"];
+        options?: never;
+        head?: never;
+        /** Change a custom field value */
+        patch: operations["patchV2CustomFieldsId"];
+        trace?: never;
+    };
+    "/v2/shipments/{id}/custom_fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the custom field values of a shipment */
+        get: operations["getV2ShipmentsIdCustomFields"];
+        put?: never;
+        /** Set a custom field of a shipment by api_slug, whether or not it has a value */
+        post: operations["postV2ShipmentsIdCustomFields"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/shipments/{id}/custom_fields/{api_slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a custom field value of a shipment */
+        delete: operations["deleteV2ShipmentsIdCustomFieldsApiSlug"];
+        options?: never;
+        head?: never;
+        /** Change a custom field value of a shipment */
+        patch: operations["patchV2ShipmentsIdCustomFieldsApiSlug"];
+        trace?: never;
+    };
+    "/v2/containers/{id}/custom_fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the custom field values of a container */
+        get: operations["getV2ContainersIdCustomFields"];
+        put?: never;
+        /** Set a custom field of a container by api_slug, whether or not it has a value */
+        post: operations["postV2ContainersIdCustomFields"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/containers/{id}/custom_fields/{api_slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a custom field value of a container */
+        delete: operations["deleteV2ContainersIdCustomFieldsApiSlug"];
+        options?: never;
+        head?: never;
+        /** Change a custom field value of a container */
+        patch: operations["patchV2ContainersIdCustomFieldsApiSlug"];
+        trace?: never;
+    };
+    "/v2/tracking_requests/{id}/custom_fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the custom field values of a tracking_request */
+        get: operations["getV2TrackingRequestsIdCustomFields"];
+        put?: never;
+        /** Set a custom field of a tracking_request by api_slug, whether or not it has a value */
+        post: operations["postV2TrackingRequestsIdCustomFields"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/tracking_requests/{id}/custom_fields/{api_slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a custom field value of a tracking_request */
+        delete: operations["deleteV2TrackingRequestsIdCustomFieldsApiSlug"];
+        options?: never;
+        head?: never;
+        /** Change a custom field value of a tracking_request */
+        patch: operations["patchV2TrackingRequestsIdCustomFieldsApiSlug"];
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1556,6 +1775,8 @@ export interface operations {
                 "filter[updated_at][start]"?: string;
                 /** @description Shipment updated at or before (ISO 8601 date or date-time) */
                 "filter[updated_at][end]"?: string;
+                /** @description Records whose custom field {api_slug} (a Shipment field) has this value, read by its data type; an enum_multi field matches when it holds the option. Several such filters must all hold */
+                "filter[custom_fields][{api_slug}]"?: string;
                 /** @description The order: created_at, updated_at, bill_of_lading_number, shipping_line_scac, port_of_lading_name, port_of_discharge_name, pod_arrival_at, line_tracking_last_succeeded_at; - before it for descending (default -created_at). pod_arrival_at is pod_ata_at once known, else pod_eta_at. Records without a value come last */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "bill_of_lading_number" | "-bill_of_lading_number" | "shipping_line_scac" | "-shipping_line_scac" | "port_of_lading_name" | "-port_of_lading_name" | "port_of_discharge_name" | "-port_of_discharge_name" | "pod_arrival_at" | "-pod_arrival_at" | "line_tracking_last_succeeded_at" | "-line_tracking_last_succeeded_at";
             };
@@ -2759,6 +2980,8 @@ export interface operations {
                 "filter[updated_at][start]"?: string;
                 /** @description Container updated at or before (ISO 8601 date or date-time) */
                 "filter[updated_at][end]"?: string;
+                /** @description Records whose custom field {api_slug} (a Container field) has this value, read by its data type; an enum_multi field matches when it holds the option. Several such filters must all hold */
+                "filter[custom_fields][{api_slug}]"?: string;
             };
             header?: never;
             path?: never;
@@ -7806,6 +8029,3839 @@ export interface operations {
                                         type: string;
                                         id: string;
                                     }[] | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2CustomFieldDefinitions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                "page[number]"?: number;
+                /** @description Records per page (at most 100; larger values are clamped) */
+                "page[size]"?: number;
+                /** @description Shipment, Container, TrackingRequest */
+                "filter[entity_type]"?: "Shipment" | "Container" | "TrackingRequest";
+                /** @description short_text, number, date, datetime, boolean, enum, enum_multi, reference */
+                "filter[data_type]"?: "short_text" | "number" | "date" | "datetime" | "boolean" | "enum" | "enum_multi" | "reference";
+                /** @description The start of the display name (any case) */
+                "filter[display_name]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of custom field definitions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field_definition";
+                            attributes: {
+                                /** @enum {string} */
+                                entity_type: "Shipment" | "Container" | "TrackingRequest";
+                                api_slug: string;
+                                display_name: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                data_type: "short_text" | "number" | "date" | "datetime" | "boolean" | "enum" | "enum_multi" | "reference";
+                                reference_type: string | null;
+                                validation: {
+                                    [key: string]: unknown;
+                                } | null;
+                                default_format: string | null;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                default_value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description Always null: svc has no service-wide templates */
+                                template_id: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                account: {
+                                    data: {
+                                        /** @constant */
+                                        type: "account";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description Its options, in display order (enum and enum_multi fields) */
+                                options: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_option";
+                                        id: string;
+                                    }[];
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        }[];
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links: {
+                            self: string;
+                            current: string;
+                            first: string;
+                            prev?: string;
+                            next?: string;
+                            last: string;
+                        };
+                        meta: {
+                            size: number;
+                            total: number;
+                            /**
+                             * @description Present when there are more records than total: lists count at most 1000 records past the start of the page
+                             * @constant
+                             */
+                            total_is_lower_bound?: true;
+                            pagination: {
+                                current: number;
+                                next?: number;
+                                last: number;
+                                records: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    postV2CustomFieldDefinitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field_definition";
+                        id?: string;
+                        attributes: {
+                            /**
+                             * @description The records the field is on (immutable)
+                             * @enum {string}
+                             */
+                            entity_type: "Shipment" | "Container" | "TrackingRequest";
+                            /** @description The name values are addressed by: lowercase letters, digits and underscores (immutable, unique in the account) */
+                            api_slug: string;
+                            display_name: string;
+                            description?: string | null;
+                            /**
+                             * @description immutable
+                             * @enum {string}
+                             */
+                            data_type: "short_text" | "number" | "date" | "datetime" | "boolean" | "enum" | "enum_multi" | "reference";
+                            /** @description Reference fields only (required there): shipment, container, tracking_request or party */
+                            reference_type?: string | null;
+                            /** @description Rules beyond the data type: required (all), max_length, min_length, pattern (short_text), min, max (number) */
+                            validation?: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Date fields only: another form dates may be written in, e.g. MM/DD/YYYY */
+                            default_format?: string | null;
+                            /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                            default_value?: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                    };
+                };
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field_definition";
+                        id?: string;
+                        attributes: {
+                            /**
+                             * @description The records the field is on (immutable)
+                             * @enum {string}
+                             */
+                            entity_type: "Shipment" | "Container" | "TrackingRequest";
+                            /** @description The name values are addressed by: lowercase letters, digits and underscores (immutable, unique in the account) */
+                            api_slug: string;
+                            display_name: string;
+                            description?: string | null;
+                            /**
+                             * @description immutable
+                             * @enum {string}
+                             */
+                            data_type: "short_text" | "number" | "date" | "datetime" | "boolean" | "enum" | "enum_multi" | "reference";
+                            /** @description Reference fields only (required there): shipment, container, tracking_request or party */
+                            reference_type?: string | null;
+                            /** @description Rules beyond the data type: required (all), max_length, min_length, pattern (short_text), min, max (number) */
+                            validation?: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Date fields only: another form dates may be written in, e.g. MM/DD/YYYY */
+                            default_format?: string | null;
+                            /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                            default_value?: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The created definition */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field_definition";
+                            attributes: {
+                                /** @enum {string} */
+                                entity_type: "Shipment" | "Container" | "TrackingRequest";
+                                api_slug: string;
+                                display_name: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                data_type: "short_text" | "number" | "date" | "datetime" | "boolean" | "enum" | "enum_multi" | "reference";
+                                reference_type: string | null;
+                                validation: {
+                                    [key: string]: unknown;
+                                } | null;
+                                default_format: string | null;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                default_value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description Always null: svc has no service-wide templates */
+                                template_id: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                account: {
+                                    data: {
+                                        /** @constant */
+                                        type: "account";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description Its options, in display order (enum and enum_multi fields) */
+                                options: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_option";
+                                        id: string;
+                                    }[];
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2CustomFieldDefinitionsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The custom_field_definition */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field_definition";
+                            attributes: {
+                                /** @enum {string} */
+                                entity_type: "Shipment" | "Container" | "TrackingRequest";
+                                api_slug: string;
+                                display_name: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                data_type: "short_text" | "number" | "date" | "datetime" | "boolean" | "enum" | "enum_multi" | "reference";
+                                reference_type: string | null;
+                                validation: {
+                                    [key: string]: unknown;
+                                } | null;
+                                default_format: string | null;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                default_value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description Always null: svc has no service-wide templates */
+                                template_id: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                account: {
+                                    data: {
+                                        /** @constant */
+                                        type: "account";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description Its options, in display order (enum and enum_multi fields) */
+                                options: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_option";
+                                        id: string;
+                                    }[];
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    deleteV2CustomFieldDefinitionsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted definition */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field_definition";
+                            attributes: {
+                                /** @enum {string} */
+                                entity_type: "Shipment" | "Container" | "TrackingRequest";
+                                api_slug: string;
+                                display_name: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                data_type: "short_text" | "number" | "date" | "datetime" | "boolean" | "enum" | "enum_multi" | "reference";
+                                reference_type: string | null;
+                                validation: {
+                                    [key: string]: unknown;
+                                } | null;
+                                default_format: string | null;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                default_value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description Always null: svc has no service-wide templates */
+                                template_id: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                account: {
+                                    data: {
+                                        /** @constant */
+                                        type: "account";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description Its options, in display order (enum and enum_multi fields) */
+                                options: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_option";
+                                        id: string;
+                                    }[];
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    patchV2CustomFieldDefinitionsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field_definition";
+                        id?: string;
+                        attributes: {
+                            display_name?: string;
+                            description?: string | null;
+                            /** @description Rules beyond the data type: required (all), max_length, min_length, pattern (short_text), min, max (number) */
+                            validation?: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Date fields only: another form dates may be written in, e.g. MM/DD/YYYY */
+                            default_format?: string | null;
+                            /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                            default_value?: string | number | boolean | string[] | Record<string, never> | null;
+                            /** @description Immutable: accepted only when it equals the api_slug the definition has */
+                            api_slug?: string | null;
+                            /** @description Immutable: accepted only when it equals the entity_type the definition has */
+                            entity_type?: string | null;
+                            /** @description Immutable: accepted only when it equals the data_type the definition has */
+                            data_type?: string | null;
+                            /** @description Immutable: accepted only when it equals the reference_type the definition has */
+                            reference_type?: string | null;
+                        };
+                    };
+                };
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field_definition";
+                        id?: string;
+                        attributes: {
+                            display_name?: string;
+                            description?: string | null;
+                            /** @description Rules beyond the data type: required (all), max_length, min_length, pattern (short_text), min, max (number) */
+                            validation?: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Date fields only: another form dates may be written in, e.g. MM/DD/YYYY */
+                            default_format?: string | null;
+                            /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                            default_value?: string | number | boolean | string[] | Record<string, never> | null;
+                            /** @description Immutable: accepted only when it equals the api_slug the definition has */
+                            api_slug?: string | null;
+                            /** @description Immutable: accepted only when it equals the entity_type the definition has */
+                            entity_type?: string | null;
+                            /** @description Immutable: accepted only when it equals the data_type the definition has */
+                            data_type?: string | null;
+                            /** @description Immutable: accepted only when it equals the reference_type the definition has */
+                            reference_type?: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The updated definition */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field_definition";
+                            attributes: {
+                                /** @enum {string} */
+                                entity_type: "Shipment" | "Container" | "TrackingRequest";
+                                api_slug: string;
+                                display_name: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                data_type: "short_text" | "number" | "date" | "datetime" | "boolean" | "enum" | "enum_multi" | "reference";
+                                reference_type: string | null;
+                                validation: {
+                                    [key: string]: unknown;
+                                } | null;
+                                default_format: string | null;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                default_value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description Always null: svc has no service-wide templates */
+                                template_id: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                account: {
+                                    data: {
+                                        /** @constant */
+                                        type: "account";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description Its options, in display order (enum and enum_multi fields) */
+                                options: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_option";
+                                        id: string;
+                                    }[];
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2CustomFieldDefinitionsIdOptions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                "page[number]"?: number;
+                /** @description Records per page (at most 100; larger values are clamped) */
+                "page[size]"?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of options */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field_option";
+                            attributes: {
+                                label: string;
+                                value: string;
+                                position: number | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        }[];
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links: {
+                            self: string;
+                            current: string;
+                            first: string;
+                            prev?: string;
+                            next?: string;
+                            last: string;
+                        };
+                        meta: {
+                            size: number;
+                            total: number;
+                            /**
+                             * @description Present when there are more records than total: lists count at most 1000 records past the start of the page
+                             * @constant
+                             */
+                            total_is_lower_bound?: true;
+                            pagination: {
+                                current: number;
+                                next?: number;
+                                last: number;
+                                records: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    postV2CustomFieldDefinitionsIdOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field_option";
+                        id?: string;
+                        attributes: {
+                            label: string;
+                            /** @description What values hold (unique in the definition, immutable) */
+                            value: string;
+                            /** @description Where the option comes in lists (ascending; options without one come last) */
+                            position?: number | null;
+                        };
+                    };
+                };
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field_option";
+                        id?: string;
+                        attributes: {
+                            label: string;
+                            /** @description What values hold (unique in the definition, immutable) */
+                            value: string;
+                            /** @description Where the option comes in lists (ascending; options without one come last) */
+                            position?: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The created option */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field_option";
+                            attributes: {
+                                label: string;
+                                value: string;
+                                position: number | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2CustomFieldDefinitionsIdOptionsOptionId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                option_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The custom_field_option */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field_option";
+                            attributes: {
+                                label: string;
+                                value: string;
+                                position: number | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    deleteV2CustomFieldDefinitionsIdOptionsOptionId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                option_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted option */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field_option";
+                            attributes: {
+                                label: string;
+                                value: string;
+                                position: number | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    patchV2CustomFieldDefinitionsIdOptionsOptionId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                option_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field_option";
+                        id?: string;
+                        attributes: {
+                            label?: string;
+                            /** @description Where the option comes in lists (ascending; options without one come last) */
+                            position?: number | null;
+                            /** @description Immutable: accepted only when unchanged */
+                            value?: string;
+                        };
+                    };
+                };
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field_option";
+                        id?: string;
+                        attributes: {
+                            label?: string;
+                            /** @description Where the option comes in lists (ascending; options without one come last) */
+                            position?: number | null;
+                            /** @description Immutable: accepted only when unchanged */
+                            value?: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The updated option */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field_option";
+                            attributes: {
+                                label: string;
+                                value: string;
+                                position: number | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2CustomFields: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                "page[number]"?: number;
+                /** @description Records per page (at most 100; larger values are clamped) */
+                "page[size]"?: number;
+                /** @description Shipment, Container, TrackingRequest (or shipment, container, tracking_request) */
+                "filter[entity_type]"?: string;
+                /** @description Values of one shipment, container or tracking request */
+                "filter[entity_id]"?: string;
+                /** @description Values of one definition */
+                "filter[definition_id]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of custom field values */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field";
+                            attributes: {
+                                api_slug: string;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description The value as people read it: dates YYYY-MM-DD, datetimes YYYY-MM-DD HH:MM:SS (UTC), Yes/No, option labels, the referenced record’s number or name */
+                                display_value: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                entity: {
+                                    data: {
+                                        /** @enum {string} */
+                                        type: "shipment" | "container" | "tracking_request";
+                                        id: string;
+                                    };
+                                };
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        }[];
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links: {
+                            self: string;
+                            current: string;
+                            first: string;
+                            prev?: string;
+                            next?: string;
+                            last: string;
+                        };
+                        meta: {
+                            size: number;
+                            total: number;
+                            /**
+                             * @description Present when there are more records than total: lists count at most 1000 records past the start of the page
+                             * @constant
+                             */
+                            total_is_lower_bound?: true;
+                            pagination: {
+                                current: number;
+                                next?: number;
+                                last: number;
+                                records: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    postV2CustomFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field";
+                        attributes: {
+                            api_slug: string;
+                            /** @description The value; left out, the definition's default_value */
+                            value?: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                        relationships: {
+                            entity: {
+                                data: {
+                                    /** @enum {string} */
+                                    type: "shipment" | "container" | "tracking_request";
+                                    id: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field";
+                        attributes: {
+                            api_slug: string;
+                            /** @description The value; left out, the definition's default_value */
+                            value?: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                        relationships: {
+                            entity: {
+                                data: {
+                                    /** @enum {string} */
+                                    type: "shipment" | "container" | "tracking_request";
+                                    id: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The created value */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field";
+                            attributes: {
+                                api_slug: string;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description The value as people read it: dates YYYY-MM-DD, datetimes YYYY-MM-DD HH:MM:SS (UTC), Yes/No, option labels, the referenced record’s number or name */
+                                display_value: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                entity: {
+                                    data: {
+                                        /** @enum {string} */
+                                        type: "shipment" | "container" | "tracking_request";
+                                        id: string;
+                                    };
+                                };
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2CustomFieldsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The custom_field */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field";
+                            attributes: {
+                                api_slug: string;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description The value as people read it: dates YYYY-MM-DD, datetimes YYYY-MM-DD HH:MM:SS (UTC), Yes/No, option labels, the referenced record’s number or name */
+                                display_value: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                entity: {
+                                    data: {
+                                        /** @enum {string} */
+                                        type: "shipment" | "container" | "tracking_request";
+                                        id: string;
+                                    };
+                                };
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    deleteV2CustomFieldsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted value */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field";
+                            attributes: {
+                                api_slug: string;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description The value as people read it: dates YYYY-MM-DD, datetimes YYYY-MM-DD HH:MM:SS (UTC), Yes/No, option labels, the referenced record’s number or name */
+                                display_value: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                entity: {
+                                    data: {
+                                        /** @enum {string} */
+                                        type: "shipment" | "container" | "tracking_request";
+                                        id: string;
+                                    };
+                                };
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    patchV2CustomFieldsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field";
+                        id?: string;
+                        attributes: {
+                            /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                            value: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                    };
+                };
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field";
+                        id?: string;
+                        attributes: {
+                            /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                            value: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The updated value */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field";
+                            attributes: {
+                                api_slug: string;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description The value as people read it: dates YYYY-MM-DD, datetimes YYYY-MM-DD HH:MM:SS (UTC), Yes/No, option labels, the referenced record’s number or name */
+                                display_value: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                entity: {
+                                    data: {
+                                        /** @enum {string} */
+                                        type: "shipment" | "container" | "tracking_request";
+                                        id: string;
+                                    };
+                                };
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2ShipmentsIdCustomFields: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                "page[number]"?: number;
+                /** @description Records per page (at most 100; larger values are clamped) */
+                "page[size]"?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of its values, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field";
+                            attributes: {
+                                api_slug: string;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description The value as people read it: dates YYYY-MM-DD, datetimes YYYY-MM-DD HH:MM:SS (UTC), Yes/No, option labels, the referenced record’s number or name */
+                                display_value: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                entity: {
+                                    data: {
+                                        /** @enum {string} */
+                                        type: "shipment" | "container" | "tracking_request";
+                                        id: string;
+                                    };
+                                };
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        }[];
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links: {
+                            self: string;
+                            current: string;
+                            first: string;
+                            prev?: string;
+                            next?: string;
+                            last: string;
+                        };
+                        meta: {
+                            size: number;
+                            total: number;
+                            /**
+                             * @description Present when there are more records than total: lists count at most 1000 records past the start of the page
+                             * @constant
+                             */
+                            total_is_lower_bound?: true;
+                            pagination: {
+                                current: number;
+                                next?: number;
+                                last: number;
+                                records: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    postV2ShipmentsIdCustomFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field";
+                        id?: string;
+                        attributes: {
+                            api_slug: string;
+                            /** @description The value; left out, the definition's default_value */
+                            value?: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                    };
+                };
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field";
+                        id?: string;
+                        attributes: {
+                            api_slug: string;
+                            /** @description The value; left out, the definition's default_value */
+                            value?: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The value as set */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field";
+                            attributes: {
+                                api_slug: string;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description The value as people read it: dates YYYY-MM-DD, datetimes YYYY-MM-DD HH:MM:SS (UTC), Yes/No, option labels, the referenced record’s number or name */
+                                display_value: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                entity: {
+                                    data: {
+                                        /** @enum {string} */
+                                        type: "shipment" | "container" | "tracking_request";
+                                        id: string;
+                                    };
+                                };
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    deleteV2ShipmentsIdCustomFieldsApiSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                api_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    patchV2ShipmentsIdCustomFieldsApiSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                api_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field";
+                        id?: string;
+                        attributes: {
+                            /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                            value: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                    };
+                };
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field";
+                        id?: string;
+                        attributes: {
+                            /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                            value: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The updated value */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field";
+                            attributes: {
+                                api_slug: string;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description The value as people read it: dates YYYY-MM-DD, datetimes YYYY-MM-DD HH:MM:SS (UTC), Yes/No, option labels, the referenced record’s number or name */
+                                display_value: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                entity: {
+                                    data: {
+                                        /** @enum {string} */
+                                        type: "shipment" | "container" | "tracking_request";
+                                        id: string;
+                                    };
+                                };
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2ContainersIdCustomFields: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                "page[number]"?: number;
+                /** @description Records per page (at most 100; larger values are clamped) */
+                "page[size]"?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of its values, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field";
+                            attributes: {
+                                api_slug: string;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description The value as people read it: dates YYYY-MM-DD, datetimes YYYY-MM-DD HH:MM:SS (UTC), Yes/No, option labels, the referenced record’s number or name */
+                                display_value: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                entity: {
+                                    data: {
+                                        /** @enum {string} */
+                                        type: "shipment" | "container" | "tracking_request";
+                                        id: string;
+                                    };
+                                };
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        }[];
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links: {
+                            self: string;
+                            current: string;
+                            first: string;
+                            prev?: string;
+                            next?: string;
+                            last: string;
+                        };
+                        meta: {
+                            size: number;
+                            total: number;
+                            /**
+                             * @description Present when there are more records than total: lists count at most 1000 records past the start of the page
+                             * @constant
+                             */
+                            total_is_lower_bound?: true;
+                            pagination: {
+                                current: number;
+                                next?: number;
+                                last: number;
+                                records: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    postV2ContainersIdCustomFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field";
+                        id?: string;
+                        attributes: {
+                            api_slug: string;
+                            /** @description The value; left out, the definition's default_value */
+                            value?: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                    };
+                };
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field";
+                        id?: string;
+                        attributes: {
+                            api_slug: string;
+                            /** @description The value; left out, the definition's default_value */
+                            value?: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The value as set */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field";
+                            attributes: {
+                                api_slug: string;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description The value as people read it: dates YYYY-MM-DD, datetimes YYYY-MM-DD HH:MM:SS (UTC), Yes/No, option labels, the referenced record’s number or name */
+                                display_value: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                entity: {
+                                    data: {
+                                        /** @enum {string} */
+                                        type: "shipment" | "container" | "tracking_request";
+                                        id: string;
+                                    };
+                                };
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    deleteV2ContainersIdCustomFieldsApiSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                api_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    patchV2ContainersIdCustomFieldsApiSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                api_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field";
+                        id?: string;
+                        attributes: {
+                            /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                            value: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                    };
+                };
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field";
+                        id?: string;
+                        attributes: {
+                            /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                            value: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The updated value */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field";
+                            attributes: {
+                                api_slug: string;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description The value as people read it: dates YYYY-MM-DD, datetimes YYYY-MM-DD HH:MM:SS (UTC), Yes/No, option labels, the referenced record’s number or name */
+                                display_value: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                entity: {
+                                    data: {
+                                        /** @enum {string} */
+                                        type: "shipment" | "container" | "tracking_request";
+                                        id: string;
+                                    };
+                                };
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2TrackingRequestsIdCustomFields: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                "page[number]"?: number;
+                /** @description Records per page (at most 100; larger values are clamped) */
+                "page[size]"?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of its values, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field";
+                            attributes: {
+                                api_slug: string;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description The value as people read it: dates YYYY-MM-DD, datetimes YYYY-MM-DD HH:MM:SS (UTC), Yes/No, option labels, the referenced record’s number or name */
+                                display_value: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                entity: {
+                                    data: {
+                                        /** @enum {string} */
+                                        type: "shipment" | "container" | "tracking_request";
+                                        id: string;
+                                    };
+                                };
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        }[];
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links: {
+                            self: string;
+                            current: string;
+                            first: string;
+                            prev?: string;
+                            next?: string;
+                            last: string;
+                        };
+                        meta: {
+                            size: number;
+                            total: number;
+                            /**
+                             * @description Present when there are more records than total: lists count at most 1000 records past the start of the page
+                             * @constant
+                             */
+                            total_is_lower_bound?: true;
+                            pagination: {
+                                current: number;
+                                next?: number;
+                                last: number;
+                                records: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    postV2TrackingRequestsIdCustomFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field";
+                        id?: string;
+                        attributes: {
+                            api_slug: string;
+                            /** @description The value; left out, the definition's default_value */
+                            value?: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                    };
+                };
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field";
+                        id?: string;
+                        attributes: {
+                            api_slug: string;
+                            /** @description The value; left out, the definition's default_value */
+                            value?: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The value as set */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field";
+                            attributes: {
+                                api_slug: string;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description The value as people read it: dates YYYY-MM-DD, datetimes YYYY-MM-DD HH:MM:SS (UTC), Yes/No, option labels, the referenced record’s number or name */
+                                display_value: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                entity: {
+                                    data: {
+                                        /** @enum {string} */
+                                        type: "shipment" | "container" | "tracking_request";
+                                        id: string;
+                                    };
+                                };
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    deleteV2TrackingRequestsIdCustomFieldsApiSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                api_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    patchV2TrackingRequestsIdCustomFieldsApiSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                api_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field";
+                        id?: string;
+                        attributes: {
+                            /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                            value: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                    };
+                };
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type?: "custom_field";
+                        id?: string;
+                        attributes: {
+                            /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                            value: string | number | boolean | string[] | Record<string, never> | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The updated value */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "custom_field";
+                            attributes: {
+                                api_slug: string;
+                                /** @description short_text: a string; number: a number (decimal(18,6)); date: YYYY-MM-DD (or the default_format); datetime: ISO 8601; boolean: true/false; enum: an option value; enum_multi: a list of option values; reference: {type, id}; null: no value */
+                                value: string | number | boolean | string[] | Record<string, never> | null;
+                                /** @description The value as people read it: dates YYYY-MM-DD, datetimes YYYY-MM-DD HH:MM:SS (UTC), Yes/No, option labels, the referenced record’s number or name */
+                                display_value: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            relationships: {
+                                entity: {
+                                    data: {
+                                        /** @enum {string} */
+                                        type: "shipment" | "container" | "tracking_request";
+                                        id: string;
+                                    };
+                                };
+                                definition: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field_definition";
+                                        id: string;
+                                    } | null;
                                 };
                             };
                             links: {

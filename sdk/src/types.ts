@@ -38,3 +38,6 @@ export type Party = RecordOf<'getV2PartiesId'>;
 export type Webhook = RecordOf<'getV2WebhooksId'>;
 export type WebhookNotification = RecordOf<'getV2WebhookNotificationsId'>;
 export type InferResult = RecordOf<'postV2TrackingRequestsInferNumber'>;
+export type CustomFieldDefinition = RecordOf<'getV2CustomFieldDefinitionsId'>;
+export type CustomFieldOption = RecordOf<'getV2CustomFieldDefinitionsIdOptionsOptionId'>;
+export type CustomField = RecordOf<'getV2CustomFieldsId'>;

@@ -5,6 +5,7 @@
 // (015 and 017: followed by the lists' order, so a page on one value is read off the index in
 // order, and a range's page is sorted from index entries alone).
 import { ACCOUNT, pageOfAccount } from './account-rows.ts';
+import { customFieldConditions, type CustomFieldMatch } from './custom-field-filters.ts';
 import type { Conditions, TimeRange } from './conditions.ts';
 import type { Queryable } from './db.ts';
 import { likeLiteral } from './like.ts';
@@ -29,7 +30,7 @@ export interface JourneyFilters {
   updated?: TimeRange;
 }
 
-export interface ShipmentFilters extends JourneyFilters {
+export interface ShipmentFilters extends JourneyFilters, CustomFieldMatch {
   /** Part of a number: the shipment's, a reference number or a container's (or its reference number). */
   q?: string;
   /** The tracked, B/L or booking number, exactly. */
@@ -69,7 +70,7 @@ export interface ShipmentOrder {
   descending: boolean;
 }
 
-export interface ContainerFilters extends JourneyFilters {
+export interface ContainerFilters extends JourneyFilters, CustomFieldMatch {
   number?: string;
   shipment_id?: string;
 }
@@ -133,6 +134,7 @@ export async function listShipments(
         .within('updated_at', f.updated)
         .within('pod_eta_instant', f.pod_eta);
       onShipment(where, 'shipments', f);
+      customFieldConditions(where, 'shipments', f);
     },
     orderBy,
   );
@@ -149,6 +151,7 @@ export async function listContainers(db: Queryable, accountId: string, filters: 
       .when(f.shipment_id, (p) => `shipment_id = ${p}`)
       .oneOf(containerStatus('containers'), f.status)
       .within('updated_at', f.updated);
+    customFieldConditions(where, 'containers', f);
     const own = where.size;
     const shipment = onShipment(where.nested(), 's', f);
     where.whenAny(shipment, (sql) => `shipment_id IN (SELECT s.id FROM shipments s WHERE s.account_id = ${ACCOUNT} AND ${sql})`);

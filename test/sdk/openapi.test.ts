@@ -79,6 +79,32 @@ const METHODS: Record<string, string> = {
   getV2WebhookNotificationsId: 'webhookNotifications.get',
   postV2WebhookNotificationsIdRedeliver: 'webhookNotifications.redeliver',
   getV2WebhookNotificationsExamples: 'webhookNotifications.example',
+  getV2CustomFieldDefinitions: 'customFieldDefinitions.list',
+  postV2CustomFieldDefinitions: 'customFieldDefinitions.create',
+  getV2CustomFieldDefinitionsId: 'customFieldDefinitions.get',
+  patchV2CustomFieldDefinitionsId: 'customFieldDefinitions.update',
+  deleteV2CustomFieldDefinitionsId: 'customFieldDefinitions.delete',
+  getV2CustomFieldDefinitionsIdOptions: 'customFieldDefinitions.options.list',
+  postV2CustomFieldDefinitionsIdOptions: 'customFieldDefinitions.options.create',
+  getV2CustomFieldDefinitionsIdOptionsOptionId: 'customFieldDefinitions.options.get',
+  patchV2CustomFieldDefinitionsIdOptionsOptionId: 'customFieldDefinitions.options.update',
+  deleteV2CustomFieldDefinitionsIdOptionsOptionId: 'customFieldDefinitions.options.delete',
+  getV2CustomFields: 'customFields.list',
+  postV2CustomFields: 'customFields.create',
+  getV2CustomFieldsId: 'customFields.get',
+  patchV2CustomFieldsId: 'customFields.update',
+  deleteV2CustomFieldsId: 'customFields.delete',
+  ...Object.fromEntries(
+    (['Shipments', 'Containers', 'TrackingRequests'] as const).flatMap((entities) => {
+      const group = `customFields.${entities[0].toLowerCase()}${entities.slice(1)}`;
+      return [
+        [`getV2${entities}IdCustomFields`, `${group}.list`],
+        [`postV2${entities}IdCustomFields`, `${group}.set`],
+        [`patchV2${entities}IdCustomFieldsApiSlug`, `${group}.update`],
+        [`deleteV2${entities}IdCustomFieldsApiSlug`, `${group}.delete`],
+      ];
+    }),
+  ),
   getV2OpenapiJson: 'openApi',
   getHealthz: 'health',
   getReadyz: 'ready',
@@ -104,10 +130,12 @@ test('every served operation has a named method, and the method sends that opera
       const fn = METHODS[op.id].split('.').reduce((node: any, name) => node?.[name], client);
       assert.equal(typeof fn, 'function', `client.${METHODS[op.id]} is a method`);
       const sent = server.received.length;
-      await assert.rejects(fn(...(op.template.includes('{id}') ? ['id-1'] : [])), NotFoundError, `client.${METHODS[op.id]}`);
+      // Each path parameter in order, as the method takes them ({id}, then {option_id} or {api_slug}).
+      const pathArgs = [...op.template.matchAll(/\{(\w+)\}/g)].map((m) => `${m[1]}-1`);
+      await assert.rejects(fn(...pathArgs), NotFoundError, `client.${METHODS[op.id]}`);
       assert.equal(server.received.length, sent + 1, `client.${METHODS[op.id]} sends one request`);
       const { method, url } = server.received[sent];
-      assert.equal(`${method} ${url.split('?')[0]}`, `${op.method} /prefix${op.template.replace('{id}', 'id-1')}`, `client.${METHODS[op.id]} sends ${op.id}`);
+      assert.equal(`${method} ${url.split('?')[0]}`, `${op.method} /prefix${op.template.replace(/\{(\w+)\}/g, '$1-1')}`, `client.${METHODS[op.id]} sends ${op.id}`);
     }
   } finally {
     await server.close();

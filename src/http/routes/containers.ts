@@ -12,6 +12,7 @@ import { includeParam, listDocument, pageParams } from '../openapi-schemas.ts';
 import { listRoute, showRecordRoute } from '../read-routes.ts';
 import { trackingClockOf, type AnyRouteSpec, type Ctx } from '../route.ts';
 import { containerSchema, rawEventSchema } from './container-schema.ts';
+import { customFieldFilterKeys, customFieldFilterParam } from './custom-field-filters.ts';
 import { journeyFilterParams, journeyFilterValues } from './journey-filters.ts';
 import { TRANSPORT_EVENT_INCLUDES, transportEventSchema } from './transport-event-schema.ts';
 import { writeRecordRoute } from '../write-routes.ts';
@@ -43,12 +44,13 @@ export const containerRoutes: AnyRouteSpec[] = [
       { name: 'filter[number]', description: 'Container number (spaces and dashes ignored)' },
       { name: 'filter[shipment_id]', description: 'Containers of one shipment' },
       ...journeyFilterParams('container'),
+      customFieldFilterParam('Container'),
     ],
-    list: ({ services, accountId, query }, limit, offset) =>
+    list: async ({ services, accountId, query }, limit, offset) =>
       listContainers(
         services.db,
         accountId,
-        { number: optionalParam(query, 'filter[number]'), shipment_id: optionalParam(query, 'filter[shipment_id]'), ...journeyFilterValues(query) },
+        { number: optionalParam(query, 'filter[number]'), shipment_id: optionalParam(query, 'filter[shipment_id]'), ...journeyFilterValues(query), custom_fields: await customFieldFilterKeys(services.db, accountId, 'Container', query) },
         limit,
         offset,
       ),

@@ -9,6 +9,7 @@ import { listShipments, SHIPMENT_ORDER_FIELDS, type ShipmentOrder, type Shipment
 import { timeRangeParams } from '../openapi-schemas.ts';
 import { listRoute, showRecordRoute } from '../read-routes.ts';
 import { trackingClockOf, type AnyRouteSpec, type Ctx } from '../route.ts';
+import { customFieldFilterKeys, customFieldFilterParam } from './custom-field-filters.ts';
 import { journeyFilterParams, journeyFilterValues } from './journey-filters.ts';
 import { shipmentSchema } from './shipment-schema.ts';
 import { writeRecordRoute } from '../write-routes.ts';
@@ -49,13 +50,14 @@ export const shipmentRoutes: AnyRouteSpec[] = [
       { name: 'filter[on_hold]', description: 'true: at least one container has a hold at the terminal of the port of discharge; false: none has', schema: { type: 'boolean' } },
       ...timeRangeParams('filter[pod_eta_at]', "The carrier's estimated arrival at the port of discharge"),
       ...journeyFilterParams('shipment'),
+      customFieldFilterParam('Shipment'),
       {
         name: 'sort',
         description: `The order: ${SHIPMENT_ORDER_FIELDS.join(', ')}; - before it for descending (default -created_at). pod_arrival_at is pod_ata_at once known, else pod_eta_at. Records without a value come last`,
         schema: { type: 'string', enum: SHIPMENT_ORDER_FIELDS.flatMap((f) => [f, `-${f}`]) },
       },
     ],
-    list: ({ services, accountId, query }, limit, offset) =>
+    list: async ({ services, accountId, query }, limit, offset) =>
       listShipments(
         services.db,
         accountId,
@@ -66,6 +68,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
           on_hold: booleanParam(query, 'filter[on_hold]'),
           pod_eta: timeRangeParam(query, 'filter[pod_eta_at]'),
           ...journeyFilterValues(query),
+          custom_fields: await customFieldFilterKeys(services.db, accountId, 'Shipment', query),
         },
         limit,
         offset,
