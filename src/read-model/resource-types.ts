@@ -1,6 +1,7 @@
 // Every resource type a document can include, with its relationships and how to load it: the
 // table every face (HTTP, webhook deliveries, and those to come) resolves `include` paths against.
 import type { ResourceTypes } from '../jsonapi/include.ts';
+import { documentRepresentationResource, documentResource } from '../jsonapi/serializers/document.ts';
 import { partyResource } from '../jsonapi/serializers/party.ts';
 import { metroAreaResource, portResource, terminalResource, vesselResource } from '../jsonapi/serializers/reference.ts';
 import { transportEventResource } from '../jsonapi/serializers/tracking.ts';
@@ -8,6 +9,7 @@ import { trackingRequestResource } from '../jsonapi/serializers/tracking-request
 import { containerUpdatedEventResource, estimatedEventResource } from '../jsonapi/serializers/events.ts';
 import { webhookNotificationLogResource, webhookNotificationResource } from '../jsonapi/serializers/webhook-notification.ts';
 import { webhookResource } from '../jsonapi/serializers/webhook.ts';
+import { findDocuments, findRepresentations } from '../store/documents.ts';
 import { findParties } from '../store/parties.ts';
 import { findLocationsByIds, findTerminalsByIds, findVesselsByIds } from '../store/reference.ts';
 import { findTrackingRequests } from '../store/tracking-requests.ts';
@@ -54,7 +56,7 @@ export const resourceTypes: ResourceTypes = {
   webhook_notification: {
     relationships: {
       webhook: ['webhook'],
-      reference_object: ['tracking_request', 'transport_event', 'estimated_event', 'container_updated_event', 'container'],
+      reference_object: ['tracking_request', 'transport_event', 'estimated_event', 'container_updated_event', 'container', 'document'],
       webhook_notification_logs: ['webhook_notification_log'],
     },
     load: async ({ db, accountId }, ids) => (await findNotifications(db, accountId, ids)).map(webhookNotificationResource),
@@ -66,6 +68,15 @@ export const resourceTypes: ResourceTypes = {
   party: {
     relationships: {},
     load: async ({ db, accountId }, ids) => (await findParties(db, accountId, ids)).map(partyResource),
+  },
+  document: {
+    relationships: { shipments: ['shipment'], cargos: ['container'], last_document_representation: ['document_representation'], user: ['user'] },
+    aliases: { current_extraction: 'last_document_representation' },
+    load: async ({ db, accountId }, ids) => (await findDocuments(db, accountId, ids)).map(documentResource),
+  },
+  document_representation: {
+    relationships: {},
+    load: async ({ db, accountId }, ids) => (await findRepresentations(db, accountId, ids)).map(documentRepresentationResource),
   },
   webhook: {
     relationships: {},
