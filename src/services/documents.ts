@@ -6,7 +6,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config/index.ts';
 import { Conflict, Invalid, NotFound, TooLarge, type FieldPath } from '../domain/errors.ts';
 import { isImage, sniffContentType, SNIFFED_TYPES } from '../domain/documents/sniff.ts';
-import { signToken, verifyToken, type TokenPurpose } from '../domain/documents/signed-token.ts';
+import { signToken, verifyToken } from '../domain/documents/signed-token.ts';
 import { SECOND } from '../domain/time-units.ts';
 import type { Db, Queryable } from '../store/db.ts';
 import {
@@ -43,7 +43,8 @@ export const documentSettingsFrom = (config: Pick<Config, 'SVC_DOCUMENT_MAX_BYTE
 
 // The database's key is read once per process (it never changes).
 let storedSecret: Promise<string> | undefined;
-const secretOf = (db: Queryable, settings: DocumentSettings): Promise<string> =>
+/** The key links are signed with: SVC_DOCUMENT_LINK_SECRET, else the database's. */
+export const linkSecret = (db: Queryable, settings: DocumentSettings): Promise<string> =>
   settings.linkSecret ? Promise.resolve(settings.linkSecret) : (storedSecret ??= storedLinkSecret(db).catch((err: unknown) => {
     storedSecret = undefined;
     throw err;
@@ -120,7 +121,7 @@ export async function createDirectUpload(db: Db, clock: Clock, settings: Documen
   if (input.byte_size < 1) throw new Invalid(BLOB_FIELD, 'byte_size must be at least 1.', 'empty_document');
   const at = clock.now();
   const blob = await insertBlob(db, { account_id: accountId, filename: input.filename, declared_content_type: input.content_type ?? null, byte_size: input.byte_size, checksum: input.checksum, at });
-  const secret = await secretOf(db, settings);
+  const secret = await linkSecret(db, settings);
   return {
     blob,
     // A signed id lasts as long as an upload may reasonably wait to be attached: a day.
@@ -129,16 +130,8 @@ export async function createDirectUpload(db: Db, clock: Clock, settings: Documen
   };
 }
 
-async function verified(db: Queryable, settings: DocumentSettings, purpose: TokenPurpose, token: string, now: Date, what: string): Promise<string> {
-  const result = verifyToken(await secretOf(db, settings), purpose, token, now);
-  if ('expired' in result) throw new Invalid([], `The ${what} has expired; ask for a new one.`, 'expired_link');
-  if ('invalid' in result) throw new Invalid([], `The ${what} is not valid: it was not signed by this svc.`, 'invalid_link');
-  return result.id;
-}
-
-/** The bytes of a direct upload, PUT to its signed URL: stored when their size and MD5 are the ones declared. */
-export async function receiveDirectUpload(db: Db, clock: Clock, settings: DocumentSettings, token: string, bytes: Buffer): Promise<void> {
-  const id = await verified(db, settings, 'upload', token, clock.now(), 'upload URL');
+/** The bytes of a direct upload, PUT to its signed URL (verified by the route): stored when their size and MD5 are the ones declared. */
+export async function receiveDirectUpload(db: Db, clock: Clock, id: string, bytes: Buffer): Promise<void> {
   const blob = await findBlob(db, id);
   if (!blob) throw new NotFound('The upload this URL was made for no longer exists.');
   if (bytes.length !== blob.byte_size) throw new Invalid([], `The upload has ${bytes.length} bytes; the blob was declared with byte_size ${blob.byte_size}.`, 'byte_size_mismatch');
@@ -150,7 +143,7 @@ const ATTACHED = ['data', 'attributes', 'attached_document'];
 
 /** POST /documents with `attached_document`: the document made from a direct upload's blob. */
 export async function attachDocument(db: Db, clock: Clock, settings: DocumentSettings, accountId: string, name: string, signedId: string): Promise<DocumentRow> {
-  const result = verifyToken(await secretOf(db, settings), 'blob', signedId, clock.now());
+  const result = verifyToken(await linkSecret(db, settings), 'blob', signedId, clock.now());
   if (!('id' in result)) throw new Invalid(ATTACHED, 'attached_document is not a signed blob id from POST /v2/direct_uploads (or it has expired).', 'invalid_signed_id');
   const blob = await findBlob(db, result.id);
   // Another account's blob is as unknown as none.
@@ -164,12 +157,11 @@ export async function attachDocument(db: Db, clock: Clock, settings: DocumentSet
 
 /** A signed link to the document's bytes, valid for the link TTL. */
 export async function downloadToken(db: Queryable, clock: Clock, settings: DocumentSettings, doc: DocumentRow): Promise<string> {
-  return signToken(await secretOf(db, settings), 'download', doc.id, new Date(clock.now().getTime() + settings.linkTtlMs));
+  return signToken(await linkSecret(db, settings), 'download', doc.id, new Date(clock.now().getTime() + settings.linkTtlMs));
 }
 
-/** The document and bytes a download link names, if it verifies and the document is still there. */
-export async function openDownload(db: Db, clock: Clock, settings: DocumentSettings, token: string): Promise<{ doc: DocumentRow; bytes: Buffer }> {
-  const id = await verified(db, settings, 'download', token, clock.now(), 'download link');
+/** The document a (verified) download link names and its bytes, if it is still there. */
+export async function openDownload(db: Db, id: string): Promise<{ doc: DocumentRow; bytes: Buffer }> {
   const doc = await findDocumentById(db, id);
   const bytes = doc && (await blobData(db, doc.blob_id));
   if (!doc || !bytes) throw new NotFound("Couldn't find Document");
