@@ -294,7 +294,7 @@ test('processing: extraction classifies, links to shipments and containers, and 
   const doc = await upload(text(`ARRIVAL NOTICE\nB/L No: MAEU123456789\nContainers: ${known.slice(0, 4)} ${known.slice(4, 10)}-${known[10]}, ${unknown}, ${badCheck}`), 'an.txt', key);
   await worker().drain();
 
-  const res = await checker.call('GET', `/v2/documents/${doc.id}?include=shipments,cargos,current_extraction`, '/v2/documents/{id}', { key });
+  const res = await checker.call('GET', `/v2/documents/${doc.id}?include=shipments,cargos,current_extraction,account,user,email_submission`, '/v2/documents/{id}', { key });
   const data = res.body.data;
   assert.equal(data.attributes.extraction_status, 'extracted');
   assert.equal(data.attributes.document_type, 'arrival_notice');
@@ -304,6 +304,7 @@ test('processing: extraction classifies, links to shipments and containers, and 
   assert.deepEqual(representation.attributes.payload.container_numbers, [known, unknown], 'the number with a wrong check digit is not one');
   assert.deepEqual(representation.attributes.payload.bill_of_lading_numbers, ['MAEU123456789']);
   assert.ok(res.body.included.some((r: any) => r.type === 'container' && r.attributes.number === known));
+  assert.deepEqual(res.body.included.filter((r: any) => r.type === 'account').map((r: any) => r.id), [accountId]);
 
   // The untracked container became a tracking request (the line inferred from its owner code).
   const requests = await t.request('GET', '/v2/tracking_requests', { key });

@@ -29,7 +29,7 @@ import { createdReply, writeRecordRoute } from '../write-routes.ts';
 import { DIRECT_UPLOAD_PATH } from './document-files.ts';
 
 const NOT_FOUND = "Couldn't find Document";
-const INCLUDES = ['shipments', 'cargos', 'last_document_representation', 'current_extraction', 'user'];
+const INCLUDES = ['shipments', 'cargos', 'account', 'user', 'last_document_representation', 'email_submission', 'current_extraction'];
 const TAG = 'Documents';
 
 const documentAttributes = z.object({
