@@ -13,6 +13,7 @@ import { withTransaction, type Db, type Queryable } from '../store/db.ts';
 import { recordEvents } from '../store/domain-events.ts';
 import { blobData, claimDueDocuments, jobAttemptFailed, matchNumbers, saveExtraction, saveLinks, type DocumentRow } from '../store/documents.ts';
 import { hasFeature } from './features.ts';
+import { PollLoop } from './poll-loop.ts';
 import { createTrackingRequest, type CreateTrackingRequest } from './tracking-requests.ts';
 
 export interface DocumentWorkerDeps {
@@ -37,9 +38,11 @@ const REQUEST_TYPES: readonly [keyof ExtractedNumbers, CreateTrackingRequest['re
 ];
 
 export class DocumentWorker {
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> = Promise.resolve();
   readonly #extract: ExtractDocument;
+  readonly #loop = new PollLoop(
+    () => this.runDue(),
+    (err) => this.deps.log?.('document worker error', { err: String(err) }),
+  );
 
   constructor(private readonly deps: DocumentWorkerDeps) {
     this.#extract = deps.extract ?? minimalExtraction;
@@ -60,20 +63,11 @@ export class DocumentWorker {
   }
 
   start(intervalMs: number): void {
-    const tick = () => {
-      this.#running = this.runDue()
-        .catch((err: unknown) => this.deps.log?.('document worker error', { err: String(err) }))
-        .finally(() => {
-          if (this.#timer) this.#timer = setTimeout(tick, intervalMs);
-        });
-    };
-    this.#timer = setTimeout(tick, 0);
+    this.#loop.start(intervalMs);
   }
 
-  async stop(): Promise<void> {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#running;
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   async #run(doc: DocumentRow): Promise<void> {
