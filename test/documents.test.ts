@@ -366,3 +366,12 @@ test('an extraction engine that throws is retried, then reported failed', async 
   assert.equal(res.body.data.attributes.extraction_status, 'failed');
   assert.match(res.body.data.attributes.classification_notes, /engine down/);
 });
+
+test('a round of more jobs than the pool has connections, each with numbers to track, runs to the end', async () => {
+  const { key } = await t.newAccount('Busy');
+  const numbers = Array.from({ length: 12 }, (_, i) => container(`MSKU${String(400000 + i)}`));
+  for (const number of numbers) await upload(text(`Arrival notice\nContainer ${number}`), `${number}.txt`, key);
+  await worker().drain();
+  const requests = await t.request('GET', '/v2/tracking_requests?page[size]=100', { key });
+  assert.deepEqual(requests.body.data.map((r: any) => r.attributes.request_number).sort(), [...numbers].sort());
+});

@@ -26,6 +26,11 @@ export interface DocumentWorkerDeps {
   log?: (msg: string, fields?: Record<string, unknown>) => void;
 }
 
+interface Untracked {
+  request_type: CreateTrackingRequest['request_type'];
+  number: string;
+}
+
 const LEASE_MS = 5 * MINUTE;
 /** Attempts before an extraction that keeps throwing is reported as failed. */
 export const MAX_ATTEMPTS = 5;
@@ -72,7 +77,7 @@ export class DocumentWorker {
 
   async #run(doc: DocumentRow): Promise<void> {
     const { db, clock } = this.deps;
-    if (doc.job === 'relink') return this.#link(db, doc, numbersOf(doc.numbers));
+    if (doc.job === 'relink') return this.#track(doc, await this.#link(db, doc, numbersOf(doc.numbers)));
     let extraction: Extraction;
     try {
       const bytes = await blobData(db, doc.blob_id);
@@ -90,7 +95,7 @@ export class DocumentWorker {
   async #finish(doc: DocumentRow, extraction: Extraction): Promise<void> {
     const failed = extraction.text.trim() === '';
     const at = this.deps.clock.now();
-    await withTransaction(this.deps.db, async (tx) => {
+    const untracked = await withTransaction(this.deps.db, async (tx) => {
       const saved = await saveExtraction(
         tx,
         doc,
@@ -105,27 +110,33 @@ export class DocumentWorker {
         },
         at,
       );
-      await this.#link(tx, { ...saved, next_attempt_at: doc.next_attempt_at }, extraction.numbers);
+      const toTrack = await this.#link(tx, { ...saved, next_attempt_at: doc.next_attempt_at }, extraction.numbers);
       await recordEvents(tx, [domainEvent(failed ? 'document.extraction_failed' : 'document.extracted', { account_id: doc.account_id, reference_id: doc.id })], at);
+      return toTrack;
     });
+    // After the commit, on connections of their own: jobs run side by side, each holding one for
+    // its transaction, and waiting for a second inside it could exhaust the pool.
+    await this.#track(doc, untracked);
   }
 
   /**
-   * Links the document to the account's shipments and containers its numbers name; numbers the
-   * account does not track yet become tracking requests when it has the document_tracking feature.
+   * Links the document to the account's shipments and containers its numbers name. Answers the
+   * numbers the account does not track yet, when it has the document_tracking feature (else none).
    */
-  async #link(db: Queryable, doc: DocumentRow, numbers: ExtractedNumbers): Promise<void> {
+  async #link(db: Queryable, doc: DocumentRow, numbers: ExtractedNumbers): Promise<Untracked[]> {
     const matches = await matchNumbers(db, doc.account_id, numbers);
     await saveLinks(db, doc, matches.shipment_ids, matches.container_ids, this.deps.clock.now());
     const account = await findAccount(db, doc.account_id);
-    if (!account || !hasFeature({ disabledFeatures: account.disabled_features }, 'document_tracking')) return;
-    for (const [kind, request_type] of REQUEST_TYPES) {
-      for (const number of numbers[kind].filter((n) => !matches.tracked.includes(n))) {
-        // A number whose line cannot be told from it alone stays untracked: nobody is there to choose.
-        await createTrackingRequest(this.deps.db, this.deps.clock, doc.account_id, { request_type, request_number: number, auto_detect_vocc_scac: true }, { isTrackable: this.deps.isTrackable }).catch(
-          (err: unknown) => this.deps.log?.('document number not tracked', { document_id: doc.id, number, reason: String(err) }),
-        );
-      }
+    if (!account || !hasFeature({ disabledFeatures: account.disabled_features }, 'document_tracking')) return [];
+    return REQUEST_TYPES.flatMap(([kind, request_type]) => numbers[kind].filter((n) => !matches.tracked.includes(n)).map((number) => ({ request_type, number })));
+  }
+
+  /** Tracking requests for the numbers, one by one; a number whose line cannot be told from it alone stays untracked. */
+  async #track(doc: DocumentRow, untracked: Untracked[]): Promise<void> {
+    for (const { request_type, number } of untracked) {
+      await createTrackingRequest(this.deps.db, this.deps.clock, doc.account_id, { request_type, request_number: number, auto_detect_vocc_scac: true }, { isTrackable: this.deps.isTrackable }).catch(
+        (err: unknown) => this.deps.log?.('document number not tracked', { document_id: doc.id, number, reason: String(err) }),
+      );
     }
   }
 }
