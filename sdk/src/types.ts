@@ -38,3 +38,5 @@ export type Party = RecordOf<'getV2PartiesId'>;
 export type Webhook = RecordOf<'getV2WebhooksId'>;
 export type WebhookNotification = RecordOf<'getV2WebhookNotificationsId'>;
 export type InferResult = RecordOf<'postV2TrackingRequestsInferNumber'>;
+export type Document = RecordOf<'getV2DocumentsId'>;
+export type DocumentSchema = RecordOf<'getV2DocumentSchemasId'>;

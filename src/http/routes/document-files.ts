@@ -48,6 +48,8 @@ export function documentFileRoutes(app: FastifyInstance, services: Services): vo
         .type(doc.file_content_type)
         .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(doc.file_name)}`)
         .header('cache-control', 'private, no-store')
+        // The browser takes the type svc sniffed, never its own guess (a text file is not a page).
+        .header('x-content-type-options', 'nosniff')
         .send(bytes);
     });
   });

@@ -9,7 +9,7 @@ import { Conflict, NotFound } from '../../domain/errors.ts';
 import { DOCUMENT_TYPE_CODES, DOCUMENT_TYPES, findDocumentSchema } from '../../domain/documents/types.ts';
 import { validateBody } from '../../jsonapi/body.ts';
 import { ApiError, badParameter } from '../../jsonapi/errors.ts';
-import { listParam, oneOf, optionalParam, param } from '../../jsonapi/query.ts';
+import { listParam, oneOf, optionalParam } from '../../jsonapi/query.ts';
 import { documentResource, documentSchemaResource } from '../../jsonapi/serializers/document.ts';
 import {
   attachDocument,
@@ -26,7 +26,7 @@ import { recordDocument, resourceSchema, toManySchema, toOneSchema } from '../op
 import { listRoute } from '../read-routes.ts';
 import { documentSettingsOf, type AnyRouteSpec, type Ctx, type Services } from '../route.ts';
 import { createdReply, writeRecordRoute } from '../write-routes.ts';
-import { DIRECT_UPLOAD_PATH } from './document-files.ts';
+import { DIRECT_UPLOAD_PATH, DOWNLOAD_PATH } from './document-files.ts';
 
 const NOT_FOUND = "Couldn't find Document";
 const INCLUDES = ['shipments', 'cargos', 'account', 'user', 'last_document_representation', 'email_submission', 'current_extraction'];
@@ -303,7 +303,7 @@ export const documentRoutes: AnyRouteSpec[] = [
     async handler(ctx) {
       const doc = await pathDocument(ctx);
       const token = await downloadToken(ctx.services.db, ctx.services.clock, documentSettingsOf(ctx.services), doc);
-      return { body: { download_url: new URL(`/v2/document_files/${token}`, ctx.url).href } };
+      return { body: { download_url: new URL(`${DOWNLOAD_PATH}/${token}`, ctx.url).href } };
     },
   },
   jobRoute('reextract', 'Re-extract a document'),
@@ -339,41 +339,39 @@ export const documentRoutes: AnyRouteSpec[] = [
       return { body: { data: documentSchemaResource(schema), links: { self: url.href } } };
     },
   },
-  ...[DIRECT_UPLOAD_PATH, '/rails/active_storage/direct_uploads'].map(
-    (url): AnyRouteSpec => ({
-      method: 'POST',
-      url,
-      summary: 'Start a direct upload: a blob, its signed_id and the URL to PUT its bytes to (ActiveStorage-compatible)',
-      tag: TAG,
-      body: directUploadBody,
-      parseBody: validateBody,
-      plainJson: true,
-      response: { status: 200, description: 'The blob; PUT the bytes to direct_upload.url with direct_upload.headers', schema: directUploadResponse },
-      errors: { 413: 'byte_size is over SVC_DOCUMENT_MAX_BYTES' },
-      async handler({ services, accountId, body, url: requestUrl }) {
-        const settings = documentSettingsOf(services);
-        const { blob, signedId, uploadToken } = await createDirectUpload(services.db, services.clock, settings, accountId, body.blob);
-        return {
-          body: {
-            id: blob.id,
-            key: blob.id,
-            filename: blob.filename,
-            content_type: blob.declared_content_type,
-            metadata: {},
-            service_name: 'postgresql',
-            byte_size: blob.byte_size,
-            checksum: blob.checksum,
-            created_at: blob.created_at.toISOString(),
-            signed_id: signedId,
-            direct_upload: {
-              url: new URL(`${DIRECT_UPLOAD_PATH}/${uploadToken}`, requestUrl).href,
-              headers: { 'Content-Type': blob.declared_content_type ?? 'application/octet-stream', 'Content-MD5': blob.checksum },
-            },
+  {
+    method: 'POST',
+    url: DIRECT_UPLOAD_PATH,
+    summary: 'Start a direct upload: a blob, its signed_id and the URL to PUT its bytes to (ActiveStorage-compatible)',
+    tag: TAG,
+    body: directUploadBody,
+    parseBody: validateBody,
+    plainJson: true,
+    response: { status: 200, description: 'The blob; PUT the bytes to direct_upload.url with direct_upload.headers', schema: directUploadResponse },
+    errors: { 413: 'byte_size is over SVC_DOCUMENT_MAX_BYTES' },
+    async handler({ services, accountId, body, url: requestUrl }) {
+      const settings = documentSettingsOf(services);
+      const { blob, signedId, uploadToken } = await createDirectUpload(services.db, services.clock, settings, accountId, body.blob);
+      return {
+        body: {
+          id: blob.id,
+          key: blob.id,
+          filename: blob.filename,
+          content_type: blob.declared_content_type,
+          metadata: {},
+          service_name: 'postgresql',
+          byte_size: blob.byte_size,
+          checksum: blob.checksum,
+          created_at: blob.created_at.toISOString(),
+          signed_id: signedId,
+          direct_upload: {
+            url: new URL(`${DIRECT_UPLOAD_PATH}/${uploadToken}`, requestUrl).href,
+            headers: { 'Content-Type': blob.declared_content_type ?? 'application/octet-stream', 'Content-MD5': blob.checksum },
           },
-        };
-      },
-    }),
-  ),
+        },
+      };
+    },
+  },
 ];
 
 /** multipart/form-data for POST /v2/documents, capped at the upload limit (one file per request). */
