@@ -375,3 +375,12 @@ test('a round of more jobs than the pool has connections, each with numbers to t
   const requests = await t.request('GET', '/v2/tracking_requests?page[size]=100', { key });
   assert.deepEqual(requests.body.data.map((r: any) => r.attributes.request_number).sort(), [...numbers].sort());
 });
+
+test('a multipart name or file name PostgreSQL cannot hold, or too long, is a 422 naming it', async () => {
+  const nul = await multipart(text('nul name'), 'a.txt', { name: 'bad\u0000name' });
+  assert.equal(nul.status, 422, nul.text);
+  assert.equal(nul.body.errors[0].source.pointer, '/name');
+  const long = await multipart(text('long file name'), `${'x'.repeat(501)}.txt`);
+  assert.equal(long.status, 422, long.text);
+  assert.equal(long.body.errors[0].source.pointer, '/file');
+});

@@ -168,6 +168,12 @@ async function multipartUpload(req: FastifyRequest, services: Services) {
     throw ApiError.of(400, { detail: `The multipart body could not be read: ${(err as Error).message}`, code: 'malformed_multipart' });
   }
   if (!file) throw ApiError.of(422, { detail: 'The multipart body has no file part; send the document as a part named file.', code: 'blank', source: { pointer: '/file' } });
+  // What the JSON body's schema asks of a name, and what PostgreSQL text can hold (no NUL).
+  for (const [member, value] of [['name', name], ['file', file.filename]] as const) {
+    if (value !== undefined && (value.length > 500 || value.includes('\u0000'))) {
+      throw ApiError.of(422, { detail: `The ${member === 'file' ? 'file name' : 'name'} must be at most 500 characters, without NUL.`, code: 'invalid', source: { pointer: `/${member}` } });
+    }
+  }
   return { name, ...file };
 }
 
