@@ -46,7 +46,7 @@ async function routingPaths() {
 
 test('every account has every feature until the operator says otherwise; GET /v2/account shows them', async () => {
   const res = await checker.call('GET', '/v2/account', '/v2/account');
-  assert.deepEqual(res.body.data.attributes.features, { routing: true });
+  assert.deepEqual(res.body.data.attributes.features, { routing: true, document_tracking: true });
   const listed = await svc('accounts', 'features', t.accountId);
   assert.match(listed.stdout, /^feature\s+enabled/);
   assert.match(listed.stdout, /\nrouting\s+yes\s/);
@@ -88,7 +88,7 @@ test('svc accounts features --disable routing: the routing endpoints answer 403 
 
 test('svc accounts features refuses unknown features, ids and accounts, and the options elsewhere', async () => {
   const unknownId = '00000000-0000-4000-8000-000000000000';
-  await assert.rejects(svc('accounts', 'features', t.accountId, '--disable', 'teleport'), (err: any) => err.code === 2 && /unknown feature: teleport \(features: routing\)/.test(err.stderr));
+  await assert.rejects(svc('accounts', 'features', t.accountId, '--disable', 'teleport'), (err: any) => err.code === 2 && /unknown feature: teleport \(features: routing, document_tracking\)/.test(err.stderr));
   await assert.rejects(svc('accounts', 'features', t.accountId, '--disable', 'routing', '--enable', 'routing'), (err: any) => err.code === 2 && /both --enable and --disable/.test(err.stderr));
   await assert.rejects(svc('accounts', 'features'), (err: any) => err.code === 2 && /needs an account id/.test(err.stderr));
   await assert.rejects(svc('accounts', 'features', 'acme'), (err: any) => err.code === 1 && /acme is not an account id/.test(err.stderr));

@@ -39,6 +39,7 @@ function expectedReferenceType(event: string): string {
   // svc reports the LFD and POD terminal changes with the changeset that carries them.
   const changeset = ['container.updated', 'container.pickup_lfd.changed', 'container.pod_terminal_changed'];
   if (changeset.includes(event)) return 'container_updated_event';
+  if (event.startsWith('document.')) return 'document';
   return { 'shipment.estimated.arrival': 'estimated_event', 'container.created': 'container' }[event] ?? 'transport_event';
 }
 
@@ -69,7 +70,7 @@ describe('GET /v2/webhook_notifications/examples', () => {
         const reference = included.find((r: any) => key(r) === key(data.relationships.reference_object.data));
         assert.equal(reference.attributes.event, event, 'a transport event carries the event name');
       }
-      const perContainer = !['tracking_request', 'estimated_event'].includes(expectedReferenceType(event));
+      const perContainer = !['tracking_request', 'estimated_event', 'document'].includes(expectedReferenceType(event));
       assert.equal(Number.isInteger(data.attributes.sequence), perContainer, `${event}: sequence ${data.attributes.sequence}`);
 
       // Walk each include path of a delivery: every record it names is in `included`.

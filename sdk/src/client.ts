@@ -7,7 +7,7 @@ import { errorFor } from './errors.ts';
 import { toRecords, type ResourceObject } from './records.ts';
 import type { paths } from './schema.ts';
 import { headerOf, inProcessSendOf, retryAfterMs, retryingFetch, retryingSend, sleep, type InProcessSend } from './transport.ts';
-import type { Account, AttributesOf, BodyOf, Container, CustomField, CustomFieldDefinition, CustomFieldOption, InferResult, MetroArea, Party, Port, QueryOf, RailTerminal, RawEvent, SearchResult, Shipment, ShippingLine, Terminal, TrackingRequest, TransportEvent, Vessel, VesselWithPositions, Webhook, WebhookNotification } from './types.ts';
+import type { Account, AttributesOf, BodyOf, Container, CustomField, CustomFieldDefinition, CustomFieldOption, Document, DocumentSchema, InferResult, MetroArea, Party, Port, QueryOf, RailTerminal, RawEvent, SearchResult, Shipment, ShippingLine, Terminal, TrackingRequest, TransportEvent, Vessel, VesselWithPositions, Webhook, WebhookNotification } from './types.ts';
 
 export interface SvcClientOptions {
   /** svc's address: an origin (`http://localhost:8080`, which gets `/v2`) or the API base ending in `/v2`. */
@@ -367,6 +367,31 @@ export class SvcClient {
         trackingRequests: of('tracking_requests'),
       };
     });
+  }
+
+  get documents() {
+    return this.namespace('documents', () => ({
+      get: (id: string, query: QueryOf<'getV2DocumentsId'> = {}) => this.one<Document>('GET', `/documents/${enc(id)}`, { query }),
+      list: (query: QueryOf<'getV2Documents'> = {}) => this.page<Document>('/documents', query),
+      iterate: (query: QueryOf<'getV2Documents'> = {}) => this.all<Document>('/documents', query),
+      /** A document from a direct upload whose bytes were PUT: `attached_document` is the blob's signed_id. */
+      create: (attributes: AttributesOf<'postV2Documents'>) => this.one<Document>('POST', '/documents', { body: { data: { type: 'document', attributes } } }),
+      /** Step one of a direct upload (`checksum`: base64 MD5 of the bytes); PUT the bytes to `direct_upload.url`, then `create`. */
+      createDirectUpload: (blob: { filename: string; content_type?: string | null; byte_size: number; checksum: string }) =>
+        this.request<BodyOf<'postV2DirectUploads'>>('POST', '/direct_uploads', { body: { blob }, plainJson: true }),
+      update: (id: string, attributes: AttributesOf<'patchV2DocumentsId'>) => this.one<Document>('PATCH', `/documents/${enc(id)}`, { body: { data: { type: 'document', id, attributes } } }),
+      delete: async (id: string): Promise<void> => void (await this.request('DELETE', `/documents/${enc(id)}`)),
+      /** A signed link to the file that needs no key and expires (SVC_DOCUMENT_LINK_TTL_S). */
+      downloadUrl: async (id: string): Promise<string> => (await this.request<BodyOf<'getV2DocumentsIdDownloadUrl'>>('GET', `/documents/${enc(id)}/download_url`)).download_url,
+      reextract: (id: string) => this.request<BodyOf<'postV2DocumentsIdReextract', 202>>('POST', `/documents/${enc(id)}/reextract`),
+      reclassify: (id: string) => this.request<BodyOf<'postV2DocumentsIdReclassify', 202>>('POST', `/documents/${enc(id)}/reclassify`),
+      relink: (id: string) => this.request<BodyOf<'postV2DocumentsIdRelink', 202>>('POST', `/documents/${enc(id)}/relink`),
+      rotate: (id: string, degrees: 90 | 180 | 270 = 90) => this.request<BodyOf<'postV2DocumentsIdRotate', 202>>('POST', `/documents/${enc(id)}/rotate`, { body: { degrees }, plainJson: true }),
+      /** The document types svc classifies into. */
+      types: () => this.request<BodyOf<'getV2DocumentsTypes'>>('GET', '/documents/types'),
+      /** The JSON Schema of a type's extracted fields, by `<type>@<version>`. */
+      schema: (id: string) => this.one<DocumentSchema>('GET', `/document_schemas/${enc(id)}`),
+    }));
   }
 
   /** svc's OpenAPI document, the one the SDK's types are generated from. */

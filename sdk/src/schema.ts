@@ -858,6 +858,179 @@ export interface paths {
         patch: operations["patchV2TrackingRequestsIdCustomFieldsApiSlug"];
         trace?: never;
     };
+    "/v2/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List documents */
+        get: operations["getV2Documents"];
+        put?: never;
+        /** Upload a document: attributes.attached_document names a direct upload; or send multipart/form-data with a file part (and a name field) */
+        post: operations["postV2Documents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/documents/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List document types */
+        get: operations["getV2DocumentsTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/documents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a document */
+        get: operations["getV2DocumentsId"];
+        put?: never;
+        post?: never;
+        /** Delete (discard) a document */
+        delete: operations["deleteV2DocumentsId"];
+        options?: never;
+        head?: never;
+        /** Edit a document: its manual type and manual extracted data */
+        patch: operations["patchV2DocumentsId"];
+        trace?: never;
+    };
+    "/v2/documents/{id}/download_url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A signed link to the document's file, valid for SVC_DOCUMENT_LINK_TTL_S */
+        get: operations["getV2DocumentsIdDownloadUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/documents/{id}/reextract": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-extract a document */
+        post: operations["postV2DocumentsIdReextract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/documents/{id}/reclassify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-classify a document */
+        post: operations["postV2DocumentsIdReclassify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/documents/{id}/relink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-link a document to the shipments and containers its numbers name */
+        post: operations["postV2DocumentsIdRelink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/documents/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate an image document (then extract it again) */
+        post: operations["postV2DocumentsIdRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/document_schemas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a document schema: the JSON Schema of a document type's extracted fields (id: <type>@<version>) */
+        get: operations["getV2DocumentSchemasId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/direct_uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a direct upload: a blob, its signed_id and the URL to PUT its bytes to (ActiveStorage-compatible) */
+        post: operations["postV2DirectUploads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -8018,6 +8191,8 @@ export interface operations {
                                 features: {
                                     /** @description vessel positions and predicted paths, container maps and routes */
                                     routing: boolean;
+                                    /** @description numbers read from uploaded documents that are not tracked yet become tracking requests */
+                                    document_tracking: boolean;
                                 };
                             };
                             relationships?: {
@@ -11916,6 +12091,1555 @@ export interface operations {
             };
             /** @description No such record in this account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2Documents: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                "page[number]"?: number;
+                /** @description Records per page (at most 100; larger values are clamped) */
+                "page[size]"?: number;
+                /** @description Comma-separated relationship paths to include (dotted for nested): shipments, cargos, account, user, last_document_representation, email_submission, current_extraction */
+                include?: string;
+                /** @description Words of the file name (or the name), all of them, in any case */
+                "filter[filename]"?: string;
+                /** @description A container, bill of lading or booking number the document names */
+                "filter[reference]"?: string;
+                /** @description Any of these types (manual type first): bill_of_lading, arrival_notice, commercial_invoice, packing_list, booking_confirmation, delivery_order, customs_entry, other */
+                "filter[document_types]"?: string;
+                /** @description One of created_at, document_type, added_by; a leading - for descending (default -created_at) */
+                sort?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of documents, newest first unless sort says otherwise */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "document";
+                            attributes: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @description System-classified type: bill_of_lading, arrival_notice, commercial_invoice, packing_list, booking_confirmation, delivery_order, customs_entry, other */
+                                document_type: string;
+                                document_type_manual: string | null;
+                                classification_notes: string | null;
+                                /** @enum {string} */
+                                source: "upload" | "api" | "email" | "split_document";
+                                file_name: string;
+                                /** @description Sniffed from the bytes, whatever the name or the declared type say */
+                                file_content_type: string | null;
+                                file_size_bytes: number | null;
+                                /**
+                                 * @description svc's own: where processing is
+                                 * @enum {string}
+                                 */
+                                extraction_status: "pending" | "extracted" | "failed";
+                                /** @description Data entered by hand (PATCH) */
+                                extracted_data_manual: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            relationships: {
+                                account: {
+                                    data: {
+                                        /** @constant */
+                                        type: "account";
+                                        id: string;
+                                    } | null;
+                                };
+                                user: {
+                                    data: {
+                                        /** @constant */
+                                        type: "user";
+                                        id: string;
+                                    } | null;
+                                };
+                                email_submission: {
+                                    data: {
+                                        /** @constant */
+                                        type: "email_submission";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description The latest extraction result (include=last_document_representation) */
+                                last_document_representation: {
+                                    data: {
+                                        /** @constant */
+                                        type: "document_representation";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description Shipments the document names */
+                                shipments: {
+                                    data: {
+                                        /** @constant */
+                                        type: "shipment";
+                                        id: string;
+                                    }[];
+                                };
+                                /** @description Containers the document names */
+                                cargos: {
+                                    data: {
+                                        /** @constant */
+                                        type: "container";
+                                        id: string;
+                                    }[];
+                                };
+                            };
+                            links: {
+                                self: string;
+                                download: string;
+                            };
+                        }[];
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links: {
+                            self: string;
+                            current: string;
+                            first: string;
+                            prev?: string;
+                            next?: string;
+                            last: string;
+                        };
+                        meta: {
+                            size: number;
+                            total: number;
+                            /**
+                             * @description Present when there are more records than total: lists count at most 1000 records past the start of the page
+                             * @constant
+                             */
+                            total_is_lower_bound?: true;
+                            pagination: {
+                                current: number;
+                                next?: number;
+                                last: number;
+                                records: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    postV2Documents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type?: "document";
+                        attributes: {
+                            name: string;
+                            /** @description signed_id of a blob from POST /v2/direct_uploads whose bytes were PUT */
+                            attached_document: string;
+                        };
+                    };
+                };
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type?: "document";
+                        attributes: {
+                            name: string;
+                            /** @description signed_id of a blob from POST /v2/direct_uploads whose bytes were PUT */
+                            attached_document: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The document; its extraction is queued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "document";
+                            attributes: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @description System-classified type: bill_of_lading, arrival_notice, commercial_invoice, packing_list, booking_confirmation, delivery_order, customs_entry, other */
+                                document_type: string;
+                                document_type_manual: string | null;
+                                classification_notes: string | null;
+                                /** @enum {string} */
+                                source: "upload" | "api" | "email" | "split_document";
+                                file_name: string;
+                                /** @description Sniffed from the bytes, whatever the name or the declared type say */
+                                file_content_type: string | null;
+                                file_size_bytes: number | null;
+                                /**
+                                 * @description svc's own: where processing is
+                                 * @enum {string}
+                                 */
+                                extraction_status: "pending" | "extracted" | "failed";
+                                /** @description Data entered by hand (PATCH) */
+                                extracted_data_manual: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            relationships: {
+                                account: {
+                                    data: {
+                                        /** @constant */
+                                        type: "account";
+                                        id: string;
+                                    } | null;
+                                };
+                                user: {
+                                    data: {
+                                        /** @constant */
+                                        type: "user";
+                                        id: string;
+                                    } | null;
+                                };
+                                email_submission: {
+                                    data: {
+                                        /** @constant */
+                                        type: "email_submission";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description The latest extraction result (include=last_document_representation) */
+                                last_document_representation: {
+                                    data: {
+                                        /** @constant */
+                                        type: "document_representation";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description Shipments the document names */
+                                shipments: {
+                                    data: {
+                                        /** @constant */
+                                        type: "shipment";
+                                        id: string;
+                                    }[];
+                                };
+                                /** @description Containers the document names */
+                                cargos: {
+                                    data: {
+                                        /** @constant */
+                                        type: "container";
+                                        id: string;
+                                    }[];
+                                };
+                            };
+                            links: {
+                                self: string;
+                                download: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description The account already has a document with the same bytes (meta.existing_document_id) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description The file is over SVC_DOCUMENT_MAX_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2DocumentsTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The types svc classifies documents into */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        document_types: {
+                            code: string;
+                            label: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2DocumentsId: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated relationships to include: shipments, cargos, account, user, last_document_representation, email_submission, current_extraction */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "document";
+                            attributes: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @description System-classified type: bill_of_lading, arrival_notice, commercial_invoice, packing_list, booking_confirmation, delivery_order, customs_entry, other */
+                                document_type: string;
+                                document_type_manual: string | null;
+                                classification_notes: string | null;
+                                /** @enum {string} */
+                                source: "upload" | "api" | "email" | "split_document";
+                                file_name: string;
+                                /** @description Sniffed from the bytes, whatever the name or the declared type say */
+                                file_content_type: string | null;
+                                file_size_bytes: number | null;
+                                /**
+                                 * @description svc's own: where processing is
+                                 * @enum {string}
+                                 */
+                                extraction_status: "pending" | "extracted" | "failed";
+                                /** @description Data entered by hand (PATCH) */
+                                extracted_data_manual: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            relationships: {
+                                account: {
+                                    data: {
+                                        /** @constant */
+                                        type: "account";
+                                        id: string;
+                                    } | null;
+                                };
+                                user: {
+                                    data: {
+                                        /** @constant */
+                                        type: "user";
+                                        id: string;
+                                    } | null;
+                                };
+                                email_submission: {
+                                    data: {
+                                        /** @constant */
+                                        type: "email_submission";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description The latest extraction result (include=last_document_representation) */
+                                last_document_representation: {
+                                    data: {
+                                        /** @constant */
+                                        type: "document_representation";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description Shipments the document names */
+                                shipments: {
+                                    data: {
+                                        /** @constant */
+                                        type: "shipment";
+                                        id: string;
+                                    }[];
+                                };
+                                /** @description Containers the document names */
+                                cargos: {
+                                    data: {
+                                        /** @constant */
+                                        type: "container";
+                                        id: string;
+                                    }[];
+                                };
+                            };
+                            links: {
+                                self: string;
+                                download: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    deleteV2DocumentsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Discarded */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    patchV2DocumentsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type?: "document";
+                        id?: string;
+                        attributes: {
+                            document_type_manual?: string | null;
+                            /** @description Manual key/value data; null clears it */
+                            extracted_data_manual?: {
+                                [key: string]: unknown;
+                            } | null;
+                        };
+                    };
+                };
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type?: "document";
+                        id?: string;
+                        attributes: {
+                            document_type_manual?: string | null;
+                            /** @description Manual key/value data; null clears it */
+                            extracted_data_manual?: {
+                                [key: string]: unknown;
+                            } | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The updated document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "document";
+                            attributes: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @description System-classified type: bill_of_lading, arrival_notice, commercial_invoice, packing_list, booking_confirmation, delivery_order, customs_entry, other */
+                                document_type: string;
+                                document_type_manual: string | null;
+                                classification_notes: string | null;
+                                /** @enum {string} */
+                                source: "upload" | "api" | "email" | "split_document";
+                                file_name: string;
+                                /** @description Sniffed from the bytes, whatever the name or the declared type say */
+                                file_content_type: string | null;
+                                file_size_bytes: number | null;
+                                /**
+                                 * @description svc's own: where processing is
+                                 * @enum {string}
+                                 */
+                                extraction_status: "pending" | "extracted" | "failed";
+                                /** @description Data entered by hand (PATCH) */
+                                extracted_data_manual: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            relationships: {
+                                account: {
+                                    data: {
+                                        /** @constant */
+                                        type: "account";
+                                        id: string;
+                                    } | null;
+                                };
+                                user: {
+                                    data: {
+                                        /** @constant */
+                                        type: "user";
+                                        id: string;
+                                    } | null;
+                                };
+                                email_submission: {
+                                    data: {
+                                        /** @constant */
+                                        type: "email_submission";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description The latest extraction result (include=last_document_representation) */
+                                last_document_representation: {
+                                    data: {
+                                        /** @constant */
+                                        type: "document_representation";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description Shipments the document names */
+                                shipments: {
+                                    data: {
+                                        /** @constant */
+                                        type: "shipment";
+                                        id: string;
+                                    }[];
+                                };
+                                /** @description Containers the document names */
+                                cargos: {
+                                    data: {
+                                        /** @constant */
+                                        type: "container";
+                                        id: string;
+                                    }[];
+                                };
+                            };
+                            links: {
+                                self: string;
+                                download: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2DocumentsIdDownloadUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link (no API key needed to follow it until it expires) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uri */
+                        download_url: string;
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    postV2DocumentsIdReextract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job is queued; document.extracted (or document.extraction_failed) follows */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "accepted";
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    postV2DocumentsIdReclassify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job is queued; document.extracted (or document.extraction_failed) follows */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "accepted";
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    postV2DocumentsIdRelink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job is queued; document.extracted (or document.extraction_failed) follows */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "accepted";
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    postV2DocumentsIdRotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 90, 180 or 270 */
+                    degrees: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The rotation is recorded and extraction queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "accepted";
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2DocumentSchemasId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schema */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            id: string;
+                            /** @constant */
+                            type: "document_schema";
+                            attributes: {
+                                document_type: string;
+                                label: string;
+                                schema_version: string;
+                                full_version: string;
+                                current: boolean;
+                                draft: boolean;
+                                active_at: string | null;
+                                /** @constant */
+                                schema_format: "json_schema";
+                                description: string | null;
+                                schema_payload: {
+                                    [key: string]: unknown;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    postV2DirectUploads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    blob: {
+                        filename: string;
+                        content_type?: string | null;
+                        byte_size: number;
+                        checksum: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The blob; PUT the bytes to direct_upload.url with direct_upload.headers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        key: string;
+                        filename: string;
+                        content_type: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        service_name: string;
+                        byte_size: number;
+                        checksum: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        signed_id: string;
+                        direct_upload: {
+                            /** Format: uri */
+                            url: string;
+                            headers: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description byte_size is over SVC_DOCUMENT_MAX_BYTES */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

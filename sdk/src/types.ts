@@ -41,3 +41,5 @@ export type InferResult = RecordOf<'postV2TrackingRequestsInferNumber'>;
 export type CustomFieldDefinition = RecordOf<'getV2CustomFieldDefinitionsId'>;
 export type CustomFieldOption = RecordOf<'getV2CustomFieldDefinitionsIdOptionsOptionId'>;
 export type CustomField = RecordOf<'getV2CustomFieldsId'>;
+export type Document = RecordOf<'getV2DocumentsId'>;
+export type DocumentSchema = RecordOf<'getV2DocumentSchemasId'>;

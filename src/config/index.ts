@@ -151,6 +151,13 @@ const schema = z.object({
     .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 visible ASCII characters without blanks')
     .optional()
     .describe('bearer token GET /metrics asks for (Authorization: Bearer <token>), wherever it is served'),
+  SVC_DOCUMENT_MAX_BYTES: wholeNumber(1, 1_073_741_824).default(26_214_400).describe('largest document svc accepts for upload, in bytes (25 MB by default); a larger one is refused with 413'),
+  SVC_DOCUMENT_LINK_SECRET: z
+    .string()
+    .regex(/^[\x21-\x7e]{32,256}$/, 'must be 32 to 256 visible ASCII characters without blanks')
+    .optional()
+    .describe('key that signs document download and upload links (HMAC-SHA256); when unset, a random key made once and kept in the database'),
+  SVC_DOCUMENT_LINK_TTL_S: wholeNumber(10, 604_800).default(300).describe('how long a document download_url (and a direct-upload URL) stays valid, in seconds'),
   SVC_AIS_FEEDS: aisFeeds
     .default([])
     .describe('comma-separated host:port list of AIS feeds (NMEA 0183 !AIVDM lines over TCP) svc reads vessel positions from; empty: none'),

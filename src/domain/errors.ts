@@ -71,3 +71,13 @@ export class FeatureNotEnabled extends DomainError {
     super('feature_not_enabled', detail);
   }
 }
+
+/** The request carries more than svc accepts (a document over the size cap). */
+export class TooLarge extends DomainError {
+  constructor(
+    detail: string,
+    readonly maxBytes: number,
+  ) {
+    super('too_large', detail, { max_bytes: maxBytes });
+  }
+}

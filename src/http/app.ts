@@ -16,6 +16,8 @@ import { carrierCallbackRoutes } from './routes/carrier-callbacks.ts';
 import { containerMapRoutes } from './routes/container-map.ts';
 import { containerRoutes } from './routes/containers.ts';
 import { customFieldRoutes } from './routes/custom-fields.ts';
+import { documentFileRoutes } from './routes/document-files.ts';
+import { documentRoutes, registerMultipart } from './routes/documents.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inferNumberRoutes } from './routes/infer-number.ts';
 import { partyRoutes } from './routes/parties.ts';
@@ -50,11 +52,11 @@ const BODY_LIMIT = 1024 * 1024;
 
 /** Every /v2 route; the OpenAPI document is generated from this list. */
 export function v2Routes(): AnyRouteSpec[] {
-  return [...trackingRequestRoutes, ...inferNumberRoutes, ...shipmentRoutes, ...containerRoutes, ...containerMapRoutes, ...transportEventRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes, ...webhookRoutes, ...webhookExampleRoutes, ...webhookNotificationRoutes, ...accountRoutes, ...customFieldRoutes];
+  return [...trackingRequestRoutes, ...inferNumberRoutes, ...shipmentRoutes, ...containerRoutes, ...containerMapRoutes, ...transportEventRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes, ...webhookRoutes, ...webhookExampleRoutes, ...webhookNotificationRoutes, ...accountRoutes, ...customFieldRoutes, ...documentRoutes];
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const services: Services = { db: options.db, clock: options.clock, trackingClock: options.trackingClock, isTrackable: options.isTrackable, publicUrl: options.publicUrl, webhooks: options.webhooks, rateLimiter: options.rateLimiter };
+  const services: Services = { db: options.db, clock: options.clock, trackingClock: options.trackingClock, isTrackable: options.isTrackable, publicUrl: options.publicUrl, webhooks: options.webhooks, rateLimiter: options.rateLimiter, documents: options.documents };
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     trustProxy: options.trustProxy ?? false,
@@ -121,12 +123,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.code(500).send({ errors: [errorObject(500, { detail: `Something went wrong on our side (request ${req.id}).` })] });
   });
 
+  await registerMultipart(app, services);
   const routes = [...v2Routes(), ...(options.routes ?? [])];
   for (const spec of routes) registerRoute(app, services, spec);
   const openApi = buildOpenApi(routes);
   app.get('/v2/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(openApi));
   healthRoutes(app, services);
   carrierCallbackRoutes(app, services);
+  documentFileRoutes(app, services);
 
   const matchers = routes.map((r) => ({ method: r.method, re: pathPattern(r.url) }));
   app.setNotFoundHandler(async (req, reply) => {

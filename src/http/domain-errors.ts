@@ -1,6 +1,6 @@
 // The one place a service's refusal (src/domain/errors.ts) becomes a JSON:API error: its status,
 // and where in the request the client finds the value at fault.
-import { Conflict, DomainError, FeatureNotEnabled, Invalid, LimitExceeded, NotFound, type FieldPath } from '../domain/errors.ts';
+import { Conflict, DomainError, FeatureNotEnabled, Invalid, LimitExceeded, NotFound, TooLarge, type FieldPath } from '../domain/errors.ts';
 import { pointerOf } from '../jsonapi/body.ts';
 import { ApiError } from '../jsonapi/errors.ts';
 
@@ -18,6 +18,7 @@ export function apiErrorOf(err: unknown): ApiError | undefined {
   // refused attribute, 422 at its pointer, as the reference service does; otherwise 409.
   if (err instanceof Conflict) return ApiError.of(err.field ? 422 : 409, fields(err.field));
   if (err instanceof NotFound) return ApiError.of(404, fields());
+  if (err instanceof TooLarge) return ApiError.of(413, { title: 'Payload Too Large', ...fields() });
   // The reference service's body exactly (title, detail and nothing more): clients, its SDK among
   // them, tell "not enabled" from other 403s by this detail.
   if (err instanceof FeatureNotEnabled) return ApiError.of(403, { title: 'Forbidden', detail: err.detail });

@@ -9,6 +9,7 @@ import { ApiError } from '../jsonapi/errors.ts';
 import { parseInclude, type Query } from '../jsonapi/query.ts';
 import { includePaths, loadIncludedResources } from '../read-model/resources.ts';
 import type { RateLimiter } from '../services/rate-limiters.ts';
+import { defaultDocumentSettings, type DocumentSettings } from '../services/documents.ts';
 import type { Db } from '../store/db.ts';
 import { defaultWebhookSettings, type WebhookSettings } from '../webhooks/settings.ts';
 import { authenticate } from './auth.ts';
@@ -36,10 +37,13 @@ export interface Services {
   webhooks?: WebhookSettings;
   /** Where requests are counted against the rate limits; unset, in PostgreSQL. */
   rateLimiter?: RateLimiter;
+  /** Upload cap and link signing of the document routes; unset, the defaults. */
+  documents?: DocumentSettings;
 }
 
 export const trackingClockOf = (services: Services): Clock => services.trackingClock ?? services.clock;
 export const webhookSettingsOf = (services: Services): WebhookSettings => services.webhooks ?? defaultWebhookSettings;
+export const documentSettingsOf = (services: Services): DocumentSettings => services.documents ?? defaultDocumentSettings;
 
 export interface Ctx<B> {
   req: FastifyRequest;

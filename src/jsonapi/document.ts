@@ -13,7 +13,8 @@ export interface Resource {
   type: string;
   attributes: Record<string, unknown>;
   relationships?: Record<string, Relationship>;
-  links?: { self: string };
+  /** self, and any other links of the record (a document's download). */
+  links?: { self: string; [name: string]: string };
 }
 
 export interface Links {

@@ -17,6 +17,8 @@ import { ensureDefaultAccount } from '../services/api-keys.ts';
 import { chooseRateLimiter } from '../services/choose-rate-limiter.ts';
 import { registerRateLimitMetrics } from '../services/rate-limiters.ts';
 import { ensureOwnerSignIn } from '../services/users.ts';
+import { documentSettingsFrom } from '../services/documents.ts';
+import { DocumentWorker } from '../services/documents-worker.ts';
 import { TrackingWorker } from '../services/tracking/worker.ts';
 import { outageAwareLog } from '../store/database-unavailable.ts';
 import type { Db } from '../store/db.ts';
@@ -134,6 +136,7 @@ export async function serve(config: Config): Promise<void> {
   let app: FastifyInstance | undefined;
   let worker: TrackingWorker | undefined;
   let delivery: DeliveryWorker | undefined;
+  let documents: DocumentWorker | undefined;
   let ais: AisWorker | undefined;
   let metricsServer: FastifyInstance | undefined;
   /** Stops whatever has started: requests first, then the workers, then what they use. */
@@ -142,6 +145,7 @@ export async function serve(config: Config): Promise<void> {
     await metricsServer?.close().catch(() => {});
     await worker?.stop().catch(() => {});
     await delivery?.stop().catch(() => {});
+    await documents?.stop().catch(() => {});
     await ais?.stop().catch(() => {});
     await sandbox?.close().catch(() => {});
     await rateLimiter.close().catch(() => {});
@@ -185,6 +189,7 @@ export async function serve(config: Config): Promise<void> {
       isTrackable: (scac) => connectors.has(scac),
       publicUrl: config.SVC_PUBLIC_URL,
       webhooks: webhookSettingsFrom(config),
+      documents: documentSettingsFrom(config),
       rateLimiter,
       trustProxy: config.SVC_TRUST_PROXY,
       loggerInstance: logger,
@@ -215,6 +220,9 @@ export async function serve(config: Config): Promise<void> {
     });
     worker.start(config.SVC_WORKER_INTERVAL_MS);
     delivery = startDeliveryWorker(config, database.db, logger, metrics, trackingClock);
+    // Uploaded documents' processing jobs, leased like tracking work (any number of processes share them).
+    documents = new DocumentWorker({ db: database.db, clock: systemClock, isTrackable: (scac) => connectors.has(scac), log: outageAwareLog(workerLog(logger, 'documents'), database.db) });
+    documents.start(config.SVC_WORKER_INTERVAL_MS);
     ais = await startAisWorker(config, feeds, database.db, trackingClock, logger, metrics);
     const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
     const base = config.SVC_PUBLIC_URL ? new URL('/v2', config.SVC_PUBLIC_URL).href : `http://${shownHost}:${port}/v2`;

@@ -1,6 +1,8 @@
 // Every resource type a document can include, with its relationships and how to load it: the
 // table every face (HTTP, webhook deliveries, and those to come) resolves `include` paths against.
 import type { ResourceTypes } from '../jsonapi/include.ts';
+import { documentRepresentationResource, documentResource } from '../jsonapi/serializers/document.ts';
+import { accountResource } from '../jsonapi/serializers/account.ts';
 import { partyResource } from '../jsonapi/serializers/party.ts';
 import { metroAreaResource, portResource, terminalResource, vesselResource } from '../jsonapi/serializers/reference.ts';
 import { transportEventResource } from '../jsonapi/serializers/tracking.ts';
@@ -8,6 +10,8 @@ import { trackingRequestResource } from '../jsonapi/serializers/tracking-request
 import { containerUpdatedEventResource, estimatedEventResource } from '../jsonapi/serializers/events.ts';
 import { webhookNotificationLogResource, webhookNotificationResource } from '../jsonapi/serializers/webhook-notification.ts';
 import { webhookResource } from '../jsonapi/serializers/webhook.ts';
+import { findDocuments, findRepresentations } from '../store/documents.ts';
+import { findAccount } from '../store/accounts.ts';
 import { findParties } from '../store/parties.ts';
 import { findLocationsByIds, findTerminalsByIds, findVesselsByIds } from '../store/reference.ts';
 import { findTrackingRequests } from '../store/tracking-requests.ts';
@@ -54,7 +58,7 @@ export const resourceTypes: ResourceTypes = {
   webhook_notification: {
     relationships: {
       webhook: ['webhook'],
-      reference_object: ['tracking_request', 'transport_event', 'estimated_event', 'container_updated_event', 'container'],
+      reference_object: ['tracking_request', 'transport_event', 'estimated_event', 'container_updated_event', 'container', 'document'],
       webhook_notification_logs: ['webhook_notification_log'],
     },
     load: async ({ db, accountId }, ids) => (await findNotifications(db, accountId, ids)).map(webhookNotificationResource),
@@ -67,6 +71,32 @@ export const resourceTypes: ResourceTypes = {
     relationships: {},
     load: async ({ db, accountId }, ids) => (await findParties(db, accountId, ids)).map(partyResource),
   },
+  document: {
+    relationships: {
+      account: ['account'],
+      user: ['user'],
+      email_submission: ['email_submission'],
+      last_document_representation: ['document_representation'],
+      shipments: ['shipment'],
+      cargos: ['container'],
+    },
+    aliases: { current_extraction: 'last_document_representation' },
+    load: async ({ db, accountId }, ids) => (await findDocuments(db, accountId, ids)).map(documentResource),
+  },
+  document_representation: {
+    relationships: {},
+    load: async ({ db, accountId }, ids) => (await findRepresentations(db, accountId, ids)).map(documentRepresentationResource),
+  },
+  // The caller's own account, the only one a document can name.
+  account: {
+    relationships: {},
+    load: async ({ db, accountId }, ids) => {
+      const account = ids.includes(accountId) ? await findAccount(db, accountId) : undefined;
+      return account ? [accountResource(account)] : [];
+    },
+  },
+  // svc takes no documents by e-mail yet: a document's email_submission is always null.
+  email_submission: { relationships: { account: ['account'], user: ['user'], documents: ['document'] } },
   webhook: {
     relationships: {},
     load: async ({ db, accountId }, ids) => (await findWebhooks(db, accountId, ids)).map(webhookResource),

@@ -9,6 +9,8 @@ import type { Queryable } from '../store/db.ts';
 export const FEATURES = {
   /** Vessel positions and predicted paths, container maps and routes. */
   routing: { label: 'Routing data', description: 'vessel positions and predicted paths, container maps and routes' },
+  /** Numbers read from an uploaded document that the account does not track yet become tracking requests. */
+  document_tracking: { label: 'Document tracking', description: 'numbers read from uploaded documents that are not tracked yet become tracking requests' },
 } as const;
 
 export type Feature = keyof typeof FEATURES;

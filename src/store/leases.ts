@@ -1,8 +1,8 @@
-// The claim both tracking queues take work by: due rows, oldest first, leased so that concurrent
+// The claim the tracking queues and document processing take work by: due rows, oldest first, leased so that concurrent
 // workers (and processes) skip each other's. Table and column come from a closed set, never input.
 import { plannedPerRun, type Queryable } from './db.ts';
 
-export const DUE_COLUMN = { shipments: 'next_refresh_at', tracking_requests: 'next_attempt_at' } as const;
+export const DUE_COLUMN = { shipments: 'next_refresh_at', tracking_requests: 'next_attempt_at', documents: 'next_attempt_at' } as const;
 
 /** What "due" means for a row of `table` at `now` ($1): its time has come and no live lease holds it. */
 export const dueAt1 = (table: keyof typeof DUE_COLUMN) => `${DUE_COLUMN[table]} <= $1 AND (locked_until IS NULL OR locked_until <= $1)`;

@@ -7,12 +7,14 @@ import { EVENTS, isEventName, isPerContainer, type EventName } from '../domain/e
 import { MINUTE } from '../domain/time-units.ts';
 import type { Resource } from '../jsonapi/document.ts';
 import { loadIncluded, type LoadContext, type ResourceTypes } from '../jsonapi/include.ts';
+import { documentResource } from '../jsonapi/serializers/document.ts';
 import { containerUpdatedEventResource, estimatedEventResource } from '../jsonapi/serializers/events.ts';
 import { portResource, terminalResource, vesselResource } from '../jsonapi/serializers/reference.ts';
 import { containerResource, shipmentResource, transportEventResource } from '../jsonapi/serializers/tracking.ts';
 import { trackingRequestResource } from '../jsonapi/serializers/tracking-request.ts';
 import { webhookNotificationResource } from '../jsonapi/serializers/webhook-notification.ts';
 import type { Queryable } from '../store/db.ts';
+import type { DocumentRow } from '../store/documents.ts';
 import type { TrackingRequestRow, TrackingRequestStatus } from '../store/tracking-requests.ts';
 import type { TransportEventRow } from '../store/transport-events.ts';
 import type { NotificationRow } from '../store/webhook-notifications.ts';
@@ -174,6 +176,40 @@ function trackingRequestRow(event: string, seen: Date): TrackingRequestRow {
   };
 }
 
+/** The example's bill of lading, uploaded and read (or not) just before the event. */
+function documentRow(event: EventName, seen: Date): DocumentRow {
+  const extracted = event !== 'document.extraction_failed';
+  return {
+    id: exampleId('document'),
+    account_id: ACCOUNT,
+    blob_id: exampleId('document_blob'),
+    name: `Bill of lading ${BILL_OF_LADING}`,
+    source: 'api',
+    file_name: `${BILL_OF_LADING}.pdf`,
+    file_content_type: 'application/pdf',
+    file_size_bytes: 48_213,
+    sha256: '0'.repeat(64),
+    rotation: 0,
+    document_type: extracted ? 'bill_of_lading' : 'other',
+    document_type_manual: null,
+    classification_notes: extracted ? null : 'The file has no text layer; it needs OCR.',
+    extraction_status: extracted ? 'extracted' : 'failed',
+    extracted_text: null,
+    numbers: {},
+    extracted_data_manual: null,
+    shipment_ids: extracted ? [SHIPMENT_ID] : [],
+    container_ids: extracted ? [...CONTAINER_IDS] : [],
+    last_representation_id: null,
+    job: null,
+    job_attempts: 0,
+    next_attempt_at: null,
+    locked_until: null,
+    discarded_at: null,
+    created_at: new Date(seen.getTime() - MINUTE),
+    updated_at: seen,
+  };
+}
+
 /** Every record of the example of `event`, serialized, and the reference object's identifier. */
 function exampleRecords(event: EventName): { records: Resource[]; reference: { type: string; id: string }; seen: Date; sequence: number | null } {
   const { moment, seen, sequence } = momentOf(event);
@@ -218,6 +254,7 @@ function exampleRecords(event: EventName): { records: Resource[]; reference: { t
     transportEvent,
     estimatedEvent,
     containerUpdated,
+    documentResource(documentRow(event, seen)),
     ...PORTS.map(portResource),
     terminalResource(TERMINAL),
     vesselResource(VESSEL),

@@ -43,7 +43,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export interface TestAppOptions extends Pick<AppOptions, 'logger' | 'loggerInstance' | 'routes' | 'isTrackable' | 'timeouts' | 'metricsEndpoint' | 'pageNotFound' | 'rateLimiter'> {
+export interface TestAppOptions extends Pick<AppOptions, 'logger' | 'loggerInstance' | 'routes' | 'isTrackable' | 'timeouts' | 'metricsEndpoint' | 'pageNotFound' | 'rateLimiter' | 'documents'> {
   /**
    * The API's own clock, when it should differ from the tracking clock (`clock`, which the test
    * drives): as in `svc serve` in demo mode, where the API has real time and the tracking worker

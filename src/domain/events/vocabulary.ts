@@ -4,7 +4,7 @@
 // mappings are all read from here, so an event is added (or changed) in this file alone.
 
 /** The record a notification points at: the `type` of its reference_object. */
-export type ReferenceType = 'tracking_request' | 'transport_event' | 'estimated_event' | 'container_updated_event' | 'container' | 'webhook';
+export type ReferenceType = 'tracking_request' | 'transport_event' | 'estimated_event' | 'container_updated_event' | 'container' | 'document' | 'webhook';
 
 /** Categories of the catalogue, in the order GET /v2/webhooks/events lists them. */
 export const EVENT_CATEGORIES = [
@@ -45,7 +45,8 @@ const changeset = (description: string, announces?: AnnouncedAttribute): EventSp
   subscribable: true,
   ...(announces ? { announces } : {}),
 });
-// Container and document changes svc reports as transport events (the reference service's records for them).
+// Container changes svc reports as transport events (the reference service's records for them).
+const document = (description: string): EventSpec => ({ category: 'document-events', description, reference: 'document', includes: [], subscribable: true });
 const reportedAsMilestone = (category: EventCategoryId, description: string): EventSpec => ({ ...transport(description), category });
 
 const TABLE = {
@@ -93,8 +94,10 @@ const TABLE = {
   'container.pickup_lfd.changed': changeset('The last free day for picking the container up has changed.', 'pickup_lfd'),
   'container.pickup_lfd_line.changed': reportedAsMilestone('container-events', "The shipping line's last free day for the container has changed."),
 
-  'document.extracted': reportedAsMilestone('document-events', 'Data has been read out of an uploaded document.'),
-  'document.extraction_failed': reportedAsMilestone('document-events', 'No data could be read out of an uploaded document.'),
+  // The document itself is the reference object: its relationships name the shipments and
+  // containers it was linked to, its last representation holds what was read.
+  'document.extracted': document('Data has been read out of an uploaded document.'),
+  'document.extraction_failed': document('No data could be read out of an uploaded document.'),
 
   // svc's own record of turning a failing webhook off. Not subscribable: the reference service has
   // no such event, and the webhook it concerns is inactive, so it could only ever reach another one;

@@ -21,6 +21,7 @@ import { stopReason, stopTracking } from './stop.ts';
 import { AisArrivals, AisSchedule, type AisSettings } from './ais-arrivals.ts';
 import { drainClaims } from './claim-pool.ts';
 import { GroupedWrites } from './grouped-writes.ts';
+import { PollLoop } from '../poll-loop.ts';
 
 export interface Connectors {
   get(scac: string): CarrierConnector | undefined;
@@ -54,8 +55,10 @@ function nearTerminal(shipment: ShipmentRow, now: Date): boolean {
 
 export class TrackingWorker {
   readonly policy: TrackingPolicy;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> = Promise.resolve();
+  readonly #loop = new PollLoop(
+    () => this.runDue(),
+    (err) => this.deps.log?.('tracking worker error', { err: String(err) }),
+  );
   readonly #ais: AisSchedule | null;
   /** Known vessels the lookups of this round named, recorded together at its end (#recordSightings). */
   #sightings: NamedVessel[] = [];
@@ -99,20 +102,11 @@ export class TrackingWorker {
 
   /** Polls every `intervalMs` in production. */
   start(intervalMs: number): void {
-    const tick = () => {
-      this.#running = this.runDue()
-        .catch((err: unknown) => this.deps.log?.('tracking worker error', { err: String(err) }))
-        .finally(() => {
-          if (this.#timer) this.#timer = setTimeout(tick, intervalMs);
-        });
-    };
-    this.#timer = setTimeout(tick, 0);
+    this.#loop.start(intervalMs);
   }
 
-  async stop(): Promise<void> {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#running;
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   async #lookup(request: LookupRequest): Promise<LookupOutcome> {

@@ -1,0 +1,69 @@
+// Documents, their extraction results (document_representation) and the schemas of each type's
+// extracted fields (document_schema), as the reference service shapes them.
+import type { DocumentSchema } from '../../domain/documents/types.ts';
+import { SCHEMA_ACTIVE_AT } from '../../domain/documents/types.ts';
+import type { DocumentRow, RepresentationRow } from '../../store/documents.ts';
+import { iso, toMany, toOne, type Resource } from '../document.ts';
+
+export function documentResource(row: DocumentRow): Resource {
+  return {
+    id: row.id,
+    type: 'document',
+    attributes: {
+      id: row.id,
+      name: row.name,
+      document_type: row.document_type,
+      document_type_manual: row.document_type_manual,
+      classification_notes: row.classification_notes,
+      source: row.source,
+      file_name: row.file_name,
+      file_content_type: row.file_content_type,
+      file_size_bytes: row.file_size_bytes,
+      // svc's own: where processing is, and the data a user entered by hand (PATCH).
+      extraction_status: row.extraction_status,
+      extracted_data_manual: row.extracted_data_manual,
+      created_at: iso(row.created_at),
+      updated_at: iso(row.updated_at),
+    },
+    relationships: {
+      account: toOne('account', row.account_id),
+      user: toOne('user', null),
+      email_submission: toOne('email_submission', null),
+      last_document_representation: toOne('document_representation', row.last_representation_id),
+      shipments: toMany('shipment', row.shipment_ids),
+      cargos: toMany('container', row.container_ids),
+    },
+    links: { self: `/v2/documents/${row.id}`, download: `/v2/documents/${row.id}/download_url` },
+  };
+}
+
+export function documentRepresentationResource(row: RepresentationRow): Resource {
+  return {
+    id: row.id,
+    type: 'document_representation',
+    attributes: { schema_version: row.schema_version, payload: row.payload, created_at: iso(row.created_at), updated_at: iso(row.updated_at) },
+  };
+}
+
+export function documentSchemaResource(schema: DocumentSchema): Resource {
+  return {
+    // The reference's ids are full versions, not uuids.
+    id: schema.fullVersion,
+    type: 'document_schema',
+    attributes: {
+      document_type: schema.type.code,
+      label: schema.type.label,
+      schema_version: schema.version,
+      full_version: schema.fullVersion,
+      current: schema.current,
+      draft: false,
+      active_at: iso(SCHEMA_ACTIVE_AT),
+      schema_format: 'json_schema',
+      description: schema.type.description,
+      schema_payload: schema.payload,
+      created_at: iso(SCHEMA_ACTIVE_AT),
+      updated_at: iso(SCHEMA_ACTIVE_AT),
+    },
+    links: { self: `/v2/document_schemas/${schema.fullVersion}` },
+  };
+}

@@ -1,0 +1,146 @@
+// The document worker: runs each document's queued job (extract, or relink) to the end. Jobs are
+// rows of `documents` claimed with leases (leases.ts), as tracking work is: any number of workers
+// in any number of processes share them, and a job whose process died is retaken once its lease
+// lapses. An extraction ends with document.extracted or document.extraction_failed, recorded in
+// the transaction that saves it, so webhook notifications go out through the usual outbox.
+import type { Clock } from '../clock.ts';
+import { extractDocument as minimalExtraction, type ExtractDocument, type ExtractedNumbers, type Extraction } from '../domain/documents/extraction.ts';
+import { isDocumentType, SCHEMA_VERSION } from '../domain/documents/types.ts';
+import { domainEvent } from '../domain/events/domain-event.ts';
+import { MINUTE } from '../domain/time-units.ts';
+import { findAccount } from '../store/accounts.ts';
+import { withTransaction, type Db, type Queryable } from '../store/db.ts';
+import { recordEvents } from '../store/domain-events.ts';
+import { blobData, claimDueDocuments, jobAttemptFailed, matchNumbers, saveExtraction, saveLinks, type DocumentRow } from '../store/documents.ts';
+import { hasFeature } from './features.ts';
+import { PollLoop } from './poll-loop.ts';
+import { createTrackingRequest, type CreateTrackingRequest } from './tracking-requests.ts';
+
+export interface DocumentWorkerDeps {
+  db: Db;
+  clock: Clock;
+  /** The extraction engine; the minimal plain-text one unless given. */
+  extract?: ExtractDocument;
+  /** Whether svc can track a SCAC here (as POST /v2/tracking_requests asks); unset, any known line. */
+  isTrackable?: (scac: string) => boolean;
+  log?: (msg: string, fields?: Record<string, unknown>) => void;
+}
+
+interface Untracked {
+  request_type: CreateTrackingRequest['request_type'];
+  number: string;
+}
+
+const LEASE_MS = 5 * MINUTE;
+/** Attempts before an extraction that keeps throwing is reported as failed. */
+export const MAX_ATTEMPTS = 5;
+const retryDelay = (attempt: number) => MINUTE * 2 ** attempt;
+
+const REQUEST_TYPES: readonly [keyof ExtractedNumbers, CreateTrackingRequest['request_type']][] = [
+  ['containers', 'container'],
+  ['bills_of_lading', 'bill_of_lading'],
+  ['bookings', 'booking_number'],
+];
+
+export class DocumentWorker {
+  readonly #extract: ExtractDocument;
+  readonly #loop = new PollLoop(
+    () => this.runDue(),
+    (err) => this.deps.log?.('document worker error', { err: String(err) }),
+  );
+
+  constructor(private readonly deps: DocumentWorkerDeps) {
+    this.#extract = deps.extract ?? minimalExtraction;
+  }
+
+  /** Runs the jobs due now; returns how many it took. */
+  async runDue(limit = 10): Promise<number> {
+    const now = this.deps.clock.now();
+    const docs = await claimDueDocuments(this.deps.db, now, new Date(now.getTime() + LEASE_MS), limit);
+    await Promise.all(docs.map((d) => this.#run(d)));
+    return docs.length;
+  }
+
+  /** Runs until nothing more is due at the current clock time (tests advance the clock, then drain). */
+  async drain(): Promise<void> {
+    for (let i = 0; i < 1000; i++) if ((await this.runDue()) === 0) return;
+    throw new Error('document worker: jobs kept coming due while draining');
+  }
+
+  start(intervalMs: number): void {
+    this.#loop.start(intervalMs);
+  }
+
+  stop(): Promise<void> {
+    return this.#loop.stop();
+  }
+
+  async #run(doc: DocumentRow): Promise<void> {
+    const { db, clock } = this.deps;
+    if (doc.job === 'relink') return this.#track(doc, await this.#link(db, doc, numbersOf(doc.numbers)));
+    let extraction: Extraction;
+    try {
+      const bytes = await blobData(db, doc.blob_id);
+      if (!bytes) throw new Error(`document ${doc.id} has no bytes`);
+      extraction = await this.#extract(bytes, doc.file_content_type);
+    } catch (err) {
+      // A fault of the engine (or the database) is retried; after the last attempt it is a failure.
+      this.deps.log?.('document extraction error', { document_id: doc.id, err: String(err) });
+      if (doc.job_attempts + 1 < MAX_ATTEMPTS) return jobAttemptFailed(db, doc, new Date(clock.now().getTime() + retryDelay(doc.job_attempts)), clock.now());
+      return this.#finish(doc, failedExtraction(`Extraction failed ${MAX_ATTEMPTS} times: ${String(err)}`));
+    }
+    return this.#finish(doc, extraction);
+  }
+
+  async #finish(doc: DocumentRow, extraction: Extraction): Promise<void> {
+    const failed = extraction.text.trim() === '';
+    const at = this.deps.clock.now();
+    const untracked = await withTransaction(this.deps.db, async (tx) => {
+      const saved = await saveExtraction(
+        tx,
+        doc,
+        {
+          document_type: isDocumentType(extraction.type) ? extraction.type : 'other',
+          classification_notes: failed ? (typeof extraction.fields.error === 'string' ? extraction.fields.error : 'No text could be read: the file needs OCR, which this extraction engine does not run.') : null,
+          status: failed ? 'failed' : 'extracted',
+          text: extraction.text,
+          numbers: extraction.numbers,
+          schema_version: SCHEMA_VERSION,
+          payload: { document_type: extraction.type, confidence: extraction.confidence, ...extraction.fields },
+        },
+        at,
+      );
+      const toTrack = await this.#link(tx, { ...saved, next_attempt_at: doc.next_attempt_at }, extraction.numbers);
+      await recordEvents(tx, [domainEvent(failed ? 'document.extraction_failed' : 'document.extracted', { account_id: doc.account_id, reference_id: doc.id })], at);
+      return toTrack;
+    });
+    // After the commit, on connections of their own: jobs run side by side, each holding one for
+    // its transaction, and waiting for a second inside it could exhaust the pool.
+    await this.#track(doc, untracked);
+  }
+
+  /**
+   * Links the document to the account's shipments and containers its numbers name. Answers the
+   * numbers the account does not track yet, when it has the document_tracking feature (else none).
+   */
+  async #link(db: Queryable, doc: DocumentRow, numbers: ExtractedNumbers): Promise<Untracked[]> {
+    const matches = await matchNumbers(db, doc.account_id, numbers);
+    await saveLinks(db, doc, matches.shipment_ids, matches.container_ids, this.deps.clock.now());
+    const account = await findAccount(db, doc.account_id);
+    if (!account || !hasFeature({ disabledFeatures: account.disabled_features }, 'document_tracking')) return [];
+    return REQUEST_TYPES.flatMap(([kind, request_type]) => numbers[kind].filter((n) => !matches.tracked.includes(n)).map((number) => ({ request_type, number })));
+  }
+
+  /** Tracking requests for the numbers, one by one; a number whose line cannot be told from it alone stays untracked. */
+  async #track(doc: DocumentRow, untracked: Untracked[]): Promise<void> {
+    for (const { request_type, number } of untracked) {
+      await createTrackingRequest(this.deps.db, this.deps.clock, doc.account_id, { request_type, request_number: number, auto_detect_vocc_scac: true }, { isTrackable: this.deps.isTrackable }).catch(
+        (err: unknown) => this.deps.log?.('document number not tracked', { document_id: doc.id, number, reason: String(err) }),
+      );
+    }
+  }
+}
+
+const failedExtraction = (note: string): Extraction => ({ type: 'other', confidence: 0, text: '', fields: { error: note }, numbers: { containers: [], bills_of_lading: [], bookings: [] }, needs_ocr: true });
+
+const numbersOf = (n: Partial<ExtractedNumbers>): ExtractedNumbers => ({ containers: n.containers ?? [], bills_of_lading: n.bills_of_lading ?? [], bookings: n.bookings ?? [] });
