@@ -1,0 +1,66 @@
+// Which kind of document this is, from the words it uses. A document's title (its first lines)
+// says most; words of the body add evidence, since an arrival notice mentions a bill of lading and
+// a packing list an invoice number. Below a threshold the document is `other`.
+import type { Layout } from './layout.ts';
+import type { Classification, DocumentType } from './types.ts';
+
+interface Cue {
+  re: RegExp;
+  /** Weight in the title lines. */
+  title: number;
+  /** Weight anywhere else. */
+  body: number;
+}
+
+const cue = (pattern: string, title: number, body: number): Cue => ({ re: new RegExp(`(?<![a-z])(?:${pattern})(?![a-z])`, 'i'), title, body });
+
+const CUES: Readonly<Record<Exclude<DocumentType, 'other'>, Cue[]>> = {
+  bill_of_lading: [
+    cue(String.raw`bill\s+of\s+lading|(?:sea\s+|express\s+)?waybill`, 6, 0.5),
+    cue(String.raw`shipped\s+on\s+board|number\s+of\s+original|original\s+b\s*/\s*l|place\s+of\s+receipt|freight\s+(?:prepaid|collect)`, 2, 1.5),
+  ],
+  booking_confirmation: [
+    cue(String.raw`booking\s+(?:confirmation|acknowledge?ment)|confirmation\s+of\s+booking|booking\s+confirmed`, 7, 3),
+    cue(String.raw`cut[\s-]?off|empty\s+(?:pick[\s-]?up|release)|vgm`, 2, 1.5),
+  ],
+  arrival_notice: [
+    cue(String.raw`arrival\s+notice|notice\s+of\s+arrival|arrival\s+notification|cargo\s+arrival`, 7, 3),
+    cue(String.raw`last\s+free\s+day|free\s+time|charges\s+due\s+before\s+release|cargo\s+availability`, 2, 1.5),
+  ],
+  delivery_order: [
+    cue(String.raw`delivery\s+order|release\s+order|d\s*/\s*o\s+no`, 7, 3),
+    cue(String.raw`please\s+(?:release|deliver)|release\s+the\s+following|to\s+the\s+order\s+of|trucker|haulier`, 2, 1.5),
+  ],
+  commercial_invoice: [
+    cue(String.raw`commercial\s+invoice|pro[\s-]?forma\s+invoice`, 7, 3),
+    cue('invoice', 3, 0),
+    cue(String.raw`unit\s+price|amount\s+due|incoterms?|terms\s+of\s+payment|payment\s+terms`, 2, 1.5),
+  ],
+  packing_list: [
+    cue(String.raw`packing\s+(?:list|slip)`, 7, 3),
+    cue(String.raw`net\s+weight|measurement|dimensions|cbm|cartons?\s+no`, 2, 1),
+  ],
+};
+
+const TITLE_LINES = 5;
+const THRESHOLD = 4;
+
+export function classify(layout: Layout): Classification {
+  const lines = layout.map((cells) => cells.join(' '));
+  const title = lines.slice(0, TITLE_LINES).join('\n');
+  const body = lines.slice(TITLE_LINES).join('\n');
+  const scores = (Object.entries(CUES) as [Exclude<DocumentType, 'other'>, Cue[]][]).map(([type, cues]) => {
+    let score = 0;
+    for (const c of cues) score += (c.re.test(title) ? c.title : 0) + (c.re.test(body) ? c.body : 0);
+    return { type, score };
+  });
+  scores.sort((a, b) => b.score - a.score);
+  const [best, second] = scores;
+  if (best.score < THRESHOLD) {
+    // Nothing speaks for a type: the weaker the best cue, the surer `other` is.
+    return { type: 'other', confidence: round(1 - best.score / (2 * THRESHOLD)) };
+  }
+  return { type: best.type, confidence: round(best.score / (best.score + second.score + 2)) };
+}
+
+const round = (x: number) => Math.round(x * 100) / 100;

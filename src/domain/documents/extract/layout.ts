@@ -1,0 +1,59 @@
+// A document's text as lines of cells. The PDF adapter separates text items that stand apart on a
+// line with a tab; OCR and typed text line columns up with runs of blanks. Either way a cell is
+// one box of the printed form: a label, a value, or both ("Port of Loading: Rotterdam").
+
+export type Layout = readonly (readonly string[])[];
+
+const CELL_BREAK = /\t+| {3,}/;
+
+export function layoutOf(text: string): Layout {
+  return text
+    .normalize('NFKC')
+    .split(/\r?\n|\f/)
+    .map((line) => line.split(CELL_BREAK).map((c) => c.trim()).filter(Boolean))
+    .filter((cells) => cells.length > 0);
+}
+
+/** One way to write a label, e.g. /B\s*\/\s*L\s*No\.?/; `anchored` ones count only at a cell's start. */
+export interface Label {
+  re: RegExp;
+  anchored?: boolean;
+}
+
+/** A label's pattern compiled to find it inside a cell, not inside a word. */
+export function labelPattern(alternatives: readonly string[], anchored = false): Label {
+  const body = `(?:${alternatives.join('|')})`;
+  return { re: new RegExp(`${anchored ? '^' : '(?<![A-Za-z0-9])'}${body}(?![A-Za-z]|['’]s)`, 'i'), anchored };
+}
+
+const SEPARATOR = /^[\s:#.=\-–—]+/;
+
+/**
+ * Every value written after `labels`, in reading order: the rest of the label's cell, else the
+ * next cell on its line (unless that is a label too), else the cell below it (stacked boxes and
+ * table columns).
+ */
+export function valuesAfter(layout: Layout, labels: readonly Label[], isLabel: (cell: string) => boolean): string[] {
+  const values: string[] = [];
+  layout.forEach((cells, row) => {
+    cells.forEach((cell, col) => {
+      for (const label of labels) {
+        const m = label.re.exec(cell);
+        if (!m) continue;
+        const rest = cell.slice(m.index + m[0].length).replace(SEPARATOR, '');
+        if (rest) values.push(rest);
+        else if (cells[col + 1] !== undefined && !isLabel(cells[col + 1])) values.push(cells[col + 1]);
+        else {
+          const below = layout[row + 1];
+          if (below && below[col] !== undefined && !isLabel(below[col])) values.push(below[col]);
+          // A table column: every row below until the next blank or label line.
+          for (let r = row + 2; below && below.length === cells.length && layout[r]?.length === cells.length && !isLabel(layout[r][col]); r++) {
+            values.push(layout[r][col]);
+          }
+        }
+        break;
+      }
+    });
+  });
+  return values;
+}
