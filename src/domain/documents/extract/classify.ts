@@ -16,7 +16,8 @@ const cue = (pattern: string, title: number, body: number): Cue => ({ re: new Re
 
 const CUES: Readonly<Record<Exclude<DocumentType, 'other'>, Cue[]>> = {
   bill_of_lading: [
-    cue(String.raw`bill\s+of\s+lading|(?:sea\s+|express\s+)?waybill`, 6, 0.5),
+    // The title, not the label of the B/L number ("Bill of Lading No.") every other document carries.
+    cue(String.raw`(?:bill\s+of\s+lading|(?:sea\s+|express\s+)?waybill)(?!\s*(?:no|nr|number|num|#|ref)(?![a-z]))`, 6, 0.5),
     cue(String.raw`shipped\s+on\s+board|number\s+of\s+original|original\s+b\s*/\s*l|place\s+of\s+receipt|freight\s+(?:prepaid|collect)`, 2, 1.5),
   ],
   booking_confirmation: [
@@ -33,7 +34,7 @@ const CUES: Readonly<Record<Exclude<DocumentType, 'other'>, Cue[]>> = {
   ],
   commercial_invoice: [
     cue(String.raw`commercial\s+invoice|pro[\s-]?forma\s+invoice`, 7, 3),
-    cue('invoice', 3, 0),
+    cue(String.raw`invoice(?!\s*(?:no|nr|number|num|#|date)(?![a-z]))`, 4.5, 0),
     cue(String.raw`unit\s+price|amount\s+due|incoterms?|terms\s+of\s+payment|payment\s+terms`, 2, 1.5),
   ],
   packing_list: [

@@ -13,7 +13,7 @@ export const LABELS = {
   ],
   delivery_order: [labelPattern([String.raw`Delivery\s+Order(?:${NO})`, String.raw`D\s*/\s*O${NO}`, String.raw`DO${NO}`, String.raw`Release${NO}`])],
   invoice_number: [labelPattern([String.raw`(?:Commercial\s+)?Invoice(?:${NO})`, String.raw`Inv\.?${NO}`])],
-  invoice_date: [labelPattern([String.raw`Invoice\s+Date`, String.raw`Date\s+of\s+Invoice`]), labelPattern(['Date'], true)],
+  invoice_date: [labelPattern([String.raw`Invoice\s+Date`, String.raw`Date\s+of\s+Invoice`, 'dated']), labelPattern(['Date'], true)],
   vessel_voyage: [labelPattern([String.raw`(?:Ocean\s+)?Vessel\s*(?:/|&|and)\s*Voy(?:age)?\.?(?:${NO})?`, String.raw`Vsl\s*/\s*Voy\.?`])],
   vessel: [labelPattern([String.raw`(?:Ocean\s+|Mother\s+|Carrying\s+)?Vessel(?:\s+Name)?`, String.raw`Vsl\.?`, 'M/V', 'MV'])],
   voyage: [labelPattern([String.raw`Voyage(?:${NO})?`, String.raw`Voy\.?(?:${NO})?`])],
@@ -24,10 +24,11 @@ export const LABELS = {
     labelPattern([String.raw`Port\s+of\s+(?:Discharge|Unloading|Destination)`, String.raw`Discharg(?:e|ing)\s+Port`, 'POD', String.raw`(?:arrive|arriving|arrives|discharged?)\s+(?:at|in)`]),
   ],
   eta: [
-    labelPattern([String.raw`Estimated\s+(?:Time\s+of\s+)?Arrival(?:\s+Date)?`, String.raw`Est\.?\s+Arrival(?:\s+Date)?`, 'ETA', String.raw`Arrival\s+Date`, String.raw`(?:expected|scheduled|due)\s+to\s+arrive(?:\s+(?:at|in)\s+[^,]*?)?\s+on`]),
+    // Running text first: "estimated arrival at Rotterdam on 14 March" is not the label "Estimated Arrival".
+    labelPattern([String.raw`(?:expected|scheduled|due)\s+to\s+arrive(?:\s+(?:at|in)\s+[^.;\t]*?)?\s+on`, String.raw`estimated\s+arrival(?:\s+(?:at|in)\s+[^.;\t]*?)?\s+(?:on|is)`, String.raw`Estimated\s+(?:Time\s+of\s+)?Arrival(?:\s+Date)?`, String.raw`Est\.?\s+Arrival(?:\s+Date)?`, 'ETA', String.raw`Arrival\s+Date`]),
   ],
   etd: [
-    labelPattern([String.raw`Estimated\s+(?:Time\s+of\s+)?Departure(?:\s+Date)?`, 'ETD', String.raw`Sailing\s+Date`, String.raw`Departure\s+Date`, String.raw`(?:expected|scheduled|due)\s+to\s+(?:sail|depart)(?:\s+(?:from)\s+[^,]*?)?\s+on`]),
+    labelPattern([String.raw`(?:expected|scheduled|due)\s+to\s+(?:sail|depart)(?:\s+from\s+[^.;\t]*?)?\s+on`, String.raw`(?:sailing|departing)\s+(?:from\s+)?[^.;\t]*?\s+on`, String.raw`Estimated\s+(?:Time\s+of\s+)?Departure(?:\s+Date)?`, 'ETD', String.raw`Sailing\s+Date`, String.raw`Departure\s+Date`]),
   ],
   shipper: [labelPattern([String.raw`Shipper\s*/\s*Exporter`, 'Shipper', 'Exporter']), labelPattern(['Seller', 'Sold\\s+by'], true)],
   consignee: [labelPattern(['Consignee', 'Importer']), labelPattern(['Buyer', 'Sold\\s+to'], true)],

@@ -6,12 +6,24 @@ export type Layout = readonly (readonly string[])[];
 
 const CELL_BREAK = /\t+| {3,}/;
 
+/** A line of running text this long that wrapped goes on with the next line. */
+const WRAPPED_AT = 60;
+
 export function layoutOf(text: string): Layout {
-  return text
+  const lines = text
     .normalize('NFKC')
     .split(/\r?\n|\f/)
     .map((line) => line.split(CELL_BREAK).map((c) => c.trim()).filter(Boolean))
     .filter((cells) => cells.length > 0);
+  // Running text wraps wherever the page ends, in the middle of a vessel's or a port's name:
+  // a long one-cell line and the one-cell line after it are one sentence.
+  const joined: string[][] = [];
+  for (const cells of lines) {
+    const last = joined[joined.length - 1];
+    if (last && last.length === 1 && cells.length === 1 && last[0].length >= WRAPPED_AT && !/[.!?]$/.test(last[0])) last[0] += ` ${cells[0]}`;
+    else joined.push([...cells]);
+  }
+  return joined;
 }
 
 /** One way to write a label, e.g. /B\s*\/\s*L\s*No\.?/; `anchored` ones count only at a cell's start. */

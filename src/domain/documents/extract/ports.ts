@@ -78,7 +78,7 @@ const resolved = (r: PortRecord): ResolvedPort => ({ locode: r.locode, name: r.n
 
 /** Where a port's name ends in running text: a date, a bracket, another clause. */
 const NAME_END = /\s+(?:on|via|by|and|with|for|at|eta|etd|in|from|to)\b|[;([\t]|\s{2,}|\.(?:\s|$)|\s+\d/i;
-const LOCODE_IN_BRACKETS = /\(\s*([A-Z]{2})\s?([A-Z2-9]{3})\s*\)/;
+const LOCODE_IN_BRACKETS = /^\s*\(\s*([A-Z]{2})\s?([A-Z2-9]{3})\s*\)/;
 const LOCODE_TOKEN = /(?<![A-Z0-9])([A-Z]{2})\s?([A-Z2-9]{3})(?![A-Z0-9])/g;
 
 function byName(index: PortIndex, name: string, country: string | null): PortRecord | null {
@@ -91,10 +91,12 @@ function byName(index: PortIndex, name: string, country: string | null): PortRec
 
 /** The port a label's value names, or null. */
 export function resolvePort(index: PortIndex, raw: string): ResolvedPort | null {
-  const bracketed = LOCODE_IN_BRACKETS.exec(raw);
+  const head = raw.split(NAME_END)[0];
+  // "Rotterdam (NLRTM)": the code in brackets right after the name, not one further on.
+  const bracketed = LOCODE_IN_BRACKETS.exec(raw.slice(head.length));
   const fromBracket = bracketed && index.byLocode.get(bracketed[1] + bracketed[2]);
   if (fromBracket) return resolved(fromBracket);
-  const text = raw.split(NAME_END)[0].trim();
+  const text = head.trim();
   const whole = index.byLocode.get(text.replace(/\s/g, ''));
   if (whole && /^[A-Z]{2}\s?[A-Z2-9]{3}$/.test(text)) return resolved(whole);
   // "Rotterdam, NL", "Shanghai, China", "Rotterdam NL": a name, then maybe a country.
@@ -102,7 +104,8 @@ export function resolvePort(index: PortIndex, raw: string): ResolvedPort | null 
   if (parts.length > 0) {
     const last = parts.length > 1 ? index.countries.get(nameKey(parts[parts.length - 1])) : undefined;
     const name = last ? parts.slice(0, -1).join(', ') : parts.join(', ');
-    const found = byName(index, name, last ?? null) ?? (last ? null : byName(index, parts[0], null));
+    // "Los Angeles, CA, USA": the name is the first part when the whole is not one.
+    const found = byName(index, name, last ?? null) ?? byName(index, parts[0], last ?? null);
     if (found) return resolved(found);
     // "Rotterdam NL" without the comma.
     const words = name.split(/\s+/);
