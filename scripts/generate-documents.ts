@@ -8,7 +8,7 @@
 //   node --import tsx scripts/generate-documents.ts [--out <dir>] [--seed <n>] [--count <n>]
 //
 // writes each document and its labels (<name>.labels.json) to the folder (default
-// .documents/), images too when pdftoppm is installed.
+// $TMPDIR/svc-documents), images too when pdftoppm is installed.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -594,7 +594,7 @@ export async function renderImage(pdf: Uint8Array, format: 'png' | 'jpeg' | 'tif
 const EXTENSIONS: Readonly<Record<Format, string>> = { pdf: 'pdf', text: 'txt', eml: 'eml', png: 'png', jpeg: 'jpg', tiff: 'tif' };
 
 if (import.meta.filename === process.argv[1]) {
-  const { values } = parseArgs({ options: { out: { type: 'string', default: '.documents' }, seed: { type: 'string', default: '15' }, count: { type: 'string', default: '240' } } });
+  const { values } = parseArgs({ options: { out: { type: 'string', default: path.join(tmpdir(), 'svc-documents') }, seed: { type: 'string', default: '15' }, count: { type: 'string', default: '240' } } });
   const docs = await generateDocuments({ seed: Number(values.seed), count: Number(values.count) });
   await mkdir(values.out, { recursive: true });
   let images = 0;

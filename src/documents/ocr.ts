@@ -38,9 +38,13 @@ function run(command: string, args: string[], input: Uint8Array | null): Promise
   });
 }
 
-/** The text of an image (PNG, JPEG, TIFF); columns kept apart by runs of blanks. */
+/**
+ * The text of an image (PNG, JPEG, TIFF). Page segmentation 4 reads the page as one column of
+ * lines, so a form's label and value stay on one line (the default splits them into blocks), and
+ * preserved blanks keep table columns apart.
+ */
 export async function ocrImage(bytes: Uint8Array): Promise<string> {
-  const out = await run('tesseract', ['stdin', 'stdout', '-l', 'eng', '-c', 'preserve_interword_spaces=1'], bytes);
+  const out = await run('tesseract', ['stdin', 'stdout', '-l', 'eng', '--psm', '4', '-c', 'preserve_interword_spaces=1'], bytes);
   return out.toString('utf8');
 }
 

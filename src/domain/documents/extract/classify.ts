@@ -43,6 +43,35 @@ const CUES: Readonly<Record<Exclude<DocumentType, 'other'>, Cue[]>> = {
   ],
 };
 
+/**
+ * Titles as a whole line, matched with a typo or two: OCR reads a large bold title less surely
+ * than body text ("Atrival Notice"). Only when the title's exact wording was not found.
+ */
+const TITLES: Readonly<Record<Exclude<DocumentType, 'other'>, readonly string[]>> = {
+  bill_of_lading: ['bill of lading', 'sea waybill', 'waybill'],
+  booking_confirmation: ['booking confirmation', 'booking acknowledgement'],
+  arrival_notice: ['arrival notice', 'notice of arrival'],
+  delivery_order: ['delivery order', 'release order'],
+  commercial_invoice: ['commercial invoice', 'invoice'],
+  packing_list: ['packing list'],
+};
+const TITLE_WEIGHT = 6;
+
+/** Levenshtein distance, bounded: anything above `max` is max + 1. */
+function distance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    if (Math.min(...row) > max) return max + 1;
+    previous = row;
+  }
+  return previous[b.length];
+}
+
+const looseTitle = (line: string, title: string) => distance(line, title, title.length < 10 ? 1 : 2) <= (title.length < 10 ? 1 : 2);
+
 const TITLE_LINES = 5;
 const THRESHOLD = 4;
 
@@ -50,9 +79,11 @@ export function classify(layout: Layout): Classification {
   const lines = layout.map((cells) => cells.join(' '));
   const title = lines.slice(0, TITLE_LINES).join('\n');
   const body = lines.slice(TITLE_LINES).join('\n');
+  const titleLines = lines.slice(0, TITLE_LINES).map((l) => l.toLowerCase().replace(/[^a-z]+/g, ' ').trim());
   const scores = (Object.entries(CUES) as [Exclude<DocumentType, 'other'>, Cue[]][]).map(([type, cues]) => {
     let score = 0;
     for (const c of cues) score += (c.re.test(title) ? c.title : 0) + (c.re.test(body) ? c.body : 0);
+    if (score < TITLE_WEIGHT && titleLines.some((line) => TITLES[type].some((t) => looseTitle(line, t)))) score += TITLE_WEIGHT;
     return { type, score };
   });
   scores.sort((a, b) => b.score - a.score);

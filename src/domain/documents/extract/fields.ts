@@ -45,7 +45,7 @@ function shipmentNumber(catalogue: Catalogue) {
     const n = numberValue(raw);
     if (n === null) return null;
     const inferred = inferNormalised(catalogue, n);
-    if (inferred.number_type === 'container' && inferred.validation.check_digit_passed) return null;
+    if (inferred.number_type === 'container' && inferred.validation.is_valid) return null;
     return inferred.validation.is_valid === false && inferred.number_type !== 'container' ? null : n;
   };
 }

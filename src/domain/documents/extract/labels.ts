@@ -6,7 +6,8 @@ const NO = String.raw`\s*(?:No\.?|Nr\.?|Number|Num\.?|#|Ref(?:erence)?\.?)`;
 
 export const LABELS = {
   bill_of_lading: [
-    labelPattern([String.raw`(?:Master\s+|House\s+)?B\s*/\s*L(?:${NO})?`, String.raw`Bill\s+of\s+Lading(?:${NO})?`, String.raw`(?:M|H)?BL${NO}`, String.raw`M\s*B\s*/\s*L(?:${NO})?`, String.raw`(?:Sea\s+)?Waybill(?:${NO})?`, String.raw`BOL(?:${NO})?`]),
+    // OCR reads the slash of "B/L" as I or l now and then: "BIL No.", "MBI/L".
+    labelPattern([String.raw`(?:Master\s+|House\s+)?B\s*[Il|]?\s*/\s*L(?:${NO})?`, String.raw`M?B[Il|]L${NO}`, String.raw`Bill\s+of\s+Lading(?:${NO})?`, String.raw`(?:M|H)?BL${NO}`, String.raw`M\s*B\s*[Il|]?\s*/\s*L(?:${NO})?`, String.raw`(?:Sea\s+)?Waybill(?:${NO})?`, String.raw`BOL(?:${NO})?`]),
   ],
   booking: [
     labelPattern([String.raw`Carrier(?:'s)?\s+Booking(?:${NO})?`, String.raw`Booking(?:${NO})?`, String.raw`BKG(?:${NO})?`, String.raw`Bkg\.(?:${NO})?`]),

@@ -58,8 +58,8 @@ export function valuesAfter(layout: Layout, labels: readonly Label[], isLabel: (
         else {
           const below = layout[row + 1];
           if (below && below[col] !== undefined && !isLabel(below[col])) values.push(below[col]);
-          // A table column: every row below until the next blank or label line.
-          for (let r = row + 2; below && below.length === cells.length && layout[r]?.length === cells.length && !isLabel(layout[r][col]); r++) {
+          // A table's column (a header row of several cells): every row below of as many cells.
+          for (let r = row + 2; cells.length > 1 && below?.length === cells.length && layout[r]?.length === cells.length && !isLabel(layout[r][col]); r++) {
             values.push(layout[r][col]);
           }
         }
