@@ -18,7 +18,10 @@ const CUES: Readonly<Record<Exclude<DocumentType, 'other'>, Cue[]>> = {
   bill_of_lading: [
     // The title, not the label of the B/L number ("Bill of Lading No.") every other document carries.
     cue(String.raw`(?:bill\s+of\s+lading|(?:sea\s+|express\s+)?waybill)(?!\s*(?:no|nr|number|num|#|ref)(?![a-z]))`, 6, 0.5),
-    cue(String.raw`shipped\s+on\s+board|number\s+of\s+original|original\s+b\s*/\s*l|place\s+of\s+receipt|freight\s+(?:prepaid|collect)`, 2, 1.5),
+    // A B/L's own clauses, each its own evidence: a document with several of them is one.
+    cue(String.raw`shipped\s+on\s+board|laden\s+on\s+board`, 2, 1.5),
+    cue(String.raw`(?:number|no\.?)\s+of\s+original|original\s+b\s*/\s*l|non[\s-]?negotiable`, 2, 1.5),
+    cue(String.raw`place\s+of\s+receipt|freight\s+(?:prepaid|collect)`, 1, 1),
   ],
   booking_confirmation: [
     cue(String.raw`booking\s+(?:confirmation|acknowledge?ment)|confirmation\s+of\s+booking|booking\s+confirmed`, 7, 3),

@@ -7,7 +7,9 @@ const NO = String.raw`\s*(?:No\.?|Nr\.?|Number|Num\.?|#|Ref(?:erence)?\.?)`;
 export const LABELS = {
   bill_of_lading: [
     // OCR reads the slash of "B/L" as I or l now and then: "BIL No.", "MBI/L".
-    labelPattern([String.raw`(?:Master\s+|House\s+)?B\s*[Il|]?\s*/\s*L(?:${NO})?`, String.raw`M?B[Il|]L${NO}`, String.raw`Bill\s+of\s+Lading(?:${NO})?`, String.raw`(?:M|H)?BL${NO}`, String.raw`M\s*B\s*[Il|]?\s*/\s*L(?:${NO})?`, String.raw`(?:Sea\s+)?Waybill(?:${NO})?`, String.raw`BOL(?:${NO})?`]),
+    labelPattern([String.raw`(?:Master\s+|House\s+)?B\s*[Il|]?\s*/\s*L(?:${NO})?`, String.raw`M?B[Il|]L${NO}`, String.raw`Bill\s+of\s+Lading(?:${NO})?`, String.raw`(?:M|H)?BL${NO}`, String.raw`M\s*B\s*[Il|]?\s*/\s*L(?:${NO})?`, String.raw`(?:Sea\s+)?Waybill(?:${NO})?`, String.raw`BOL(?:${NO})?`,
+      // DCSA's name for the B/L, and what forwarders call the carrier's B/L.
+      String.raw`Transport\s+Document(?:${NO})?`, String.raw`(?:Master|House)\s+Bill(?:\s+of\s+Lading)?(?:${NO})?`]),
   ],
   booking: [
     labelPattern([String.raw`Carrier(?:'s)?\s+Booking(?:${NO})?`, String.raw`Booking(?:${NO})?`, String.raw`BKG(?:${NO})?`, String.raw`Bkg\.(?:${NO})?`]),
@@ -33,7 +35,7 @@ export const LABELS = {
   ],
   shipper: [labelPattern([String.raw`Shipper\s*/\s*Exporter`, 'Shipper', 'Exporter']), labelPattern(['Seller', 'Sold\\s+by'], true)],
   consignee: [labelPattern(['Consignee', 'Importer']), labelPattern(['Buyer', 'Sold\\s+to'], true)],
-  notify_party: [labelPattern([String.raw`(?:Also\s+)?Notify(?:\s+Party)?`])],
+  notify_party: [labelPattern([String.raw`(?:Also\s+)?Notify(?:\s+Part(?:y|ies))?`])],
   total_amount: [labelPattern([String.raw`(?:Invoice\s+|Grand\s+)?Total(?:\s+(?:Amount|Value|Due))?`, String.raw`Amount\s+Due`])],
   total_packages: [labelPattern([String.raw`Total\s+(?:Packages|Cartons|Pallets|Pkgs|Cases)`, String.raw`No\.?\s+of\s+(?:Packages|Cartons|Pkgs|Pallets)`, String.raw`Number\s+of\s+(?:Packages|Cartons|Pallets)`])],
   gross_weight: [labelPattern([String.raw`(?:Total\s+)?Gross\s+Weight(?:\s*\(KGS?\))?`, String.raw`G\.\s*W\.?`])],

@@ -74,8 +74,14 @@ export function voyageValue(raw: string): string | null {
 /** "MAERSK ESSEN / 412W", "MAERSK ESSEN V.412W": a combined vessel and voyage cell. */
 export function vesselVoyageValue(raw: string): { vessel: string; voyage: string | null } | null {
   const [vesselPart, ...rest] = raw.split(/\s+\/\s+|\s*\/\s*(?=V\.?\s*\d|\d)/);
-  const vessel = vesselValue(vesselPart);
+  let vessel = vesselValue(vesselPart);
   if (!vessel) return null;
+  // "MSC AURORA  NX611R": no separator, the voyage is the last word, the one with digits.
+  const words = vessel.split(' ');
+  if (rest.length === 0 && words.length > 1 && /\d/.test(words[words.length - 1])) {
+    vessel = words.slice(0, -1).join(' ');
+    return { vessel, voyage: voyageValue(words[words.length - 1]) };
+  }
   const after = rest.length > 0 ? rest.join(' ') : vesselPart.trim().slice(vessel.length).replace(/^[\s,]+/, '').replace(/^(?:VOY(?:AGE)?\.?|V\.)\s*/i, '');
   return { vessel, voyage: voyageValue(after) };
 }
