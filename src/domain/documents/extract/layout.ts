@@ -58,8 +58,10 @@ export function valuesAfter(layout: Layout, labels: readonly Label[], isLabel: (
         else {
           const below = layout[row + 1];
           if (below && below[col] !== undefined && !isLabel(below[col])) values.push(below[col]);
-          // A table's column (a header row of several cells): every row below of as many cells.
-          for (let r = row + 2; cells.length > 1 && below?.length === cells.length && layout[r]?.length === cells.length && !isLabel(layout[r][col]); r++) {
+          // A table's column (a header row of several cells): every row below of as many cells,
+          // up to a row that holds a label (a row of the form again, not of the table).
+          const dataRow = (r: number) => layout[r]?.length === cells.length && !layout[r].some(isLabel);
+          for (let r = row + 2; cells.length > 1 && below?.length === cells.length && dataRow(r); r++) {
             values.push(layout[r][col]);
           }
         }

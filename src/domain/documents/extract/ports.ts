@@ -113,7 +113,7 @@ export function resolvePort(index: PortIndex, raw: string): ResolvedPort | null 
     const spaced = tail ? byName(index, words.slice(0, -1).join(' '), tail) : null;
     if (spaced) return resolved(spaced);
   }
-  for (const m of raw.slice(0, 60).matchAll(LOCODE_TOKEN)) {
+  for (const m of text.matchAll(LOCODE_TOKEN)) {
     const r = index.byLocode.get(m[1] + m[2]);
     if (r) return resolved(r);
   }

@@ -50,7 +50,7 @@ export function dateValue(raw: string): string | null {
 }
 
 /** Words a vessel's name does not run into: the voyage, a separator, running text. */
-const VESSEL_END = /^(?:V\.?|VOY\.?|VOYAGE|VOY\.NO\.?|\/|-|ETA|ETD)$/i;
+const VESSEL_END = /^(?:V\.?$|V\.?\d|VOY|\/$|-$|ETA$|ETD$)/i;
 
 /** A vessel name: upper-case words ("MAERSK ESSEN", "CMA CGM JACQUES SAADE"), up to the voyage. */
 export function vesselValue(raw: string): string | null {
