@@ -1,7 +1,7 @@
 // The document extraction engine's entry: bytes and their (sniffed) content type in, the document's
 // type, text, numbers and schema fields out. This adapter turns bytes into text (PDF text layer,
 // OCR, e-mail parts); src/domain/documents/extract/ reads the text.
-import { simpleParser } from 'mailparser';
+import PostalMime from 'postal-mime';
 import { extractFromText } from '../domain/documents/extract/extract-text.ts';
 import type { Classification, DocumentFields, ExtractedNumbers } from '../domain/documents/extract/types.ts';
 import { currentSchema } from '../domain/documents/schemas/index.ts';
@@ -45,13 +45,15 @@ async function readPdf(bytes: Uint8Array): Promise<ReadText> {
 
 /** A message's subject and body, then the text of each attachment svc can read. */
 async function readEmail(bytes: Uint8Array): Promise<ReadText> {
-  const mail = await simpleParser(Buffer.from(bytes));
-  const body = mail.text ?? (typeof mail.html === 'string' ? mail.html.replace(/<[^>]+>/g, ' ') : '');
+  const mail = await PostalMime.parse(bytes);
+  // An HTML-only message: its text without the tags is enough to find labels and numbers.
+  const body = mail.text ?? mail.html?.replace(/<(?:br|\/p|\/div|\/tr)[^>]*>/gi, '\n').replace(/<[^>]+>/g, ' ') ?? '';
   const parts: ReadText[] = [{ text: `Subject: ${mail.subject ?? ''}\n${body}`, ocr: false, needsOcr: false }];
   for (const attachment of mail.attachments) {
-    const type = attachment.contentType.toLowerCase();
+    const type = attachment.mimeType.toLowerCase();
+    if (typeof attachment.content === 'string') continue; // only with an attachmentEncoding option, not used here
     if (type === 'message/rfc822' || type === 'application/pdf' || type.startsWith('image/') || type.startsWith('text/')) {
-      parts.push(await readText(attachment.content, type));
+      parts.push(await readText(new Uint8Array(attachment.content), type));
     }
   }
   return {
