@@ -551,10 +551,10 @@ const TYPES: readonly DocumentType[] = ['bill_of_lading', 'booking_confirmation'
 const LAYOUTS: readonly LayoutKind[] = ['keyvalue', 'two_column', 'boxes', 'table', 'prose'];
 
 /**
- * `count` documents from `seed`: types and layouts in turn, most as PDFs, some as plain text or
- * e-mail, every `imageEvery`-th PDF marked for rendering as an image.
+ * `count` documents from `seed`: types and layouts in turn; in every ten, six PDFs, two images
+ * (their PDF, for renderImage), one plain text and one e-mail.
  */
-export async function generateDocuments({ seed = 15, count = 240, imageEvery = 5 } = {}): Promise<GeneratedDocument[]> {
+export async function generateDocuments({ seed = 15, count = 240 } = {}): Promise<GeneratedDocument[]> {
   const r = random(seed);
   const docs: GeneratedDocument[] = [];
   for (let i = 0; i < count; i++) {
@@ -579,7 +579,7 @@ export async function generateDocuments({ seed = 15, count = 240, imageEvery = 5
   return docs;
 }
 
-/** An image of the PDF's first page, as pdftoppm renders it (150 dpi, grey). */
+/** An image of the PDF's first page, as pdftoppm renders it (200 dpi, grey: a fax-quality scan). */
 export async function renderImage(pdf: Uint8Array, format: 'png' | 'jpeg' | 'tiff'): Promise<Uint8Array> {
   const dir = await mkdtemp(path.join(tmpdir(), 'svc-docs-'));
   try {

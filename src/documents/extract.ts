@@ -4,7 +4,6 @@
 import PostalMime from 'postal-mime';
 import { extractFromText } from '../domain/documents/extract/extract-text.ts';
 import type { Classification, DocumentFields, ExtractedNumbers } from '../domain/documents/extract/types.ts';
-import { currentSchema } from '../domain/documents/schemas/index.ts';
 import { conformingFields } from '../domain/documents/schemas/validate.ts';
 import { inferenceCatalogue } from '../refdata/inference.ts';
 import { ocrAvailable, ocrImage, ocrPdf, rasteriserAvailable } from './ocr.ts';
@@ -81,7 +80,7 @@ export async function extractDocument(bytes: Uint8Array, contentType: string): P
   return {
     type: found.type,
     confidence: read.needsOcr && !read.text.trim() ? 0 : found.confidence,
-    schema_version: currentSchema(found.type).full_version,
+    schema_version: found.schema_version,
     text: read.text,
     fields: conformingFields(found.type, found.fields),
     numbers: found.numbers,

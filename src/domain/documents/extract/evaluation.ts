@@ -8,8 +8,6 @@ export interface Labelled {
   fields: DocumentFields;
 }
 
-export interface Found extends Labelled {}
-
 const NUMBER_KINDS = ['containers', 'bills_of_lading', 'bookings'] as const;
 export type NumberKind = (typeof NUMBER_KINDS)[number];
 
@@ -33,7 +31,8 @@ export const emptyTally = (): Tally => ({
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-export function score(tally: Tally, name: string, labels: Labelled, found: Found): void {
+/** Adds one document to the tally: `found` is what extraction answered (any object with the labels' shape). */
+export function score(tally: Tally, name: string, labels: Labelled, found: Labelled): void {
   const misses: string[] = [];
   tally.documents++;
   if (found.type === labels.type) tally.typeCorrect++;
