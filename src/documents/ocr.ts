@@ -48,12 +48,18 @@ export async function ocrImage(bytes: Uint8Array): Promise<string> {
   return out.toString('utf8');
 }
 
-/** A PDF's pages as images (300 dpi, grey), OCRed one by one. */
+/**
+ * Pages of a scan OCRed at most: the numbers svc tracks are on a shipping document's first pages,
+ * and each page costs seconds of CPU.
+ */
+export const OCR_MAX_PAGES = 10;
+
+/** A PDF's first pages as images (300 dpi, grey), OCRed one by one. */
 export async function ocrPdf(bytes: Uint8Array): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'svc-ocr-'));
   try {
     await writeFile(path.join(dir, 'in.pdf'), bytes);
-    await run('pdftoppm', ['-r', '300', '-gray', '-png', path.join(dir, 'in.pdf'), path.join(dir, 'page')], null);
+    await run('pdftoppm', ['-r', '300', '-gray', '-png', '-l', String(OCR_MAX_PAGES), path.join(dir, 'in.pdf'), path.join(dir, 'page')], null);
     const pages = (await readdir(dir)).filter((f) => f.startsWith('page')).sort();
     const texts: string[] = [];
     for (const page of pages) texts.push(await ocrImage(await readFile(path.join(dir, page))));
