@@ -12,7 +12,8 @@
 // checked equal to svc's before any load runs, so both sides answer the same bytes' worth of work.
 import http from 'node:http';
 import { loadavg } from 'node:os';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { Worker } from 'node:worker_threads';
 import { apiKeyOfHeader } from '../src/domain/api-key-header.ts';
 import { buildApp } from '../src/http/app.ts';
@@ -33,6 +34,9 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const eventsPerContainer = Number(process.env.BENCH_EVENTS ?? 12);
+// BENCH_PROFILE=<folder>: a V8 CPU profile of the main thread per run (side, scenario, variant,
+// round, and the requests it answered), to open in Chrome's DevTools; sampling costs CPU, so figures of such a run are not comparable.
+const profileDir = process.env.BENCH_PROFILE;
 
 const database = await benchDatabase();
 
@@ -194,15 +198,17 @@ const raw = { limit: rawServer(true), 'no limit': rawServer(false) };
 const rawBase = { limit: await listen(raw.limit), 'no limit': await listen(raw['no limit']) };
 
 // ---- scenarios
-const variants = ['limit', 'no limit'] as const;
-type Variant = (typeof variants)[number];
+// BENCH_VARIANTS=limit (or "no limit") runs one variant only; BENCH_SCENARIOS=1,3 some scenarios only.
+const allVariants = ['limit', 'no limit'] as const;
+type Variant = (typeof allVariants)[number];
+const variants = allVariants.filter((v) => !process.env.BENCH_VARIANTS || process.env.BENCH_VARIANTS.split(',').includes(v));
 const keyHeaders = keys.map((key) => ({ authorization: `Token ${key}` }));
 const svcHeaders: Record<Variant, Record<string, string>[]> = { limit: keyHeaders, 'no limit': [{ authorization: `Token ${inProcessToken(account.id)}` }] };
-const scenarios: [string, string][] = [
+const scenarios: [string, string][] = ([
   ['GET /v2/containers/{id}?include=shipment,pod_terminal,transport_events', `/v2/containers/${containerId}?include=shipment,pod_terminal,transport_events`],
   ['GET /v2/shipments/{id}?include=containers,port_of_discharge,pod_terminal', `/v2/shipments/${shipmentId}?include=containers,port_of_discharge,pod_terminal`],
   ['GET /v2/containers/{id}', `/v2/containers/${containerId}`],
-];
+] as [string, string][]).filter((_, i) => !process.env.BENCH_SCENARIOS || process.env.BENCH_SCENARIOS.split(',').includes(String(i + 1)));
 
 // Both sides must answer the same document, and we count what each one sends to the database.
 const statementsOf: Record<string, { svc: number; raw: number }> = {};
@@ -256,10 +262,19 @@ function mainThreadCpuMs(): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-async function measure(url: string, headers: Record<string, string>[]): Promise<Run> {
+const profiler = profileDir ? new Session() : undefined;
+if (profiler && profileDir) {
+  mkdirSync(profileDir, { recursive: true });
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+}
+
+async function measure(url: string, headers: Record<string, string>[], profileName: string): Promise<Run> {
+  await profiler?.post('Profiler.start');
   const before = mainThreadCpuMs();
   const r = await load(url, headers);
   const cpuMs = mainThreadCpuMs() - before;
+  if (profiler) writeFileSync(`${profileDir}/${profileName}-${r.requests}req.cpuprofile`, JSON.stringify((await profiler.post('Profiler.stop')).profile));
   const sorted = r.latenciesMs.sort((a, b) => a - b);
   return { rps: r.requests / r.seconds, p50: pct(sorted, 50), p99: pct(sorted, 99), errors: r.errors, cpuUs: (cpuMs * 1000) / r.requests };
 }
@@ -279,7 +294,8 @@ for (let round = 0; round < rounds; round++) {
       // Alternate which side goes first, so neither always meets the other's leftovers.
       const order = round % 2 === 0 ? (['svc', 'raw'] as const) : (['raw', 'svc'] as const);
       for (const side of order) {
-        entry[side].push(side === 'svc' ? await measure(svcBase + path, svcHeaders[variant]) : await measure(rawBase[variant] + path, keyHeaders));
+        const profileName = `${side}-${scenarios.findIndex(([n]) => n === name) + 1}-${variant.replace(' ', '-')}-${round}`;
+        entry[side].push(side === 'svc' ? await measure(svcBase + path, svcHeaders[variant], profileName) : await measure(rawBase[variant] + path, keyHeaders, profileName));
       }
     }
   }

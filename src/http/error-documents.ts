@@ -14,11 +14,11 @@ export function withRequestId(errors: ErrorObject[], requestId: string): ErrorOb
 
 /**
  * preSerialization hook: error documents, wherever they were built (error handler, not-found
- * handler, frameworkErrors), get the request id at the one place they all pass.
+ * handler, frameworkErrors), get the request id at the one place they all pass. Callback style:
+ * every response passes here, and an async hook would cost each a promise.
  */
-export async function stampRequestId(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-  if (reply.statusCode < 400 || !isErrorDocument(payload)) return payload;
-  return { ...payload, errors: withRequestId(payload.errors, req.id) };
+export function stampRequestId(req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
+  done(null, reply.statusCode < 400 || !isErrorDocument(payload) ? payload : { ...payload, errors: withRequestId(payload.errors, req.id) });
 }
 
 function isErrorDocument(payload: unknown): payload is { errors: ErrorObject[] } {

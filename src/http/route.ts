@@ -6,7 +6,8 @@ import type { Clock } from '../clock.ts';
 import type { Document, Resource } from '../jsonapi/document.ts';
 import { assertSameId } from '../jsonapi/body.ts';
 import { ApiError } from '../jsonapi/errors.ts';
-import { parseInclude, type Query } from '../jsonapi/query.ts';
+import { memoize } from '../jsonapi/memo.ts';
+import { param, type Query } from '../jsonapi/query.ts';
 import { includePaths, loadIncludedResources } from '../read-model/resources.ts';
 import type { RateLimiter } from '../services/rate-limiters.ts';
 import { defaultDocumentSettings, type DocumentSettings } from '../services/documents.ts';
@@ -103,35 +104,45 @@ export interface RouteSpec<B = undefined> {
 
 export type AnyRouteSpec = RouteSpec<any>;
 
-export function requestUrl(req: FastifyRequest, publicUrl?: string): URL {
-  const url = new URL(req.url, publicUrl ?? requestOrigin(req));
+/** The URL of this request on `origin`, for links. */
+export function requestUrl(req: FastifyRequest, origin: string): URL {
+  const url = new URL(req.url, origin);
   // Links are built on this URL: page[size] sent raw would come back with raw brackets, which
   // curl (without -g) and strict URL parsers refuse. Both forms are read alike.
   url.search = url.search.replace(/\[/g, '%5B').replace(/\]/g, '%5D');
   return url;
 }
 
+// A client sends the same Host on every request: each one is checked once (bounded, as Hosts
+// come from clients); null remembers one that is not a host name.
+const originOfText = memoize((text: string): string | null => {
+  const origin = URL.canParse(text) ? new URL(text) : undefined;
+  // A Host that is not just host[:port] ("a/b", "a?b", "user@a") would bend every link built on it.
+  return !origin || origin.pathname !== '/' || origin.search || origin.hash || origin.username || origin.password ? null : origin.origin;
+}, 1_000);
+
 /** The origin the client addressed, from its Host header (HTTP/1.0 may leave it out). */
 function requestOrigin(req: FastifyRequest): string {
   const host = req.headers.host ? req.host : undefined;
-  const text = `${req.protocol}://${host ?? ''}`;
-  const origin = URL.canParse(text) ? new URL(text) : undefined;
-  // A Host that is not just host[:port] ("a/b", "a?b", "user@a") would bend every link built on it.
-  if (!host || !origin || origin.pathname !== '/' || origin.search || origin.hash || origin.username || origin.password) {
+  const origin = host ? originOfText(`${req.protocol}://${host}`) : null;
+  if (!origin) {
     throw ApiError.of(400, {
       detail: host ? 'The Host header is not a valid host name (host or host:port).' : 'The request has no Host header; send Host: <host>[:port].',
       code: 'invalid_host',
       source: { header: 'Host' },
     });
   }
-  return origin.origin;
+  return origin;
 }
 
 /**
  * PostgreSQL text cannot hold U+0000, so a NUL in a path or query parameter is refused here,
  * as a client error, before it reaches any query.
  */
-function rejectNulCharacters(params: Record<string, string>, query: Query): void {
+function rejectNulCharacters(rawUrl: string, params: Record<string, string>, query: Query): void {
+  // Parameters are decoded from the URL, where a NUL can only come percent-encoded (the HTTP
+  // parser refuses a raw one): most requests have none to look for.
+  if (!rawUrl.includes('%00') && !rawUrl.includes('\u0000')) return;
   for (const [name, value] of Object.entries(params)) {
     if (value.includes('\u0000')) throw ApiError.of(400, { detail: `The path parameter ${name} contains a NUL character.`, code: 'invalid', source: { parameter: name } });
   }
@@ -152,7 +163,7 @@ export function registerRoute(app: FastifyInstance, services: Services, spec: An
       req.apiKey = await authenticate(services.db, services.clock, req, spec.bucket ?? 'default', services.rateLimiter);
     },
     handler: async (req, reply) => {
-      rejectNulCharacters(req.params as Record<string, string>, req.query as Query);
+      rejectNulCharacters(req.url, req.params as Record<string, string>, req.query as Query);
       const raw = req.body;
       const body = spec.body ? (spec.parseBody ?? ((s, r) => s.parse(r)))(spec.body, raw) : undefined;
       // JSON:API: a PATCH whose data.id names another record than the URL is a conflict.
@@ -160,6 +171,10 @@ export function registerRoute(app: FastifyInstance, services: Services, spec: An
       if (spec.method === 'PATCH' && params.id && typeof body?.data?.id === 'string') assertSameId(body, params.id);
       const accountId = req.apiKey!.account_id;
       const query = req.query as Query;
+      // The Host is checked on every request (a 400 when it is not a host name); the URL, which
+      // only links need, is made when first asked for.
+      const origin = services.publicUrl ?? requestOrigin(req);
+      let url: URL | undefined;
       const result = await spec.handler({
         req,
         reply,
@@ -169,9 +184,11 @@ export function registerRoute(app: FastifyInstance, services: Services, spec: An
         params: req.params as Record<string, string>,
         query,
         body,
-        url: requestUrl(req, services.publicUrl),
+        get url() {
+          return (url ??= requestUrl(req, origin));
+        },
         async include(rootType, primary) {
-          const paths = includePaths(rootType, parseInclude(query));
+          const paths = includePaths(rootType, param(query, 'include'));
           if (paths.length === 0) return undefined;
           return loadIncludedResources({ db: services.db, accountId, now: trackingClockOf(services).now() }, primary, paths);
         },

@@ -33,7 +33,17 @@ interface PathTree {
 // "__proto__" never reach Object.prototype.
 const own = <T>(map: Record<string, T> | undefined, key: string): T | undefined => (map && Object.hasOwn(map, key) ? map[key] : undefined);
 
+// The same paths arrays come back request after request (the read model remembers them), and so
+// do their trees.
+const trees = new WeakMap<string[], PathTree>();
+
 function toTree(paths: string[]): PathTree {
+  let tree = trees.get(paths);
+  if (!tree) trees.set(paths, (tree = pathTree(paths)));
+  return tree;
+}
+
+function pathTree(paths: string[]): PathTree {
   const tree: PathTree = Object.create(null);
   for (const path of paths) {
     let node = tree;
@@ -64,7 +74,19 @@ export function validateInclude(types: ResourceTypes, rootType: string, paths: s
   return [...new Set(canonical)];
 }
 
-const keyOf = (r: Identifier) => `${r.type}:${r.id}`;
+/**
+ * Records found along include paths, by type and then id. Two levels of maps rather than one
+ * keyed "type:id": every lookup of a request would otherwise build and hash a string of its own.
+ */
+export type Related = Map<string, Map<string, Resource>>;
+
+const found = (known: Related, ident: Identifier): Resource | undefined => known.get(ident.type)?.get(ident.id);
+
+function remember(known: Related, r: Resource): void {
+  const ofType = known.get(r.type);
+  if (ofType) ofType.set(r.id, r);
+  else known.set(r.type, new Map([[r.id, r]]));
+}
 
 /** The records named by `paths`, not repeating any primary record. */
 export async function loadIncluded(types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: string[]): Promise<Resource[]> {
@@ -73,24 +95,37 @@ export async function loadIncluded(types: ResourceTypes, ctx: LoadContext, prima
 }
 
 /**
- * Every record reachable from `primary` along `paths`, keyed "type:id" (primaries included),
- * loaded level by level: one query per type per level, the types of a level at once. Many
- * documents can share one load: each then takes its own records with includedFrom.
+ * Every record reachable from `primary` along `paths` (primaries included), loaded level by
+ * level: one query per type per level, the types of a level at once. Many documents can share
+ * one load: each then takes its own records with includedFrom.
  */
-export const loadRelated = (types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: string[]): Promise<Map<string, Resource>> =>
+export const loadRelated = (types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: string[]): Promise<Related> =>
   loadAlong(types, ctx, primary, toTree(paths));
 
-async function loadAlong(types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: PathTree): Promise<Map<string, Resource>> {
-  const known = new Map<string, Resource>(primary.map((r) => [keyOf(r), r]));
+interface Step {
+  resources: Iterable<Resource>;
+  segment: string;
+  subtree: PathTree;
+}
 
-  let level: { resources: Resource[]; tree: PathTree }[] = [{ resources: primary, tree: paths }];
+async function loadAlong(types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: PathTree): Promise<Related> {
+  const known: Related = new Map();
+  for (const r of primary) remember(known, r);
+
+  let level: { resources: Iterable<Resource>; tree: PathTree }[] = [{ resources: primary, tree: paths }];
   while (level.length > 0) {
-    const steps = level.flatMap(({ resources, tree }) => Object.entries(tree).map(([segment, subtree]) => ({ wanted: related(resources, segment), subtree })));
+    const steps: Step[] = [];
+    for (const { resources, tree } of level) for (const segment in tree) steps.push({ resources, segment, subtree: tree[segment] });
     // What no step of this level has yet, by type: two relationships to one type cost one query.
     const missing = new Map<string, Set<string>>();
-    for (const { wanted } of steps) {
-      for (const [key, ident] of wanted) {
-        if (!known.has(key)) (missing.get(ident.type) ?? missing.set(ident.type, new Set()).get(ident.type)!).add(ident.id);
+    for (const { resources, segment } of steps) {
+      for (const r of resources) {
+        for (const ident of identifiers(r, segment)) {
+          if (found(known, ident)) continue;
+          const ids = missing.get(ident.type);
+          if (ids) ids.add(ident.id);
+          else missing.set(ident.type, new Set([ident.id]));
+        }
       }
     }
     const loads = [...missing].map(([type, ids]) => {
@@ -98,42 +133,60 @@ async function loadAlong(types: ResourceTypes, ctx: LoadContext, primary: Resour
       if (!load) throw new Error(`no loader for included type ${type}`);
       return () => load(ctx, [...ids]);
     });
-    for (const records of await inParallel(ctx.db, loads)) for (const r of records) known.set(keyOf(r), r);
-    level = steps
-      .filter(({ subtree }) => Object.keys(subtree).length > 0)
-      .map(({ wanted, subtree }) => ({ resources: [...wanted.keys()].map((k) => known.get(k)).filter((r): r is Resource => r !== undefined), tree: subtree }));
+    for (const records of await inParallel(ctx.db, loads)) for (const r of records) remember(known, r);
+    level = [];
+    for (const { resources, segment, subtree } of steps) {
+      if (isLeaf(subtree)) continue;
+      const next = new Set<Resource>();
+      for (const r of resources) {
+        for (const ident of identifiers(r, segment)) {
+          const record = found(known, ident);
+          if (record) next.add(record);
+        }
+      }
+      level.push({ resources: next, tree: subtree });
+    }
   }
   return known;
 }
 
 /** The records of `known` that `paths` reach from `primary`, in the order met, primaries left out. */
-export const includedFrom = (known: Map<string, Resource>, primary: Resource[], paths: string[]): Resource[] => includedAlong(known, primary, toTree(paths));
+export const includedFrom = (known: Related, primary: Resource[], paths: string[]): Resource[] => includedAlong(known, primary, toTree(paths));
 
-function includedAlong(known: Map<string, Resource>, primary: Resource[], paths: PathTree): Resource[] {
-  const primaryKeys = new Set(primary.map(keyOf));
-  const included = new Map<string, Resource>();
-  const walk = (resources: Resource[], tree: PathTree) => {
-    for (const [segment, subtree] of Object.entries(tree)) {
-      const next: Resource[] = [];
-      for (const key of related(resources, segment).keys()) {
-        const r = known.get(key);
-        if (!r) continue;
-        next.push(r);
-        if (!primaryKeys.has(key)) included.set(key, r);
-      }
-      walk(next, subtree);
-    }
-  };
-  walk(primary, paths);
-  return [...included.values()];
+function includedAlong(known: Related, primary: Resource[], paths: PathTree): Resource[] {
+  // `known` holds one object per type and id, so records are told apart by identity, not by
+  // "type:id" strings.
+  const included = new Set<Resource>();
+  collect(known, primary, paths, new Set(primary), included);
+  return [...included];
 }
 
-/** The identifiers the `segment` relationship of `resources` points to, keyed "type:id". */
-function related(resources: Resource[], segment: string): Map<string, Identifier> {
-  const wanted = new Map<string, Identifier>();
-  for (const r of resources) {
-    const data = r.relationships?.[segment]?.data;
-    for (const ident of Array.isArray(data) ? data : data ? [data] : []) wanted.set(keyOf(ident), ident);
+function collect(known: Related, resources: Iterable<Resource>, tree: PathTree, primary: Set<Resource>, included: Set<Resource>): void {
+  for (const segment in tree) {
+    const subtree = tree[segment];
+    // Only a path that goes on needs the records it reached, each once.
+    const next = isLeaf(subtree) ? undefined : new Set<Resource>();
+    for (const r of resources) {
+      for (const ident of identifiers(r, segment)) {
+        const record = found(known, ident);
+        if (!record) continue;
+        next?.add(record);
+        if (!primary.has(record)) included.add(record);
+      }
+    }
+    if (next) collect(known, next, subtree, primary, included);
   }
-  return wanted;
+}
+
+function isLeaf(tree: PathTree): boolean {
+  for (const _ in tree) return false;
+  return true;
+}
+
+const NONE: readonly Identifier[] = [];
+
+/** The identifiers the `segment` relationship of `r` points to. */
+function identifiers(r: Resource, segment: string): readonly Identifier[] {
+  const data = r.relationships?.[segment]?.data;
+  return Array.isArray(data) ? data : data ? [data] : NONE;
 }

@@ -36,9 +36,11 @@ export function parsePage(query: Query, defaultSize = 30): Page {
 /** The include paths, e.g. "shipment,shipment.port_of_lading"; validated by the caller's resource types. */
 export function parseInclude(query: Query): string[] {
   const raw = param(query, 'include');
-  if (raw === undefined) return [];
-  return [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
+  return raw === undefined ? [] : includeList(raw);
 }
+
+/** The paths an `include` parameter's text names, each once. */
+export const includeList = (raw: string): string[] => [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
 
 /** filter[name] and the like; blank means absent. */
 export function optionalParam(query: Query, name: string): string | undefined {

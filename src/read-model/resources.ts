@@ -2,6 +2,8 @@
 // loaded through the one table of resource types.
 import type { Resource } from '../jsonapi/document.ts';
 import { loadIncluded, validateInclude, type LoadContext } from '../jsonapi/include.ts';
+import { memoize } from '../jsonapi/memo.ts';
+import { includeList } from '../jsonapi/query.ts';
 import { resourceTypes } from './resource-types.ts';
 
 export type { LoadContext };
@@ -13,8 +15,19 @@ export async function loadResources(ctx: LoadContext, type: string, ids: string[
   return load(ctx, ids);
 }
 
-/** `paths` checked against the relationships of `rootType` (a 400 naming the first that is not one). */
-export const includePaths = (rootType: string, paths: string[]): string[] => validateInclude(resourceTypes, rootType, paths);
+const includePathsByRoot = new Map<string, (include: string) => string[]>();
+
+/**
+ * The paths the `include` parameter's text names from `rootType`, checked against its
+ * relationships (a 400 naming the first that is not one). Remembered per root type: clients send
+ * the same few includes again and again. The array is shared: read it, never change it.
+ */
+export function includePaths(rootType: string, include: string | undefined): string[] {
+  if (include === undefined) return [];
+  let pathsOf = includePathsByRoot.get(rootType);
+  if (!pathsOf) includePathsByRoot.set(rootType, (pathsOf = memoize((text: string) => validateInclude(resourceTypes, rootType, includeList(text)), 1_000)));
+  return pathsOf(include);
+}
 
 /** The records `paths` name from `primary`, primaries left out. */
 export const loadIncludedResources = (ctx: LoadContext, primary: Resource[], paths: string[]): Promise<Resource[]> => loadIncluded(resourceTypes, ctx, primary, paths);

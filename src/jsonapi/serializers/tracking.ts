@@ -1,97 +1,23 @@
 // JSON:API resources of the tracking engine: shipments, containers and their events.
 // Shipment and container attributes come from the diff engine's stored state; every attribute
 // the reference service documents is present, null when unknown.
-import { LRUCache } from 'lru-cache';
 import { stableId } from '../../refdata/ids.ts';
 import type { AisEtaShown } from '../../store/ais-arrivals.ts';
 import type { ContainerRow, ShipmentRow } from '../../store/shipments.ts';
 import type { TransportEventRow } from '../../store/transport-events.ts';
 import { iso, toMany, toOne, type Resource } from '../document.ts';
-
-const SHIPMENT_STATE_ATTRIBUTES = [
-  'port_of_lading_locode',
-  'port_of_lading_name',
-  'port_of_discharge_locode',
-  'port_of_discharge_name',
-  'destination_locode',
-  'destination_name',
-  'pod_vessel_name',
-  'pod_vessel_imo',
-  'pod_voyage_number',
-  'pol_etd_at',
-  'pol_atd_at',
-  'pol_original_etd_at',
-  'pod_eta_at',
-  'pod_original_eta_at',
-  'pod_ata_at',
-  'destination_eta_at',
-  'destination_ata_at',
-  'pol_timezone',
-  'pod_timezone',
-  'destination_timezone',
-] as const;
-
-const CONTAINER_STATE_ATTRIBUTES = [
-  'seal_number',
-  'equipment_type',
-  'equipment_length',
-  'equipment_height',
-  'weight_in_lbs',
-  'pickup_lfd',
-  'pickup_appointment_at',
-  'availability_known',
-  'available_for_pickup',
-  'empty_out_at',
-  'pol_full_in_at',
-  'pol_vessel_loaded_at',
-  'pol_vessel_departed_at',
-  'pod_arrived_at',
-  'pod_discharged_at',
-  'pod_full_out_at',
-  'pod_rail_loaded_at',
-  'pod_rail_departed_at',
-  'ind_eta_at',
-  'ind_ata_at',
-  'ind_rail_unloaded_at',
-  'pod_rail_carrier_scac',
-  'ind_rail_carrier_scac',
-  'final_destination_full_out_at',
-  'empty_terminated_at',
-  'terminal_checked_at',
-  'pod_timezone',
-  'final_destination_timezone',
-  'empty_terminated_timezone',
-  'current_status',
-] as const;
-
-const UNREPORTED_CONTAINER_ATTRIBUTES = {
-  location_at_pod_terminal: null,
-  pod_full_out_chassis_number: null,
-  ind_facility_lfd_on: null,
-  shipment_last_tracking_request_at: null,
-} as const;
-
-const ARRAY_ATTRIBUTES = new Set(['holds_at_pod_terminal', 'fees_at_pod_terminal']);
-
-function pick(state: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.map((k) => [k, state[k] ?? null]));
-}
+import { memoize } from '../memo.ts';
 
 // A name-based id is a SHA-1 of the name: the same ports and vessels recur on every event and
-// shipment of a document, and across requests, so each name is hashed once (a bounded cache:
-// the world's ports and vessels fit, a flood of made-up codes only evicts).
-const stableIds = new LRUCache<string, string>({ max: 50_000 });
-function cachedStableId(kind: 'location' | 'vessel', key: string): string {
-  const name = `${kind}:${key}`;
-  let id = stableIds.get(name);
-  if (id === undefined) stableIds.set(name, (id = stableId(kind, key)));
-  return id;
-}
+// shipment of a document, and across requests, so each name is hashed once (bounded: the world's
+// ports and vessels fit, a flood of made-up codes only starts the memo afresh).
+const locationIdOf = memoize((locode: string) => stableId('location', locode), 50_000);
+const vesselIdOf = memoize((imo: string) => stableId('vessel', imo), 50_000);
 
 /** The id of the port or metro area a UN/LOCODE names, or null. */
-export const locationId = (locode: unknown) => (typeof locode === 'string' && locode ? cachedStableId('location', locode) : null);
+export const locationId = (locode: unknown) => (typeof locode === 'string' && locode ? locationIdOf(locode) : null);
 /** The id of the vessel an IMO number names, or null. */
-export const vesselId = (imo: string | null) => (imo ? cachedStableId('vessel', imo) : null);
+export const vesselId = (imo: string | null) => (imo ? vesselIdOf(imo) : null);
 
 type EventOrigin = Pick<TransportEventRow, 'timezone' | 'location_locode' | 'data_source' | 'published_at' | 'created_at'>;
 
@@ -127,7 +53,28 @@ export function shipmentResource(
       shipping_line_name: line?.name ?? null,
       shipping_line_short_name: line?.short_name ?? null,
       customer_name: customerName ?? null,
-      ...pick(s, SHIPMENT_STATE_ATTRIBUTES),
+      // From the diff engine's state, written out rather than picked by a list of names: the
+      // object is built at once, in one shape, without the intermediate entries and copies.
+      port_of_lading_locode: s.port_of_lading_locode ?? null,
+      port_of_lading_name: s.port_of_lading_name ?? null,
+      port_of_discharge_locode: s.port_of_discharge_locode ?? null,
+      port_of_discharge_name: s.port_of_discharge_name ?? null,
+      destination_locode: s.destination_locode ?? null,
+      destination_name: s.destination_name ?? null,
+      pod_vessel_name: s.pod_vessel_name ?? null,
+      pod_vessel_imo: s.pod_vessel_imo ?? null,
+      pod_voyage_number: s.pod_voyage_number ?? null,
+      pol_etd_at: s.pol_etd_at ?? null,
+      pol_atd_at: s.pol_atd_at ?? null,
+      pol_original_etd_at: s.pol_original_etd_at ?? null,
+      pod_eta_at: s.pod_eta_at ?? null,
+      pod_original_eta_at: s.pod_original_eta_at ?? null,
+      pod_ata_at: s.pod_ata_at ?? null,
+      destination_eta_at: s.destination_eta_at ?? null,
+      destination_ata_at: s.destination_ata_at ?? null,
+      pol_timezone: s.pol_timezone ?? null,
+      pod_timezone: s.pod_timezone ?? null,
+      destination_timezone: s.destination_timezone ?? null,
       // svc's extension: AIS's estimate beside the carrier's pod_eta_at, which stays the carrier's.
       pod_ais_eta_at: iso(aisEta?.eta_at),
       pod_ais_eta_updated_at: iso(aisEta?.computed_at),
@@ -153,7 +100,6 @@ export function shipmentResource(
 
 export function containerResource(row: ContainerRow, transportEventIds?: string[]): Resource {
   const s = row.state;
-  const arrays = Object.fromEntries([...ARRAY_ATTRIBUTES].map((k) => [k, Array.isArray(s[k]) ? s[k] : []]));
   return {
     id: row.id,
     type: 'container',
@@ -162,15 +108,47 @@ export function containerResource(row: ContainerRow, transportEventIds?: string[
       ref_numbers: row.ref_numbers,
       created_at: iso(row.created_at),
       updated_at: iso(row.updated_at),
-      ...pick(s, CONTAINER_STATE_ATTRIBUTES),
+      // From the diff engine's state, written out as the shipment's are.
+      seal_number: s.seal_number ?? null,
+      equipment_type: s.equipment_type ?? null,
+      equipment_length: s.equipment_length ?? null,
+      equipment_height: s.equipment_height ?? null,
+      weight_in_lbs: s.weight_in_lbs ?? null,
+      pickup_lfd: s.pickup_lfd ?? null,
+      pickup_appointment_at: s.pickup_appointment_at ?? null,
       availability_known: s.availability_known ?? false,
+      available_for_pickup: s.available_for_pickup ?? null,
+      empty_out_at: s.empty_out_at ?? null,
+      pol_full_in_at: s.pol_full_in_at ?? null,
+      pol_vessel_loaded_at: s.pol_vessel_loaded_at ?? null,
+      pol_vessel_departed_at: s.pol_vessel_departed_at ?? null,
+      pod_arrived_at: s.pod_arrived_at ?? null,
+      pod_discharged_at: s.pod_discharged_at ?? null,
+      pod_full_out_at: s.pod_full_out_at ?? null,
+      pod_rail_loaded_at: s.pod_rail_loaded_at ?? null,
+      pod_rail_departed_at: s.pod_rail_departed_at ?? null,
+      ind_eta_at: s.ind_eta_at ?? null,
+      ind_ata_at: s.ind_ata_at ?? null,
+      ind_rail_unloaded_at: s.ind_rail_unloaded_at ?? null,
+      pod_rail_carrier_scac: s.pod_rail_carrier_scac ?? null,
+      ind_rail_carrier_scac: s.ind_rail_carrier_scac ?? null,
+      final_destination_full_out_at: s.final_destination_full_out_at ?? null,
+      empty_terminated_at: s.empty_terminated_at ?? null,
+      terminal_checked_at: s.terminal_checked_at ?? null,
+      pod_timezone: s.pod_timezone ?? null,
+      final_destination_timezone: s.final_destination_timezone ?? null,
+      empty_terminated_timezone: s.empty_terminated_timezone ?? null,
       current_status: s.current_status ?? 'new',
-      ...arrays,
+      holds_at_pod_terminal: Array.isArray(s.holds_at_pod_terminal) ? s.holds_at_pod_terminal : [],
+      fees_at_pod_terminal: Array.isArray(s.fees_at_pod_terminal) ? s.fees_at_pod_terminal : [],
       // The terminal's last free day is the one svc learns; line and rail ones are not reported yet.
       import_deadlines: { pickup_lfd_terminal: s.pickup_lfd ?? null, pickup_lfd_rail: null, pickup_lfd_line: null },
       pod_last_tracking_request_at: s.terminal_checked_at ?? null,
       // Reference attributes no carrier or terminal feed of svc's reports yet: present, and null.
-      ...UNREPORTED_CONTAINER_ATTRIBUTES,
+      location_at_pod_terminal: null,
+      pod_full_out_chassis_number: null,
+      ind_facility_lfd_on: null,
+      shipment_last_tracking_request_at: null,
     },
     relationships: {
       shipment: toOne('shipment', row.shipment_id),

@@ -1,0 +1,17 @@
+// A pure function's recent results, for values documents repeat: the same dates and port and
+// vessel ids recur across a document's records and across requests for the same records.
+// Bounded by starting afresh when full: every value is cheap to compute again, and a plain Map
+// lookup is cheaper than an LRU's, which reorders its list on every hit.
+
+export function memoize<K, V>(compute: (key: K) => V, max: number): (key: K) => V {
+  const cache = new Map<K, V>();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      if (cache.size >= max) cache.clear();
+      cache.set(key, value);
+    }
+    return value;
+  };
+}
