@@ -3,22 +3,13 @@
 // OCR, e-mail parts); src/domain/documents/extract/ reads the text.
 import PostalMime from 'postal-mime';
 import { extractFromText } from '../domain/documents/extract/extract-text.ts';
-import type { Classification, DocumentFields, ExtractedNumbers } from '../domain/documents/extract/types.ts';
+import { nothingRead, type Extraction } from '../domain/documents/extraction.ts';
 import { conformingFields } from '../domain/documents/schemas/validate.ts';
 import { inferenceCatalogue } from '../refdata/inference.ts';
 import { ocrAvailable, ocrImage, ocrPdf, rasteriserAvailable } from './ocr.ts';
 import { pdfText } from './pdf-text.ts';
 import { portIndex } from './ports.ts';
 
-export interface DocumentExtraction extends Classification {
-  /** The schema `fields` follow, `<type>@<version>` (GET /v2/document_schemas/{id}). */
-  schema_version: string;
-  text: string;
-  fields: DocumentFields;
-  numbers: ExtractedNumbers;
-  /** The document is an image (or a scan) and no OCR engine is installed: nothing was read. */
-  needs_ocr: boolean;
-}
 
 interface ReadText {
   text: string;
@@ -74,8 +65,14 @@ function readText(bytes: Uint8Array, contentType: string): Promise<ReadText> {
  * Reads a document. `contentType` is one of the types svc accepts (PDF, PNG, JPEG, TIFF, plain
  * text, message/rfc822), best sniffed from the bytes; anything else is read as text.
  */
-export async function extractDocument(bytes: Uint8Array, contentType: string): Promise<DocumentExtraction> {
-  const read = await readText(bytes, contentType);
+export async function extractDocument(bytes: Uint8Array, contentType: string): Promise<Extraction> {
+  let read: ReadText;
+  try {
+    read = await readText(bytes, contentType);
+  } catch (err) {
+    // The PDF library or the OCR engine refused the bytes: trying again reads the same bytes.
+    return nothingRead(`The file could not be read: ${(err as Error).message}`);
+  }
   const found = extractFromText(read.text, { catalogue: inferenceCatalogue(), ports: portIndex() }, read.ocr);
   return {
     type: found.type,

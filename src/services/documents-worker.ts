@@ -4,8 +4,8 @@
 // lapses. An extraction ends with document.extracted or document.extraction_failed, recorded in
 // the transaction that saves it, so webhook notifications go out through the usual outbox.
 import type { Clock } from '../clock.ts';
-import { extractDocument as minimalExtraction, type ExtractDocument, type ExtractedNumbers, type Extraction } from '../domain/documents/extraction.ts';
-import { isDocumentType, SCHEMA_VERSION } from '../domain/documents/types.ts';
+import { nothingRead, type ExtractDocument, type ExtractedNumbers, type Extraction } from '../domain/documents/extraction.ts';
+import { extractDocument } from '../documents/extract.ts';
 import { domainEvent } from '../domain/events/domain-event.ts';
 import { MINUTE } from '../domain/time-units.ts';
 import { findAccount } from '../store/accounts.ts';
@@ -19,7 +19,7 @@ import { createTrackingRequest, type CreateTrackingRequest } from './tracking-re
 export interface DocumentWorkerDeps {
   db: Db;
   clock: Clock;
-  /** The extraction engine; the minimal plain-text one unless given. */
+  /** The extraction engine; svc's own (src/documents/extract.ts) unless given. */
   extract?: ExtractDocument;
   /** Whether svc can track a SCAC here (as POST /v2/tracking_requests asks); unset, any known line. */
   isTrackable?: (scac: string) => boolean;
@@ -50,7 +50,7 @@ export class DocumentWorker {
   );
 
   constructor(private readonly deps: DocumentWorkerDeps) {
-    this.#extract = deps.extract ?? minimalExtraction;
+    this.#extract = deps.extract ?? extractDocument;
   }
 
   /** Runs the jobs due now; returns how many it took. */
@@ -87,25 +87,27 @@ export class DocumentWorker {
       // A fault of the engine (or the database) is retried; after the last attempt it is a failure.
       this.deps.log?.('document extraction error', { document_id: doc.id, err: String(err) });
       if (doc.job_attempts + 1 < MAX_ATTEMPTS) return jobAttemptFailed(db, doc, new Date(clock.now().getTime() + retryDelay(doc.job_attempts)), clock.now());
-      return this.#finish(doc, failedExtraction(`Extraction failed ${MAX_ATTEMPTS} times: ${String(err)}`));
+      return this.#finish(doc, nothingRead(), `Extraction failed ${MAX_ATTEMPTS} times: ${String(err)}`);
     }
-    return this.#finish(doc, extraction);
+    return this.#finish(doc, extraction, extraction.unreadable);
   }
 
-  async #finish(doc: DocumentRow, extraction: Extraction): Promise<void> {
-    const failed = extraction.text.trim() === '';
+  /** Saves the extraction; it failed when `failure` says why, or when no text could be read. */
+  async #finish(doc: DocumentRow, extraction: Extraction, failure?: string): Promise<void> {
+    const failed = failure !== undefined || extraction.text.trim() === '';
     const at = this.deps.clock.now();
     const untracked = await withTransaction(this.deps.db, async (tx) => {
       const saved = await saveExtraction(
         tx,
         doc,
         {
-          document_type: isDocumentType(extraction.type) ? extraction.type : 'other',
-          classification_notes: failed ? (typeof extraction.fields.error === 'string' ? extraction.fields.error : 'No text could be read: the file needs OCR, which this extraction engine does not run.') : null,
+          document_type: extraction.type,
+          classification_notes: failed ? (failure ?? (extraction.needs_ocr ? 'No text could be read: the file is an image or a scan and no OCR engine (tesseract) is installed.' : 'No text could be read from the file.')) : null,
           status: failed ? 'failed' : 'extracted',
           text: extraction.text,
           numbers: extraction.numbers,
-          schema_version: SCHEMA_VERSION,
+          // The representation names the schema's version (its date), as document_schema's schema_version does.
+          schema_version: extraction.schema_version.slice(extraction.schema_version.indexOf('@') + 1),
           payload: { document_type: extraction.type, confidence: extraction.confidence, ...extraction.fields },
         },
         at,
@@ -140,7 +142,5 @@ export class DocumentWorker {
     }
   }
 }
-
-const failedExtraction = (note: string): Extraction => ({ type: 'other', confidence: 0, text: '', fields: { error: note }, numbers: { containers: [], bills_of_lading: [], bookings: [] }, needs_ocr: true });
 
 const numbersOf = (n: Partial<ExtractedNumbers>): ExtractedNumbers => ({ containers: n.containers ?? [], bills_of_lading: n.bills_of_lading ?? [], bookings: n.bookings ?? [] });

@@ -1,7 +1,6 @@
 // Documents, their extraction results (document_representation) and the schemas of each type's
 // extracted fields (document_schema), as the reference service shapes them.
 import type { DocumentSchema } from '../../domain/documents/types.ts';
-import { SCHEMA_ACTIVE_AT } from '../../domain/documents/types.ts';
 import type { DocumentRow, RepresentationRow } from '../../store/documents.ts';
 import { iso, toMany, toOne, type Resource } from '../document.ts';
 
@@ -46,24 +45,25 @@ export function documentRepresentationResource(row: RepresentationRow): Resource
 }
 
 export function documentSchemaResource(schema: DocumentSchema): Resource {
+  const activeAt = iso(new Date(schema.active_at));
   return {
     // The reference's ids are full versions, not uuids.
-    id: schema.fullVersion,
+    id: schema.full_version,
     type: 'document_schema',
     attributes: {
-      document_type: schema.type.code,
-      label: schema.type.label,
-      schema_version: schema.version,
-      full_version: schema.fullVersion,
+      document_type: schema.document_type,
+      label: schema.label,
+      schema_version: schema.schema_version,
+      full_version: schema.full_version,
       current: schema.current,
-      draft: false,
-      active_at: iso(SCHEMA_ACTIVE_AT),
-      schema_format: 'json_schema',
-      description: schema.type.description,
-      schema_payload: schema.payload,
-      created_at: iso(SCHEMA_ACTIVE_AT),
-      updated_at: iso(SCHEMA_ACTIVE_AT),
+      draft: schema.draft,
+      active_at: activeAt,
+      schema_format: schema.schema_format,
+      description: schema.description,
+      schema_payload: schema.schema_payload,
+      created_at: activeAt,
+      updated_at: activeAt,
     },
-    links: { self: `/v2/document_schemas/${schema.fullVersion}` },
+    links: { self: `/v2/document_schemas/${schema.full_version}` },
   };
 }
