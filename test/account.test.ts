@@ -23,7 +23,7 @@ test("the key's account: id, name, created_at and its self link, as documented",
   assert.match(res.headers.get('content-type') ?? '', /^application\/vnd\.api\+json/);
   const stored = await findAccount(t.db, t.accountId);
   assert.deepEqual(res.body, {
-    data: { id: t.accountId, type: 'account', attributes: { name: 'Account A', created_at: stored!.created_at.toISOString(), features: { routing: true } }, links: { self: '/v2/account' } },
+    data: { id: t.accountId, type: 'account', attributes: { name: 'Account A', created_at: stored!.created_at.toISOString(), features: { document_tracking: true, routing: true } }, links: { self: '/v2/account' } },
   });
   // Bearer works as anywhere else.
   assert.equal((await account(null, { authorization: `Bearer ${t.key}` })).body.data.id, t.accountId);

@@ -135,6 +135,14 @@ describe('GET /v2/shipments filters for the web list', () => {
     assert.equal(res.body.errors[0].source.parameter, 'filter[pod_eta_at][start]');
   });
 
+  test('a state time that is no time is saved, and is in no range and last in the arrival order', async () => {
+    const { accountId, key } = await t.newAccount('Odd times');
+    await seed(accountId, 'odd', { number: 'BL-ODD', scac: 'MAEU', pol: 'CNSHA', pod: 'USLAX', podName: 'Los Angeles', eta: 'next Tuesday', containers: [] });
+    await seed(accountId, 'fine', { number: 'BL-FINE', scac: 'MAEU', pol: 'CNSHA', pod: 'USLAX', podName: 'Los Angeles', eta: day(3), containers: [] });
+    assert.deepEqual(await names(`filter[pod_eta_at][start]=${day(0)}`, key), ['fine']);
+    assert.deepEqual(await names('sort=pod_arrival_at', key), ['fine', 'odd']);
+  });
+
   test('q compares numbers without case, spaces and dashes, and finds containers by their reference numbers', async () => {
     assert.deepEqual(await names('q=MSKU 123456-5'), ['A']);
     assert.deepEqual(await names('q=msku-1234'), ['A']);

@@ -12131,7 +12131,7 @@ export interface operations {
                 "filter[filename]"?: string;
                 /** @description A container, bill of lading or booking number the document names */
                 "filter[reference]"?: string;
-                /** @description Any of these types (manual type first): bill_of_lading, arrival_notice, commercial_invoice, packing_list, booking_confirmation, delivery_order, customs_entry, other */
+                /** @description Any of these types (manual type first): bill_of_lading, booking_confirmation, arrival_notice, delivery_order, commercial_invoice, packing_list, other */
                 "filter[document_types]"?: string;
                 /** @description One of created_at, document_type, added_by; a leading - for descending (default -created_at) */
                 sort?: string;
@@ -12158,7 +12158,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
-                                /** @description System-classified type: bill_of_lading, arrival_notice, commercial_invoice, packing_list, booking_confirmation, delivery_order, customs_entry, other */
+                                /** @description System-classified type: bill_of_lading, booking_confirmation, arrival_notice, delivery_order, commercial_invoice, packing_list, other */
                                 document_type: string;
                                 document_type_manual: string | null;
                                 classification_notes: string | null;
@@ -12379,7 +12379,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
-                                /** @description System-classified type: bill_of_lading, arrival_notice, commercial_invoice, packing_list, booking_confirmation, delivery_order, customs_entry, other */
+                                /** @description System-classified type: bill_of_lading, booking_confirmation, arrival_notice, delivery_order, commercial_invoice, packing_list, other */
                                 document_type: string;
                                 document_type_manual: string | null;
                                 classification_notes: string | null;
@@ -12648,7 +12648,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
-                                /** @description System-classified type: bill_of_lading, arrival_notice, commercial_invoice, packing_list, booking_confirmation, delivery_order, customs_entry, other */
+                                /** @description System-classified type: bill_of_lading, booking_confirmation, arrival_notice, delivery_order, commercial_invoice, packing_list, other */
                                 document_type: string;
                                 document_type_manual: string | null;
                                 classification_notes: string | null;
@@ -12922,7 +12922,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
-                                /** @description System-classified type: bill_of_lading, arrival_notice, commercial_invoice, packing_list, booking_confirmation, delivery_order, customs_entry, other */
+                                /** @description System-classified type: bill_of_lading, booking_confirmation, arrival_notice, delivery_order, commercial_invoice, packing_list, other */
                                 document_type: string;
                                 document_type_manual: string | null;
                                 classification_notes: string | null;

@@ -5,10 +5,18 @@
 
 -- Times in the shipments' state are ISO 8601 text. text::timestamptz is only STABLE (a text
 -- without an offset would be read in the session's time zone), so it can be neither indexed nor
--- stored; read in UTC, the same text is always the same instant.
+-- stored; read in UTC, the same text is always the same instant. A text that is no time gives
+-- NULL rather than an error: the columns below are computed on every write of a shipment, and a
+-- carrier's odd value must not stop its shipment from being saved (it is then in no range).
 CREATE FUNCTION iso_instant(t text) RETURNS timestamptz
-  LANGUAGE sql IMMUTABLE PARALLEL SAFE SET timezone = 'UTC'
-  AS $$ SELECT t::timestamptz $$;
+  LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET timezone = 'UTC'
+  AS $$
+  BEGIN
+    RETURN t::timestamptz;
+  EXCEPTION WHEN invalid_datetime_format OR datetime_field_overflow OR invalid_parameter_value THEN
+    RETURN NULL;
+  END
+  $$;
 
 -- The carrier's estimated arrival at the port of discharge (filter[pod_eta_at]), and the arrival
 -- the list sorts by (sort=pod_arrival_at: the actual one once known, else the estimate), as
