@@ -1,7 +1,7 @@
 // The document extraction engine's entry: bytes and their (sniffed) content type in, the document's
 // type, text, numbers and schema fields out. This adapter turns bytes into text (PDF text layer,
 // OCR, e-mail parts); src/domain/documents/extract/ reads the text.
-import PostalMime from 'postal-mime';
+import PostalMime, { type Email } from 'postal-mime';
 import { extractFromText } from '../domain/documents/extract/extract-text.ts';
 import { nothingRead, type Extraction } from '../domain/documents/extraction.ts';
 import { conformingFields } from '../domain/documents/schemas/validate.ts';
@@ -33,11 +33,14 @@ async function readPdf(bytes: Uint8Array): Promise<ReadText> {
   return { text: await ocrPdf(bytes), ocr: true, needsOcr: false };
 }
 
+/** A message's body as text: an HTML-only message's without the tags is enough to find labels and numbers. */
+export const mailBodyText = (mail: Pick<Email, 'text' | 'html'>): string =>
+  mail.text ?? mail.html?.replace(/<(?:br|\/p|\/div|\/tr)[^>]*>/gi, '\n').replace(/<[^>]+>/g, ' ') ?? '';
+
 /** A message's subject and body, then the text of each attachment svc can read. */
 async function readEmail(bytes: Uint8Array): Promise<ReadText> {
   const mail = await PostalMime.parse(bytes);
-  // An HTML-only message: its text without the tags is enough to find labels and numbers.
-  const body = mail.text ?? mail.html?.replace(/<(?:br|\/p|\/div|\/tr)[^>]*>/gi, '\n').replace(/<[^>]+>/g, ' ') ?? '';
+  const body = mailBodyText(mail);
   const parts: ReadText[] = [{ text: `Subject: ${mail.subject ?? ''}\n${body}`, ocr: false, needsOcr: false }];
   for (const attachment of mail.attachments) {
     const type = attachment.mimeType.toLowerCase();

@@ -18,6 +18,7 @@ import { containerRoutes } from './routes/containers.ts';
 import { customFieldRoutes } from './routes/custom-fields.ts';
 import { documentFileRoutes } from './routes/document-files.ts';
 import { documentRoutes, registerMultipart } from './routes/documents.ts';
+import { emailSubmissionRoutes, registerRawMessages } from './routes/email-submissions.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inferNumberRoutes } from './routes/infer-number.ts';
 import { partyRoutes } from './routes/parties.ts';
@@ -52,7 +53,7 @@ const BODY_LIMIT = 1024 * 1024;
 
 /** Every /v2 route; the OpenAPI document is generated from this list. */
 export function v2Routes(): AnyRouteSpec[] {
-  return [...trackingRequestRoutes, ...inferNumberRoutes, ...shipmentRoutes, ...containerRoutes, ...containerMapRoutes, ...transportEventRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes, ...webhookRoutes, ...webhookExampleRoutes, ...webhookNotificationRoutes, ...accountRoutes, ...customFieldRoutes, ...documentRoutes];
+  return [...trackingRequestRoutes, ...inferNumberRoutes, ...shipmentRoutes, ...containerRoutes, ...containerMapRoutes, ...transportEventRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes, ...webhookRoutes, ...webhookExampleRoutes, ...webhookNotificationRoutes, ...accountRoutes, ...customFieldRoutes, ...documentRoutes, ...emailSubmissionRoutes];
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -126,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await registerMultipart(app, services);
+  registerRawMessages(app, services);
   const routes = [...v2Routes(), ...(options.routes ?? [])];
   for (const spec of routes) registerRoute(app, services, spec);
   const openApi = buildOpenApi(routes);

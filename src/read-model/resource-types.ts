@@ -18,6 +18,7 @@ import { findTrackingRequests } from '../store/tracking-requests.ts';
 import { findContainerUpdatedEvents, findEstimatedEvents, findTransportEvents } from '../store/transport-events.ts';
 import { findNotificationLogs, findNotifications } from '../store/webhook-notifications.ts';
 import { findWebhooks } from '../store/webhooks.ts';
+import { emailSubmissionsById } from './email-submissions.ts';
 import { containerResourcesById, shipmentResourcesById } from './tracking.ts';
 
 export const resourceTypes: ResourceTypes = {
@@ -95,8 +96,10 @@ export const resourceTypes: ResourceTypes = {
       return account ? [accountResource(account)] : [];
     },
   },
-  // svc takes no documents by e-mail yet: a document's email_submission is always null.
-  email_submission: { relationships: { account: ['account'], user: ['user'], documents: ['document'] } },
+  email_submission: {
+    relationships: { account: ['account'], user: ['user'], documents: ['document'] },
+    load: ({ db, accountId }, ids) => emailSubmissionsById(db, accountId, ids),
+  },
   webhook: {
     relationships: {},
     load: async ({ db, accountId }, ids) => (await findWebhooks(db, accountId, ids)).map(webhookResource),

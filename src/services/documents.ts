@@ -61,13 +61,15 @@ export interface Upload {
   filename: string;
   declaredContentType: string | null;
   bytes: Buffer;
+  /** The e-mail submission it came in; absent, an upload through the API. */
+  emailSubmissionId?: string;
 }
 
 /**
  * A new document from `upload`'s bytes, its extraction queued in the same statement. The content
  * type is the bytes' own; the same bytes twice in one account are a 409 naming the first.
  */
-export async function createDocument(db: Db, clock: Clock, settings: DocumentSettings, accountId: string, upload: Upload, field: FieldPath, blob?: BlobRow): Promise<DocumentRow> {
+export async function createDocument(db: Queryable, clock: Clock, settings: DocumentSettings, accountId: string, upload: Upload, field: FieldPath, blob?: BlobRow): Promise<DocumentRow> {
   if (upload.bytes.length > settings.maxBytes) throw tooLarge(settings.maxBytes);
   if (upload.bytes.length === 0) throw new Invalid(field, 'The document is empty (0 bytes).', 'empty_document');
   const contentType = sniffContentType(upload.bytes);
@@ -80,7 +82,8 @@ export async function createDocument(db: Db, clock: Clock, settings: DocumentSet
     account_id: accountId,
     blob_id: stored.id,
     name: upload.name?.trim() || upload.filename,
-    source: 'api',
+    source: upload.emailSubmissionId ? 'email' : 'api',
+    email_submission_id: upload.emailSubmissionId,
     file_name: upload.filename,
     file_content_type: contentType,
     file_size_bytes: upload.bytes.length,

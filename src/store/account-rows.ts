@@ -5,7 +5,7 @@ import { Conditions } from './conditions.ts';
 import { plannedPerRun, type Queryable } from './db.ts';
 import { isUuid } from './uuid.ts';
 
-type AccountTable = 'shipments' | 'containers' | 'tracking_requests' | 'transport_events' | 'estimated_events' | 'parties' | 'webhooks' | 'documents' | 'custom_field_definitions' | 'custom_field_options' | 'custom_fields';
+type AccountTable = 'shipments' | 'containers' | 'tracking_requests' | 'transport_events' | 'estimated_events' | 'parties' | 'webhooks' | 'documents' | 'email_submissions' | 'custom_field_definitions' | 'custom_field_options' | 'custom_fields';
 type LabelledTable = 'shipments' | 'tracking_requests';
 
 /** The labels a user edits on shipments and tracking requests; one left out stays as it is. */

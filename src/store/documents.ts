@@ -40,6 +40,8 @@ export interface DocumentRow {
   shipment_ids: string[];
   container_ids: string[];
   last_representation_id: string | null;
+  /** The e-mail the document came in (source 'email'). */
+  email_submission_id: string | null;
   job: DocumentJob | null;
   job_attempts: number;
   next_attempt_at: Date | null;
@@ -109,7 +111,8 @@ export interface NewDocument {
   account_id: string;
   blob_id: string;
   name: string;
-  source: 'api' | 'upload';
+  source: 'api' | 'upload' | 'email';
+  email_submission_id?: string;
   file_name: string;
   file_content_type: string;
   file_size_bytes: number;
@@ -124,10 +127,10 @@ export interface NewDocument {
  */
 export async function insertDocument(db: Queryable, d: NewDocument): Promise<{ row: DocumentRow } | { duplicate: DocumentRow }> {
   const { rows } = await db.query<DocumentRow>(
-    `INSERT INTO documents (account_id, blob_id, name, source, file_name, file_content_type, file_size_bytes, sha256, job, next_attempt_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'extract', $9, $9, $9)
+    `INSERT INTO documents (account_id, blob_id, name, source, file_name, file_content_type, file_size_bytes, sha256, email_submission_id, job, next_attempt_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10, 'extract', $9, $9, $9)
      ON CONFLICT (account_id, sha256) WHERE discarded_at IS NULL DO NOTHING RETURNING ${DOCUMENT_COLUMNS}`,
-    [d.account_id, d.blob_id, d.name, d.source, d.file_name, d.file_content_type, d.file_size_bytes, d.sha256, d.at],
+    [d.account_id, d.blob_id, d.name, d.source, d.file_name, d.file_content_type, d.file_size_bytes, d.sha256, d.at, d.email_submission_id ?? null],
   );
   if (rows[0]) return { row: rows[0] };
   const existing = await db.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE account_id = $1 AND sha256 = $2 AND discarded_at IS NULL`, [d.account_id, d.sha256]);

@@ -185,6 +185,7 @@ function documentRow(event: EventName, seen: Date): DocumentRow {
     blob_id: exampleId('document_blob'),
     name: `Bill of lading ${BILL_OF_LADING}`,
     source: 'api',
+    email_submission_id: null,
     file_name: `${BILL_OF_LADING}.pdf`,
     file_content_type: 'application/pdf',
     file_size_bytes: 48_213,

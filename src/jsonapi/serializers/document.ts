@@ -27,7 +27,7 @@ export function documentResource(row: DocumentRow): Resource {
     relationships: {
       account: toOne('account', row.account_id),
       user: toOne('user', null),
-      email_submission: toOne('email_submission', null),
+      email_submission: toOne('email_submission', row.email_submission_id),
       last_document_representation: toOne('document_representation', row.last_representation_id),
       shipments: toMany('shipment', row.shipment_ids),
       cargos: toMany('container', row.container_ids),

@@ -1,0 +1,113 @@
+// E-mail submissions: a message (from the SMTP listener or POST /v2/email_submissions) stored with
+// the documents it becomes, in one transaction, before the sender is told it was accepted: what
+// is acknowledged is in the database, extraction jobs queued, and a crash before the commit leaves
+// the sender to try again.
+import { createHash } from 'node:crypto';
+import PostalMime, { type Address, type Email } from 'postal-mime';
+import type { Clock } from '../clock.ts';
+import { mailBodyText } from '../documents/extract.ts';
+import { Conflict, Invalid, NotFound, TooLarge } from '../domain/errors.ts';
+import { withTransaction, type Db, type Queryable } from '../store/db.ts';
+import { insertBlob, type DocumentRow } from '../store/documents.ts';
+import { accountOfInboundAlias, insertEmailSubmission, type EmailSubmissionRow } from '../store/email-submissions.ts';
+import { createDocument, tooLarge, type DocumentSettings } from './documents.ts';
+
+export interface AcceptedEmail {
+  submission: EmailSubmissionRow;
+  documents: DocumentRow[];
+  /** Attachments that became no document, and why (the same bytes already there, a kind of file svc cannot read…). */
+  skipped: { filename: string; reason: string }[];
+}
+
+const addresses = (list: Address[] | Address | undefined): string[] =>
+  [list ?? []].flat().flatMap((a) => (a.address !== undefined ? [a.address] : a.group.map((m) => m.address))).filter(Boolean);
+
+const validDate = (raw: string | undefined): Date | null => {
+  const date = raw ? new Date(raw) : null;
+  return date && !Number.isNaN(date.getTime()) ? date : null;
+};
+
+const topContentType = (mail: Email): string | null => mail.headers.find((h) => h.key === 'content-type')?.value.split(';')[0].trim().toLowerCase() ?? null;
+
+// A document's name and text cannot hold NUL (PostgreSQL text).
+const clean = (text: string) => text.replaceAll('\u0000', '');
+
+/** The subject and body as one text document, the subject first and apart, so extraction reads both and it stays text/plain. */
+function messageText(subject: string, body: string): Buffer | undefined {
+  const text = `${subject}\n\n${body}`;
+  return text.trim() ? Buffer.from(text, 'utf8') : undefined;
+}
+
+const SKIPPABLE = (err: unknown): err is Invalid | Conflict | TooLarge => err instanceof Invalid || err instanceof TooLarge || (err instanceof Conflict && err.code === 'duplicate_document');
+
+/**
+ * Stores `raw` (an RFC 822 message) for the account with a document (source 'email') for each
+ * attachment and one for its subject and body, their extraction queued. An attachment that
+ * cannot be a document is skipped, never the mail.
+ */
+export async function acceptEmail(db: Db, clock: Clock, settings: DocumentSettings, accountId: string, raw: Buffer, receivedBy: 'smtp' | 'api'): Promise<AcceptedEmail> {
+  if (raw.length > settings.maxBytes) throw tooLarge(settings.maxBytes);
+  if (raw.length === 0) throw new Invalid([], 'The message is empty (0 bytes).', 'empty_message');
+  let mail: Email;
+  try {
+    mail = await PostalMime.parse(raw);
+  } catch (err) {
+    throw new Invalid([], `The message could not be parsed as RFC 822: ${(err as Error).message}`, 'malformed_message');
+  }
+  if (mail.headers.length === 0) throw new Invalid([], 'The message has no header fields: it is no RFC 822 message.', 'malformed_message');
+  const subject = clean(mail.subject ?? '');
+  const body = clean(mailBodyText(mail));
+  return withTransaction(db, async (tx) => {
+    const at = clock.now();
+    const rawBlob = await insertBlob(tx, {
+      account_id: accountId,
+      filename: 'message.eml',
+      declared_content_type: 'message/rfc822',
+      byte_size: raw.length,
+      checksum: createHash('md5').update(raw).digest('base64'),
+      data: raw,
+      at,
+    });
+    const submission = await insertEmailSubmission(tx, {
+      account_id: accountId,
+      subject,
+      body: body || null,
+      from: addresses(mail.from),
+      to: addresses(mail.to),
+      cc: addresses(mail.cc),
+      sent_at: validDate(mail.date),
+      message_id: mail.messageId ?? null,
+      in_reply_to: mail.inReplyTo ?? null,
+      references: mail.references?.split(/\s+/).filter(Boolean) ?? [],
+      content_type: topContentType(mail),
+      received_by: receivedBy,
+      raw_blob_id: rawBlob.id,
+      at,
+    });
+    const files: { filename: string; declaredContentType: string; bytes: Buffer }[] = mail.attachments.flatMap((a, i) =>
+      typeof a.content === 'string' ? [] : [{ filename: clean(a.filename ?? `attachment-${i + 1}`), declaredContentType: a.mimeType, bytes: Buffer.from(a.content instanceof ArrayBuffer ? a.content : a.content.buffer.slice(a.content.byteOffset, a.content.byteOffset + a.content.byteLength)) }],
+    );
+    const text = messageText(subject, body);
+    if (text) files.unshift({ filename: 'message.txt', declaredContentType: 'text/plain', bytes: text });
+    const accepted: AcceptedEmail = { submission, documents: [], skipped: [] };
+    for (const file of files) {
+      const name = file.bytes === text ? `${subject || '(no subject)'} (message text)` : undefined;
+      try {
+        accepted.documents.push(await createDocument(tx, clock, settings, accountId, { ...file, name, emailSubmissionId: submission.id }, ['attachments']));
+      } catch (err) {
+        if (!SKIPPABLE(err)) throw err;
+        accepted.skipped.push({ filename: file.filename, reason: err.detail });
+      }
+    }
+    return accepted;
+  });
+}
+
+/** The account an inbound address (<alias>@<domain>) names, when the domain is svc's. */
+export async function recipientAccount(db: Queryable, inboundDomain: string, address: string): Promise<string | undefined> {
+  const at = address.lastIndexOf('@');
+  if (at < 1 || address.slice(at + 1).toLowerCase() !== inboundDomain.toLowerCase()) return undefined;
+  return accountOfInboundAlias(db, address.slice(0, at));
+}
+
+export const submissionNotFound = () => new NotFound("Couldn't find EmailSubmission");
