@@ -7,7 +7,7 @@ import { errorFor } from './errors.ts';
 import { toRecords, type ResourceObject } from './records.ts';
 import type { paths } from './schema.ts';
 import { headerOf, inProcessSendOf, retryAfterMs, retryingFetch, retryingSend, sleep, type InProcessSend } from './transport.ts';
-import type { Account, AttributesOf, BodyOf, Container, CustomField, CustomFieldDefinition, CustomFieldOption, Document, DocumentSchema, InferResult, MetroArea, Party, Port, QueryOf, RailTerminal, RawEvent, SearchResult, Shipment, ShippingLine, Terminal, TrackingRequest, TransportEvent, Vessel, VesselWithPositions, Webhook, WebhookNotification } from './types.ts';
+import type { Account, AttributesOf, BodyOf, Container, CustomField, CustomFieldDefinition, CustomFieldOption, Document, DocumentSchema, EmailSubmission, InferResult, MetroArea, Party, Port, QueryOf, RailTerminal, RawEvent, SearchResult, Shipment, ShippingLine, Terminal, TrackingRequest, TransportEvent, Vessel, VesselWithPositions, Webhook, WebhookNotification } from './types.ts';
 
 export interface SvcClientOptions {
   /** svc's address: an origin (`http://localhost:8080`, which gets `/v2`) or the API base ending in `/v2`. */
@@ -48,6 +48,8 @@ export interface RequestOptions {
   plainJson?: boolean;
   /** The caller's own cancellation: an aborted request is not retried. */
   signal?: AbortSignal;
+  /** A body sent as it is with its own content type (a raw e-mail), instead of `body` as JSON. */
+  raw?: { contentType: string; body: string | Uint8Array<ArrayBuffer> };
 }
 
 /** `http://h:8080` and `http://h:8080/v2/` both become `http://h:8080/v2`. */
@@ -125,10 +127,11 @@ export class SvcClient {
     return this.fetchJson<T>(method, withQuery(this.baseUrl + path, options.query), options);
   }
 
-  private async fetchJson<T>(method: string, url: string, { body, plainJson = false, signal }: RequestOptions = {}): Promise<T> {
-    const headers = body === undefined ? this.headers : { ...this.headers, 'content-type': plainJson ? 'application/json' : JSONAPI };
-    const text = body === undefined ? undefined : JSON.stringify(body);
-    if (this.sendInProcess) {
+  private async fetchJson<T>(method: string, url: string, { body, plainJson = false, signal, raw }: RequestOptions = {}): Promise<T> {
+    const headers = raw ? { ...this.headers, 'content-type': raw.contentType } : body === undefined ? this.headers : { ...this.headers, 'content-type': plainJson ? 'application/json' : JSONAPI };
+    const text = raw ? raw.body : body === undefined ? undefined : JSON.stringify(body);
+    // The in-process path carries JSON text only: a raw body goes over the network.
+    if (this.sendInProcess && typeof text !== 'object') {
       const answer = await this.sendInProcess({ method, url, headers, body: text, signal });
       return answerOf<T>(answer.status, answer.body, (name) => headerOf(answer.headers, name));
     }
@@ -391,6 +394,17 @@ export class SvcClient {
       types: () => this.request<BodyOf<'getV2DocumentsTypes'>>('GET', '/documents/types'),
       /** The JSON Schema of a type's extracted fields, by `<type>@<version>`. */
       schema: (id: string) => this.one<DocumentSchema>('GET', `/document_schemas/${enc(id)}`),
+    }));
+  }
+
+  /** E-mails received (SMTP, or posted raw) and the documents they became. */
+  get emailSubmissions() {
+    return this.namespace('emailSubmissions', () => ({
+      get: (id: string, query: QueryOf<'getV2EmailSubmissionsId'> = {}) => this.one<EmailSubmission>('GET', `/email_submissions/${enc(id)}`, { query }),
+      list: (query: QueryOf<'getV2EmailSubmissions'> = {}) => this.page<EmailSubmission>('/email_submissions', query),
+      iterate: (query: QueryOf<'getV2EmailSubmissions'> = {}) => this.all<EmailSubmission>('/email_submissions', query),
+      /** Submits a raw RFC 822 message: its attachments and its text become documents. */
+      submit: (message: string | Uint8Array<ArrayBuffer>) => this.one<EmailSubmission>('POST', '/email_submissions', { raw: { contentType: 'message/rfc822', body: message } }),
     }));
   }
 

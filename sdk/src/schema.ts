@@ -1031,6 +1031,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/email_submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List email submissions */
+        get: operations["getV2EmailSubmissions"];
+        put?: never;
+        /** Submit an e-mail: the raw RFC 822 message as the body, Content-Type message/rfc822. Its attachments, and its subject and body as one text document, become documents (source email) */
+        post: operations["postV2EmailSubmissions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/email_submissions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an email submission */
+        get: operations["getV2EmailSubmissionsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1221,6 +1256,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links: {
@@ -1434,6 +1471,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -1579,6 +1618,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -1746,6 +1787,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -2119,6 +2162,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links: {
@@ -2368,6 +2413,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -2619,6 +2666,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -2845,6 +2894,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -3071,6 +3122,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -3329,6 +3382,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links: {
@@ -3585,6 +3640,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -3841,6 +3898,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -4076,6 +4135,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links: {
@@ -4728,6 +4789,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -4969,6 +5032,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links: {
@@ -5091,6 +5156,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -5221,6 +5288,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -5350,6 +5419,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -5479,6 +5550,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -5600,6 +5673,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -5746,6 +5821,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -6168,6 +6245,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links: {
@@ -6329,6 +6408,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -6449,6 +6530,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -6592,6 +6675,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -6726,6 +6811,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links: {
@@ -6918,6 +7005,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -7195,6 +7284,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -7326,6 +7417,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -7498,6 +7591,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -7840,6 +7935,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links: {
@@ -7985,6 +8082,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -8107,6 +8206,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -8230,6 +8331,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -8378,6 +8481,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links: {
@@ -8604,6 +8709,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -8743,6 +8850,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -8882,6 +8991,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -9078,6 +9189,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -9201,6 +9314,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links: {
@@ -9370,6 +9485,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -9489,6 +9606,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -9608,6 +9727,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -9758,6 +9879,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -9894,6 +10017,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links: {
@@ -10082,6 +10207,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -10209,6 +10336,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -10336,6 +10465,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -10488,6 +10619,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -10620,6 +10753,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links: {
@@ -10794,6 +10929,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -11013,6 +11150,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -11145,6 +11284,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links: {
@@ -11319,6 +11460,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -11538,6 +11681,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -11670,6 +11815,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links: {
@@ -11844,6 +11991,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -12063,6 +12212,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -12254,6 +12405,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links: {
@@ -12475,6 +12628,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -12744,6 +12899,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -13018,6 +13175,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -13506,6 +13665,8 @@ export interface operations {
                             };
                             links?: {
                                 self: string;
+                            } & {
+                                [key: string]: string;
                             };
                         }[];
                         links?: {
@@ -13640,6 +13801,488 @@ export interface operations {
             };
             /** @description byte_size is over SVC_DOCUMENT_MAX_BYTES */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2EmailSubmissions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                "page[number]"?: number;
+                /** @description Records per page (at most 100; larger values are clamped) */
+                "page[size]"?: number;
+                /** @description Comma-separated relationship paths to include (dotted for nested): account, user, documents, documents.last_document_representation */
+                include?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of email submissions, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "email_submission";
+                            attributes: {
+                                subject: string;
+                                body: string | null;
+                                from: string[];
+                                to: string[];
+                                cc: string[];
+                                sent_at: string | null;
+                                message_id: string | null;
+                                in_reply_to: string | null;
+                                references: string[];
+                                content_type: string | null;
+                                /** @description Documents made from this message, not discarded */
+                                documents_count: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            relationships: {
+                                account: {
+                                    data: {
+                                        /** @constant */
+                                        type: "account";
+                                        id: string;
+                                    } | null;
+                                };
+                                user: {
+                                    data: {
+                                        /** @constant */
+                                        type: "user";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description Its attachments and its text, as documents */
+                                documents: {
+                                    data: {
+                                        /** @constant */
+                                        type: "document";
+                                        id: string;
+                                    }[];
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        }[];
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            } & {
+                                [key: string]: string;
+                            };
+                        }[];
+                        links: {
+                            self: string;
+                            current: string;
+                            first: string;
+                            prev?: string;
+                            next?: string;
+                            last: string;
+                        };
+                        meta: {
+                            size: number;
+                            total: number;
+                            /**
+                             * @description Present when there are more records than total: lists count at most 1000 records past the start of the page
+                             * @constant
+                             */
+                            total_is_lower_bound?: true;
+                            pagination: {
+                                current: number;
+                                next?: number;
+                                last: number;
+                                records: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    postV2EmailSubmissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The submission; its documents are created and their extraction queued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "email_submission";
+                            attributes: {
+                                subject: string;
+                                body: string | null;
+                                from: string[];
+                                to: string[];
+                                cc: string[];
+                                sent_at: string | null;
+                                message_id: string | null;
+                                in_reply_to: string | null;
+                                references: string[];
+                                content_type: string | null;
+                                /** @description Documents made from this message, not discarded */
+                                documents_count: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            relationships: {
+                                account: {
+                                    data: {
+                                        /** @constant */
+                                        type: "account";
+                                        id: string;
+                                    } | null;
+                                };
+                                user: {
+                                    data: {
+                                        /** @constant */
+                                        type: "user";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description Its attachments and its text, as documents */
+                                documents: {
+                                    data: {
+                                        /** @constant */
+                                        type: "document";
+                                        id: string;
+                                    }[];
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            } & {
+                                [key: string]: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description The message is over SVC_DOCUMENT_MAX_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description The body is not sent as message/rfc822 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2EmailSubmissionsId: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated relationship paths to include (dotted for nested): account, user, documents, documents.last_document_representation */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The email_submission */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "email_submission";
+                            attributes: {
+                                subject: string;
+                                body: string | null;
+                                from: string[];
+                                to: string[];
+                                cc: string[];
+                                sent_at: string | null;
+                                message_id: string | null;
+                                in_reply_to: string | null;
+                                references: string[];
+                                content_type: string | null;
+                                /** @description Documents made from this message, not discarded */
+                                documents_count: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            relationships: {
+                                account: {
+                                    data: {
+                                        /** @constant */
+                                        type: "account";
+                                        id: string;
+                                    } | null;
+                                };
+                                user: {
+                                    data: {
+                                        /** @constant */
+                                        type: "user";
+                                        id: string;
+                                    } | null;
+                                };
+                                /** @description Its attachments and its text, as documents */
+                                documents: {
+                                    data: {
+                                        /** @constant */
+                                        type: "document";
+                                        id: string;
+                                    }[];
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            } & {
+                                [key: string]: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

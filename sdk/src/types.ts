@@ -43,3 +43,4 @@ export type CustomFieldOption = RecordOf<'getV2CustomFieldDefinitionsIdOptionsOp
 export type CustomField = RecordOf<'getV2CustomFieldsId'>;
 export type Document = RecordOf<'getV2DocumentsId'>;
 export type DocumentSchema = RecordOf<'getV2DocumentSchemasId'>;
+export type EmailSubmission = RecordOf<'getV2EmailSubmissionsId'>;

@@ -46,7 +46,8 @@ const anyResource = z.object({
   type: z.string(),
   attributes: z.record(z.string(), z.unknown()),
   relationships: relationships.optional(),
-  links: selfLink.optional(),
+  // Some types link more than themselves (a document its download).
+  links: selfLink.catchall(z.string()).optional(),
 });
 const included = z.array(anyResource).optional().describe('The records the include parameter asked for');
 

@@ -54,7 +54,8 @@ export async function acceptEmail(db: Db, clock: Clock, settings: DocumentSettin
   } catch (err) {
     throw new Invalid([], `The message could not be parsed as RFC 822: ${(err as Error).message}`, 'malformed_message');
   }
-  if (mail.headers.length === 0) throw new Invalid([], 'The message has no header fields: it is no RFC 822 message.', 'malformed_message');
+  // A header field's name is printable ASCII without spaces: text without one is no message.
+  if (!mail.headers.some((h) => /^[!-9;-~]+$/.test(h.originalKey))) throw new Invalid([], 'The message has no header fields: it is no RFC 822 message.', 'malformed_message');
   const subject = clean(mail.subject ?? '');
   const body = clean(mailBodyText(mail));
   return withTransaction(db, async (tx) => {
