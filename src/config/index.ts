@@ -158,6 +158,15 @@ const schema = z.object({
     .optional()
     .describe('key that signs document download and upload links (HMAC-SHA256); when unset, a random key made once and kept in the database'),
   SVC_DOCUMENT_LINK_TTL_S: wholeNumber(10, 604_800).default(300).describe('how long a document download_url (and a direct-upload URL) stays valid, in seconds'),
+  SVC_SMTP_PORT: port
+    .optional()
+    .describe('port of the SMTP listener that takes e-mail for <account alias>@SVC_INBOUND_DOMAIN on SVC_SMTP_HOST; unset: no listener (0: any free port)'),
+  SVC_SMTP_HOST: z.string().min(1).default('127.0.0.1').describe('interface the SVC_SMTP_PORT listener binds to (0.0.0.0 for all)'),
+  SVC_INBOUND_DOMAIN: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]+$/, 'must be a domain name')
+    .default('localhost')
+    .describe('domain of the accounts\' inbound addresses (<account alias>@SVC_INBOUND_DOMAIN); mail for any other domain is refused'),
   SVC_AIS_FEEDS: aisFeeds
     .default([])
     .describe('comma-separated host:port list of AIS feeds (NMEA 0183 !AIVDM lines over TCP) svc reads vessel positions from; empty: none'),

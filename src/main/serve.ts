@@ -30,6 +30,7 @@ import { DemoClock } from './demo-clock.ts';
 import { createLogger, databaseLog, say, warnAboutSettings, workerLog } from './logger.ts';
 import { mountMcp } from './mcp.ts';
 import { mountWeb, pageNotFound } from './web.ts';
+import { startSmtpListener, type SmtpListener } from './smtp.ts';
 import { listenFailure, StartError } from './start-errors.ts';
 
 /**
@@ -139,10 +140,12 @@ export async function serve(config: Config): Promise<void> {
   let documents: DocumentWorker | undefined;
   let ais: AisWorker | undefined;
   let metricsServer: FastifyInstance | undefined;
+  let smtp: SmtpListener | undefined;
   /** Stops whatever has started: requests first, then the workers, then what they use. */
   const stopAll = async () => {
     await app?.close().catch(() => {});
     await metricsServer?.close().catch(() => {});
+    await smtp?.close().catch(() => {});
     await worker?.stop().catch(() => {});
     await delivery?.stop().catch(() => {});
     await documents?.stop().catch(() => {});
@@ -223,6 +226,13 @@ export async function serve(config: Config): Promise<void> {
     // Uploaded documents' processing jobs, leased like tracking work (any number of processes share them).
     documents = new DocumentWorker({ db: database.db, clock: systemClock, isTrackable: (scac) => connectors.has(scac), log: outageAwareLog(workerLog(logger, 'documents'), database.db) });
     documents.start(config.SVC_WORKER_INTERVAL_MS);
+    if (config.SVC_SMTP_PORT !== undefined) {
+      const smtpPort = config.SVC_SMTP_PORT;
+      smtp = await startSmtpListener({ db: database.db, clock: systemClock, settings: documentSettingsFrom(config), domain: config.SVC_INBOUND_DOMAIN, host: config.SVC_SMTP_HOST, port: smtpPort, log: workerLog(logger, 'smtp') }).catch((err: unknown) => {
+        throw listenFailure(err, config.SVC_SMTP_HOST, smtpPort, { port: 'SVC_SMTP_PORT', host: 'SVC_SMTP_HOST' });
+      });
+      say(`e-mail submissions: SMTP on ${config.SVC_SMTP_HOST}:${smtp.port} for <account alias>@${config.SVC_INBOUND_DOMAIN}`);
+    }
     ais = await startAisWorker(config, feeds, database.db, trackingClock, logger, metrics);
     const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
     const base = config.SVC_PUBLIC_URL ? new URL('/v2', config.SVC_PUBLIC_URL).href : `http://${shownHost}:${port}/v2`;

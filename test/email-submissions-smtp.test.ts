@@ -1,0 +1,106 @@
+// The SMTP listener of a real `svc serve`, fed by nodemailer over loopback: an unknown recipient is
+// refused at RCPT (550), a message over the cap at DATA (552), and an accepted message's attachment
+// is extracted and reaches a real webhook receiver as document.extracted, linked to its submission.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import nodemailer from 'nodemailer';
+import pg from 'pg';
+import { checkDigit } from '../src/domain/inference/iso6346.ts';
+import { freshDatabase, type TestDatabase } from './support/database.ts';
+import { forFile } from './support/for-file.ts';
+import { startReceiver, type Received, type Receiver } from './support/receiver.ts';
+import { freePort, startServe, stopServe } from './support/svc-process.ts';
+
+const KEY = 'svc_test_email_smtp_key_0123456789abcdef';
+const DOMAIN = 'inbound.test';
+const MAX_BYTES = 20_000;
+
+let database: TestDatabase;
+let receiver: Receiver;
+forFile(
+  async () => ({ database: await freshDatabase(), receiver: await startReceiver() }),
+  (s) => ({ database, receiver } = s),
+  async (s) => {
+    await s.receiver.close();
+    await s.database.drop();
+  },
+);
+
+async function aliasOfTheAccount(): Promise<string> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    return (await client.query<{ inbound_alias: string }>('SELECT inbound_alias FROM accounts')).rows[0].inbound_alias;
+  } finally {
+    await client.end();
+  }
+}
+
+test('mail to an account alias over SMTP becomes documents whose extraction reaches the webhook', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-email-'));
+  const smtpPort = await freePort();
+  const headers = { authorization: `Token ${KEY}` };
+  const svc = await startServe({
+    DATABASE_URL: database.url,
+    SVC_DATA_DIR: dataDir,
+    SVC_SANDBOX: 'false',
+    SVC_BOOTSTRAP_API_KEY: KEY,
+    SVC_WEBHOOK_ALLOW_INSECURE: 'true',
+    SVC_WORKER_INTERVAL_MS: '50',
+    SVC_SMTP_PORT: String(smtpPort),
+    SVC_INBOUND_DOMAIN: DOMAIN,
+    SVC_DOCUMENT_MAX_BYTES: String(MAX_BYTES),
+  });
+  try {
+    assert.match(svc.stderr(), new RegExp(`SMTP on 127\\.0\\.0\\.1:${smtpPort}`));
+    const hook = await fetch(`${svc.base}/webhooks`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/vnd.api+json' },
+      body: JSON.stringify({ data: { type: 'webhook', attributes: { url: receiver.url, events: ['document.extracted'] } } }),
+    });
+    assert.equal(hook.status, 201, await hook.text());
+    const to = `${await aliasOfTheAccount()}@${DOMAIN}`;
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, secure: false, ignoreTLS: true });
+
+    await assert.rejects(transport.sendMail({ from: 'ops@forwarder.example', to: `nobody@${DOMAIN}`, subject: 'x', text: 'x' }), (err: any) => err.responseCode === 550);
+    await assert.rejects(transport.sendMail({ from: 'ops@forwarder.example', to: `someone@elsewhere.example`, subject: 'x', text: 'x' }), (err: any) => err.responseCode === 550);
+    await assert.rejects(transport.sendMail({ from: 'ops@forwarder.example', to, subject: 'big', text: 'y'.repeat(MAX_BYTES * 2) }), (err: any) => err.responseCode === 552);
+
+    const delivered = new Promise<Received>((resolve) => {
+      receiver.answer = (req, res) => {
+        res.writeHead(200).end('ok');
+        resolve(req);
+      };
+    });
+    const number = 'OOLU765432' + checkDigit('OOLU765432');
+    const sent = await transport.sendMail({
+      from: 'ops@forwarder.example',
+      to,
+      subject: 'Arrival notice',
+      text: 'Please find the notice attached.',
+      attachments: [{ filename: 'arrival.txt', content: `Arrival notice\nContainer ${number}\n` }],
+    });
+    assert.match(sent.response, /^250 /);
+    // The 250 came after the commit: the submission is there at once.
+    const list = (await (await fetch(`${svc.base}/email_submissions?include=documents`, { headers })).json()) as any;
+    assert.equal(list.data.length, 1, 'the refused messages left nothing');
+    const submission = list.data[0];
+    assert.equal(submission.attributes.subject, 'Arrival notice');
+    assert.deepEqual(submission.attributes.to, [to]);
+    assert.equal(submission.attributes.documents_count, 2);
+
+    const delivery = await delivered;
+    assert.equal(delivery.json.data.attributes.event, 'document.extracted');
+    const docId = delivery.json.data.relationships.reference_object.data.id;
+    const doc = (await (await fetch(`${svc.base}/documents/${docId}?include=current_extraction`, { headers })).json()) as any;
+    assert.equal(doc.data.attributes.source, 'email');
+    assert.deepEqual(doc.data.relationships.email_submission.data, { type: 'email_submission', id: submission.id });
+    transport.close();
+  } finally {
+    assert.equal(await stopServe(svc), 0);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
