@@ -85,8 +85,12 @@ test('a posted message becomes a submission with a document per attachment and o
   assert.deepEqual(byReference.body.data.map((d: any) => d.id), [textDoc.id]);
 
   // The same attachment mailed again: a new submission, the duplicate document skipped.
-  // (Through the SDK.)
+  // (Through the SDK; a minute later, so the list's newest-first order is plain.)
+  t.clock.advance(60_000);
   const sdk = new SvcClient({ baseUrl: t.baseUrl, token: key });
+  const address = await sdk.emailSubmissions.inboundAddress();
+  assert.match(address, /^[0-9a-f]{20}@localhost$/);
+  assert.notEqual(address, await new SvcClient({ baseUrl: t.baseUrl, token: t.key }).emailSubmissions.inboundAddress(), 'each account its own');
   const again = await sdk.emailSubmissions.submit(new Uint8Array(await compose({ from: 'ops@forwarder.example', subject: 'Again', text: 'see attached', attachments: [{ filename: 'an.pdf', content: PDF }] })));
   assert.equal(again.documents_count, 1, 'only its text');
 

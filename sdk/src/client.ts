@@ -404,6 +404,8 @@ export class SvcClient {
       list: (query: QueryOf<'getV2EmailSubmissions'> = {}) => this.page<EmailSubmission>('/email_submissions', query),
       iterate: (query: QueryOf<'getV2EmailSubmissions'> = {}) => this.all<EmailSubmission>('/email_submissions', query),
       /** Submits a raw RFC 822 message: its attachments and its text become documents. */
+      /** The account's inbound e-mail address. */
+      inboundAddress: async (): Promise<string> => (await this.request<BodyOf<'getV2EmailSubmissionsInboundAddress'>>('GET', '/email_submissions/inbound_address')).inbound_address,
       submit: (message: string | Uint8Array<ArrayBuffer>) => this.one<EmailSubmission>('POST', '/email_submissions', { raw: { contentType: 'message/rfc822', body: message } }),
     }));
   }

@@ -31,14 +31,17 @@ export interface DocumentSettings {
   linkTtlMs: number;
   /** The signing key (SVC_DOCUMENT_LINK_SECRET); unset, the one kept in the database. */
   linkSecret?: string;
+  /** The domain of the accounts' inbound e-mail addresses (SVC_INBOUND_DOMAIN). */
+  inboundDomain?: string;
 }
 
 export const defaultDocumentSettings: DocumentSettings = Object.freeze({ maxBytes: 25 * 1024 * 1024, linkTtlMs: 300 * SECOND });
 
-export const documentSettingsFrom = (config: Pick<Config, 'SVC_DOCUMENT_MAX_BYTES' | 'SVC_DOCUMENT_LINK_TTL_S' | 'SVC_DOCUMENT_LINK_SECRET'>): DocumentSettings => ({
+export const documentSettingsFrom = (config: Pick<Config, 'SVC_DOCUMENT_MAX_BYTES' | 'SVC_DOCUMENT_LINK_TTL_S' | 'SVC_DOCUMENT_LINK_SECRET' | 'SVC_INBOUND_DOMAIN'>): DocumentSettings => ({
   maxBytes: config.SVC_DOCUMENT_MAX_BYTES,
   linkTtlMs: config.SVC_DOCUMENT_LINK_TTL_S * SECOND,
   linkSecret: config.SVC_DOCUMENT_LINK_SECRET,
+  inboundDomain: config.SVC_INBOUND_DOMAIN,
 });
 
 // The database's key is read once per process (it never changes).

@@ -9,7 +9,7 @@ import { mailBodyText } from '../documents/extract.ts';
 import { Conflict, Invalid, NotFound, TooLarge } from '../domain/errors.ts';
 import { withTransaction, type Db, type Queryable } from '../store/db.ts';
 import { insertBlob, type DocumentRow } from '../store/documents.ts';
-import { accountOfInboundAlias, insertEmailSubmission, type EmailSubmissionRow } from '../store/email-submissions.ts';
+import { accountOfInboundAlias, inboundAliasOf, insertEmailSubmission, type EmailSubmissionRow } from '../store/email-submissions.ts';
 import { createDocument, tooLarge, type DocumentSettings } from './documents.ts';
 
 export interface AcceptedEmail {
@@ -103,6 +103,16 @@ export async function acceptEmail(db: Db, clock: Clock, settings: DocumentSettin
     return accepted;
   });
 }
+
+/** The address mail for the account goes to: <its alias>@<the inbound domain>. */
+export async function inboundAddress(db: Queryable, settings: DocumentSettings, accountId: string): Promise<string> {
+  const alias = await inboundAliasOf(db, accountId);
+  if (!alias) throw new NotFound("Couldn't find Account");
+  return `${alias}@${settings.inboundDomain ?? DEFAULT_INBOUND_DOMAIN}`;
+}
+
+/** The inbound domain when SVC_INBOUND_DOMAIN is unset (the config's default). */
+export const DEFAULT_INBOUND_DOMAIN = 'localhost';
 
 /** The account an inbound address (<alias>@<domain>) names, when the domain is svc's. */
 export async function recipientAccount(db: Queryable, inboundDomain: string, address: string): Promise<string | undefined> {

@@ -121,6 +121,7 @@ const METHODS: Record<string, string> = {
   getV2EmailSubmissions: 'emailSubmissions.list',
   getV2EmailSubmissionsId: 'emailSubmissions.get',
   postV2EmailSubmissions: 'emailSubmissions.submit',
+  getV2EmailSubmissionsInboundAddress: 'emailSubmissions.inboundAddress',
   getV2OpenapiJson: 'openApi',
   getHealthz: 'health',
   getReadyz: 'ready',

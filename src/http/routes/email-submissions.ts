@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../jsonapi/errors.ts';
 import { emailSubmissionResources } from '../../read-model/email-submissions.ts';
-import { acceptEmail, submissionNotFound } from '../../services/email-submissions.ts';
+import { acceptEmail, inboundAddress, submissionNotFound } from '../../services/email-submissions.ts';
 import { findEmailSubmissions, listEmailSubmissions } from '../../store/email-submissions.ts';
 import { recordDocument, resourceSchema, toManySchema, toOneSchema } from '../openapi-schemas.ts';
 import { listRoute, showRoute } from '../read-routes.ts';
@@ -62,6 +62,17 @@ export const emailSubmissionRoutes: AnyRouteSpec[] = [
     },
     serialize: (resource) => resource,
   }),
+  {
+    method: 'GET',
+    url: '/v2/email_submissions/inbound_address',
+    summary: "The account's inbound address: mail sent to it over SMTP (SVC_SMTP_PORT) becomes an email submission",
+    tag: TAG,
+    plainJson: true,
+    response: { status: 200, description: 'The address', schema: z.object({ inbound_address: z.string() }) },
+    async handler({ services, accountId }) {
+      return { body: { inbound_address: await inboundAddress(services.db, documentSettingsOf(services), accountId) } };
+    },
+  },
   {
     method: 'POST',
     url: '/v2/email_submissions',
