@@ -14023,7 +14023,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The message as received: header fields, a blank line, the body (MIME parts and all) */
+        requestBody: {
+            content: {
+                "message/rfc822": string;
+            };
+        };
         responses: {
             /** @description The submission; its documents are created and their extraction queued */
             201: {

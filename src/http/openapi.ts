@@ -89,6 +89,9 @@ export function buildOpenApi(routes: AnyRouteSpec[]): Record<string, unknown> {
         content: { [mediaType]: { schema }, ...(route.plainJson ? {} : { 'application/json': { schema } }) },
       };
     }
+    if (route.rawBody) {
+      operation.requestBody = { required: true, description: route.rawBody.description, content: { [route.rawBody.mediaType]: { schema: { type: 'string', format: 'binary' } } } };
+    }
     (paths[path] ??= {})[route.method.toLowerCase()] = operation;
   }
   for (const op of [...healthOperations, openApiOperation]) paths[op.path] = plainPathItem(op);

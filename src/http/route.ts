@@ -99,6 +99,8 @@ export interface RouteSpec<B = undefined> {
   bucket?: Bucket;
   /** Plain JSON instead of JSON:API (infer_number, refresh and the like). */
   plainJson?: boolean;
+  /** A body that is no JSON (a raw e-mail): its media type, for OpenAPI; the handler reads the bytes. */
+  rawBody?: { mediaType: string; description: string };
   handler(ctx: Ctx<B>): Promise<Reply>;
 }
 

@@ -78,6 +78,7 @@ export const emailSubmissionRoutes: AnyRouteSpec[] = [
     url: '/v2/email_submissions',
     summary: `Submit an e-mail: the raw RFC 822 message as the body, Content-Type ${RAW_MESSAGE}. Its attachments, and its subject and body as one text document, become documents (source email)`,
     tag: TAG,
+    rawBody: { mediaType: RAW_MESSAGE, description: 'The message as received: header fields, a blank line, the body (MIME parts and all)' },
     response: { status: 201, description: 'The submission; its documents are created and their extraction queued', schema: recordDocument(emailSubmissionSchema) },
     errors: { 413: 'The message is over SVC_DOCUMENT_MAX_BYTES', 415: `The body is not sent as ${RAW_MESSAGE}` },
     async handler({ services, accountId, req, url }) {
