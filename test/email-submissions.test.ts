@@ -96,6 +96,9 @@ test('a posted message becomes a submission with a document per attachment and o
 
   const list = await checker.call('GET', '/v2/email_submissions?page[size]=1', '/v2/email_submissions', { key });
   assert.equal(list.status, 200, list.text);
+  // Without include, the reference's default: the documents (and their extractions).
+  assert.deepEqual(list.body.included.map((r: any) => r.type), ['document']);
+  assert.equal((await t.request('GET', '/v2/email_submissions?include=', { key })).body.included, undefined);
   assert.equal(list.body.meta.total, 2);
   assert.deepEqual(list.body.data.map((s: any) => s.attributes.subject), ['Again']);
 });

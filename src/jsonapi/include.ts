@@ -19,6 +19,8 @@ export interface ResourceType {
   relationships: Record<string, readonly string[]>;
   /** Other names clients use for a relationship (the reference's include=shipment on a tracking request). */
   aliases?: Record<string, string>;
+  /** The include a request for records of this type gets when it sends none (the reference's default). */
+  defaultInclude?: string;
   /** Needed once some relationship points at this type. */
   load?(ctx: LoadContext, ids: string[]): Promise<Resource[]>;
 }

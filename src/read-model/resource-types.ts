@@ -98,6 +98,7 @@ export const resourceTypes: ResourceTypes = {
   },
   email_submission: {
     relationships: { account: ['account'], user: ['user'], documents: ['document'] },
+    defaultInclude: 'documents,documents.last_document_representation',
     load: ({ db, accountId }, ids) => emailSubmissionsById(db, accountId, ids),
   },
   webhook: {

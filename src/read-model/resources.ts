@@ -22,7 +22,7 @@ const includePathsByRoot = new Map<string, (include: string) => string[]>();
  * relationships (a 400 naming the first that is not one). Remembered per root type: clients send
  * the same few includes again and again. The array is shared: read it, never change it.
  */
-export function includePaths(rootType: string, include: string | undefined): string[] {
+export function includePaths(rootType: string, include: string | undefined = resourceTypes[rootType]?.defaultInclude): string[] {
   if (include === undefined) return [];
   let pathsOf = includePathsByRoot.get(rootType);
   if (!pathsOf) includePathsByRoot.set(rootType, (pathsOf = memoize((text: string) => validateInclude(resourceTypes, rootType, includeList(text)), 1_000)));
