@@ -72,9 +72,18 @@ export async function openPage(browser: Browser, testName: string, viewport = { 
     if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  // Which page (by navigation count) each request was made for: leaving a page aborts what it
+  // still had under way, a script still loading on a loaded machine among them, and that is no fault.
+  let navigations = 0;
+  const madeOn = new WeakMap<object, number>();
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) navigations++;
+  });
+  page.on('request', (r) => madeOn.set(r, navigations));
   page.on('requestfailed', (r) => {
+    const aborted = r.failure()?.errorText === 'net::ERR_ABORTED';
     // A live page's event stream (live.js, GET /live) never ends by itself: leaving the page aborts it.
-    if (r.resourceType() === 'eventsource' && r.failure()?.errorText === 'net::ERR_ABORTED') return;
+    if (aborted && (r.resourceType() === 'eventsource' || madeOn.get(r) !== navigations)) return;
     problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`);
   });
   page.on('response', (r) => {
