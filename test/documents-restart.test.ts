@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { checkDigit } from '../src/domain/inference/iso6346.ts';
+import { containerNumber } from '../src/sandbox/iso6346.ts';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
 import { forFile } from './support/for-file.ts';
 import { startReceiver, type Received, type Receiver } from './support/receiver.ts';
@@ -45,7 +45,7 @@ test('a job queued by a process that dies is run by the next one, and document.e
       body: JSON.stringify({ data: { type: 'webhook', attributes: { url: receiver.url, events: ['document.extracted'] } } }),
     });
     assert.equal(hook.status, 201, await hook.text());
-    const number = 'OOLU123456' + checkDigit('OOLU123456');
+    const number = containerNumber('OOLU', 123456);
     const form = new FormData();
     form.append('file', new Blob([`Arrival notice\nContainer ${number}\n`]), 'arrival.txt');
     const uploaded = await fetch(`${first.base}/documents`, { method: 'POST', headers, body: form });

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
 import { SCHEMA_VERSION } from '../src/domain/documents/schemas/index.ts';
-import { checkDigit } from '../src/domain/inference/iso6346.ts';
+import { containerNumber } from '../src/sandbox/iso6346.ts';
 import { DocumentWorker } from '../src/services/documents-worker.ts';
 import { setFeature } from '../src/services/features.ts';
 import { claimDueDocuments } from '../src/store/documents.ts';
@@ -27,8 +27,6 @@ forFile(
   (app) => (t = app),
 );
 
-/** A container number with its right check digit. */
-const container = (firstTen: string) => firstTen + checkDigit(firstTen);
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 /** A real PNG, white all over: an image with no text on it. */
@@ -222,7 +220,7 @@ test('PATCH sets and clears the manual type and data; DELETE discards', async ()
 
 test('the list: filters by file name, reference and type, sorts, pages', async () => {
   const { key } = await t.newAccount('Lister');
-  const number = container('TGHU000123');
+  const number = containerNumber('TGHU', 123);
   const a = await upload(text(`Arrival notice\nContainer ${number}`), 'arrival-ABC.txt', key);
   t.clock.advance(1000);
   const b = await upload(text('Commercial invoice 42'), 'invoice-XYZ.txt', key);
@@ -306,8 +304,8 @@ test('rotate: images only, by 90, 180 or 270', async () => {
 
 test('processing: extraction classifies, links to shipments and containers, and tracks new numbers when the account wants', async () => {
   const { accountId, key } = await t.newAccount('Processor');
-  const known = container('TGHU987654');
-  const unknown = container('MSKU765432');
+  const known = containerNumber('TGHU', 987654);
+  const unknown = containerNumber('MSKU', 765432);
   const badCheck = known.slice(0, 10) + ((Number(known[10]) + 1) % 10);
   const shipmentId = await seedShipment(t.db, accountId, t.clock.now(), { number: 'MAEU123456789', scac: 'MAEU', containers: [{ number: known, status: 'on_ship' }] });
   const doc = await upload(text(`ARRIVAL NOTICE\nB/L No: MAEU123456789\nContainers: ${known.slice(0, 4)} ${known.slice(4, 10)}-${known[10]}, ${unknown}, ${badCheck}`), 'an.txt', key);
@@ -331,7 +329,7 @@ test('processing: extraction classifies, links to shipments and containers, and 
 
   // Without the feature, numbers stay untracked; relink runs linking alone.
   await setFeature(t.db, accountId, 'document_tracking', false);
-  const second = await upload(text(`Booking confirmation\nContainer ${container('TCLU111222')}`), 'bc.txt', key);
+  const second = await upload(text(`Booking confirmation\nContainer ${containerNumber('TCLU', 111222)}`), 'bc.txt', key);
   await worker().drain();
   assert.equal((await t.request('GET', '/v2/tracking_requests', { key })).body.data.length, 1);
   for (const action of ['reextract', 'reclassify', 'relink']) {
@@ -363,7 +361,7 @@ test('a damaged PDF fails at once, unretried: reading the same bytes again canno
 });
 
 test('a job claimed by a worker that died is taken over once its lease lapses', async () => {
-  const doc = await upload(text(`Bill of lading ${container('CMAU555000')}`));
+  const doc = await upload(text(`Bill of lading ${containerNumber('CMAU', 555000)}`));
   // A worker leases the job, then its process dies before it finishes.
   const claimed = await claimDueDocuments(t.db, t.clock.now(), new Date(t.clock.now().getTime() + 5 * 60_000), 100);
   assert.ok(claimed.some((d) => d.id === doc.id));
@@ -397,7 +395,7 @@ test('an extraction engine that throws is retried, then reported failed', async 
 
 test('a round of more jobs than the pool has connections, each with numbers to track, runs to the end', async () => {
   const { key } = await t.newAccount('Busy');
-  const numbers = Array.from({ length: 12 }, (_, i) => container(`MSKU${String(400000 + i)}`));
+  const numbers = Array.from({ length: 12 }, (_, i) => containerNumber('MSKU', 400000 + i));
   for (const number of numbers) await upload(text(`Arrival notice\nContainer ${number}`), `${number}.txt`, key);
   await worker().drain();
   const requests = await t.request('GET', '/v2/tracking_requests?page[size]=100', { key });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import nodemailer from 'nodemailer';
-import { checkDigit } from '../src/domain/inference/iso6346.ts';
+import { containerNumber } from '../src/sandbox/iso6346.ts';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
 import { forFile } from './support/for-file.ts';
 import { startReceiver, type Received, type Receiver } from './support/receiver.ts';
@@ -66,7 +66,7 @@ test('mail to an account alias over SMTP becomes documents whose extraction reac
         resolve(req);
       };
     });
-    const number = 'OOLU765432' + checkDigit('OOLU765432');
+    const number = containerNumber('OOLU', 765432);
     const sent = await transport.sendMail({
       from: 'ops@forwarder.example',
       to,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
-import { checkDigit } from '../src/domain/inference/iso6346.ts';
+import { containerNumber } from '../src/sandbox/iso6346.ts';
 import { SvcClient } from '../sdk/src/client.ts';
 import { DocumentWorker } from '../src/services/documents-worker.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
@@ -24,7 +24,6 @@ forFile(
   (app) => (t = app),
 );
 
-const container = (firstTen: string) => firstTen + checkDigit(firstTen);
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n');
 
 const compose = (mail: Mail.Options): Promise<Buffer> => new MailComposer(mail).compile().build();
@@ -37,7 +36,7 @@ async function submit(raw: Buffer | string, key?: string, contentType = 'message
 
 test('a posted message becomes a submission with a document per attachment and one for its text', async () => {
   const { key } = await t.newAccount('Mailer');
-  const box = container('MSKU123456');
+  const box = containerNumber('MSKU', 123456);
   const raw = await compose({
     from: 'Ops <ops@forwarder.example>',
     to: 'docs@svc.example',
