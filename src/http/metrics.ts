@@ -21,7 +21,7 @@ export interface MetricsEndpoint {
  */
 export function instrumentHttp(app: FastifyInstance, metrics: Metrics, endpoint?: MetricsEndpoint): void {
   app.addHook('onResponse', (req, reply, done) => {
-    metrics.httpRequests.observe({ method: req.method, route: req.routeOptions.url ?? UNMATCHED_ROUTE, status: reply.statusCode }, reply.elapsedTime / 1000);
+    metrics.observeHttpRequest(req.method, req.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   if (endpoint) metricsRoute(app, metrics, endpoint.token);

@@ -3,6 +3,7 @@
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Db } from '../store/db.ts';
+import { seriesObserver } from './series-observer.ts';
 import { BACKLOG_COUNT_CAP, dueWorkBacklog, type QueueBacklog } from '../store/due-work.ts';
 
 export interface MetricsOptions {
@@ -117,5 +118,10 @@ export function createMetrics(options: MetricsOptions) {
     },
   });
 
-  return { registry, httpRequests, trackingLookups, webhookDeliveries };
+  // Every response is observed: through the cheaper path (series-observer.ts).
+  const observeHttp = seriesObserver(httpRequests, ['route', 'method', 'status']);
+  /** One HTTP response under its method, route pattern and status, and how long it took. */
+  const observeHttpRequest = (method: string, route: string, status: number, seconds: number) => observeHttp([route, method, status], seconds);
+
+  return { registry, httpRequests, observeHttpRequest, trackingLookups, webhookDeliveries };
 }

@@ -3,7 +3,7 @@
 // user input, so it is written into the statement; every value travels as a parameter.
 import { Conditions } from './conditions.ts';
 import { plannedPerRun, type Queryable } from './db.ts';
-import { isUuid } from './uuid.ts';
+import { isUuid, uuidArray } from './uuid.ts';
 
 type AccountTable = 'shipments' | 'containers' | 'tracking_requests' | 'transport_events' | 'estimated_events' | 'parties' | 'webhooks' | 'documents' | 'email_submissions' | 'custom_field_definitions' | 'custom_field_options' | 'custom_fields';
 type LabelledTable = 'shipments' | 'tracking_requests';
@@ -116,7 +116,7 @@ export async function pageOfAccount<Row>(
 export async function findOfAccount<Row>(db: Queryable, table: AccountTable, accountId: string, ids: string[]): Promise<Row[]> {
   const valid = ids.filter(isUuid);
   if (valid.length === 0) return [];
-  const { rows } = await db.query<Row & object>(`SELECT * FROM ${table} WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, valid]);
+  const { rows } = await db.query<Row & object>(`SELECT * FROM ${table} WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, uuidArray(valid)]);
   return rows;
 }
 

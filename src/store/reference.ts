@@ -3,7 +3,7 @@ import type { LocationRow, RailTerminalRow, ShippingLineRow, TerminalRow, Vessel
 import type { Queryable } from './db.ts';
 // Path parameters may be a UUID or a code; only a UUID may meet a uuid column, since
 // Postgres raises an error for anything else. Each lookup branches on this first.
-import { isUuid } from './uuid.ts';
+import { isUuid, uuidArray } from './uuid.ts';
 
 const LOCATION_COLUMNS = `id, locode, name, country_code, state_abbr, city, latitude, longitude, time_zone,
   is_seaport, is_rail, is_icd, is_inland_hub, alias_of`;
@@ -90,7 +90,7 @@ export const findMetroArea = (db: Queryable, idOrLocode: string): Promise<Locati
 export async function findLocationsByIds(db: Queryable, ids: string[]): Promise<LocationRow[]> {
   const valid = [...new Set(ids.filter(isUuid))];
   if (valid.length === 0) return [];
-  const { rows } = await db.query<LocationRow>(`SELECT ${LOCATION_COLUMNS} FROM locations WHERE id = ANY ($1::uuid[])`, [valid]);
+  const { rows } = await db.query<LocationRow>(`SELECT ${LOCATION_COLUMNS} FROM locations WHERE id = ANY ($1::uuid[])`, [uuidArray(valid)]);
   return rows;
 }
 
@@ -136,7 +136,7 @@ export async function findVessel(db: Queryable, idOrImo: string): Promise<Vessel
 export async function findTerminalsByIds(db: Queryable, ids: string[]): Promise<TerminalRow[]> {
   const valid = [...new Set(ids.filter(isUuid))];
   if (valid.length === 0) return [];
-  const { rows } = await db.query<TerminalRow>(`SELECT ${TERMINAL_COLUMNS} FROM terminals WHERE id = ANY ($1::uuid[])`, [valid]);
+  const { rows } = await db.query<TerminalRow>(`SELECT ${TERMINAL_COLUMNS} FROM terminals WHERE id = ANY ($1::uuid[])`, [uuidArray(valid)]);
   return rows;
 }
 

@@ -3,7 +3,7 @@
 // joined in one statement instead of one statement per related table.
 import type { Queryable } from './db.ts';
 import type { ContainerRow, ShipmentRow } from './shipments.ts';
-import { isUuid } from './uuid.ts';
+import { isUuid, uuidArray } from './uuid.ts';
 
 /** The order a container's transport events are listed in (as transportEventsOfContainers lists them). */
 export const TRANSPORT_EVENT_ORDER = 'timestamp NULLS LAST, created_at, id';
@@ -26,7 +26,7 @@ const EVENT_IDS_OF = `SELECT container_id, json_agg(id ORDER BY ${TRANSPORT_EVEN
 export async function shownContainers(db: Queryable, accountId: string, ids: string[]): Promise<ShownContainerRow[]> {
   const valid = ids.filter(isUuid);
   if (valid.length === 0) return [];
-  const { rows } = await db.query<ShownContainerRow>(SHOWN_CONTAINERS, [accountId, valid]);
+  const { rows } = await db.query<ShownContainerRow>(SHOWN_CONTAINERS, [accountId, uuidArray(valid)]);
   return rows;
 }
 
@@ -66,7 +66,7 @@ export async function shownShipments(db: Queryable, accountId: string, ids: stri
        LEFT JOIN ais_port_etas e ON e.vessel_imo = s.state->>'pod_vessel_imo' AND e.port_locode = s.state->>'port_of_discharge_locode'
                                 AND e.computed_at >= $3
       WHERE s.account_id = $1 AND s.id = ANY($2::uuid[])`,
-    [accountId, valid, aisComputedSince],
+    [accountId, uuidArray(valid), aisComputedSince],
   );
   return rows;
 }
