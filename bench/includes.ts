@@ -215,6 +215,8 @@ const scenarios: [string, string, { least: number; why: string }][] = ([
   ['GET /v2/shipments/{id}?include=containers,port_of_discharge,pod_terminal', `/v2/shipments/${shipmentId}?include=containers,port_of_discharge,pod_terminal`, { least: 0.9, why: 'as measured before' }],
   ['GET /v2/containers/{id}', `/v2/containers/${containerId}`, { least: 0.87, why: 'as measured before' }],
 ] as [string, string, { least: number; why: string }][]).filter((_, i) => !process.env.BENCH_SCENARIOS || process.env.BENCH_SCENARIOS.split(',').includes(String(i + 1)));
+/** A scenario's number as BENCH_SCENARIOS names it (its place in the full list). */
+const numberOf = (name: string) => ['GET /v2/containers/{id}?include', 'GET /v2/shipments/{id}?include', 'GET /v2/containers/{id}'].findIndex((n) => name.startsWith(n)) + 1;
 
 // Both sides must answer the same document, and we count what each one sends to the database.
 const statementsOf: Record<string, { svc: number; raw: number }> = {};
@@ -239,6 +241,22 @@ interface LoadResult {
   errors: number;
   seconds: number;
   latenciesMs: number[];
+}
+
+// The clients of the measured runs: one worker kept up, sent one short load after another.
+const sliceSeconds = profileDir || heapProfileDir ? seconds : Number(process.env.BENCH_SLICE_SECONDS ?? 0.5);
+const turns = Math.max(1, Math.round(seconds / sliceSeconds));
+const loader = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: { persistent: true } });
+function loadSlice(url: string, headers: Record<string, string>[], forSeconds: number): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    loader.once('error', onError);
+    loader.once('message', (r: LoadResult) => {
+      loader.off('error', onError);
+      resolve(r);
+    });
+    loader.postMessage({ url, headers, concurrency, seconds: forSeconds });
+  });
 }
 
 function load(url: string, headers: Record<string, string>[], forSeconds = seconds): Promise<LoadResult> {
@@ -287,22 +305,55 @@ async function stopProfile(name: string): Promise<void> {
   else if (heapProfileDir) writeFileSync(`${heapProfileDir}/${name}.heapprofile`, JSON.stringify((await profiler!.post('HeapProfiler.stopSampling')).profile));
 }
 
-async function measure(url: string, headers: Record<string, string>[], profileName: string): Promise<Run> {
-  await startProfile();
+/** One side's share of a turn: its requests, latencies and main-thread CPU. */
+interface Slice {
+  result: LoadResult;
+  cpuMs: number;
+  sysMs: number;
+}
+
+async function slice(url: string, headers: Record<string, string>[], forSeconds: number): Promise<Slice> {
   const before = mainThreadCpuMs();
-  const r = await load(url, headers);
+  const result = await loadSlice(url, headers, forSeconds);
   const after = mainThreadCpuMs();
-  const cpuMs = after.total - before.total;
-  if (profiler) await stopProfile(`${profileName}-${r.requests}req`);
-  const sorted = r.latenciesMs.sort((a, b) => a - b);
-  return { rps: r.requests / r.seconds, p50: pct(sorted, 50), p99: pct(sorted, 99), errors: r.errors, cpuUs: (cpuMs * 1000) / r.requests, sysUs: ((after.sys - before.sys) * 1000) / r.requests };
+  return { result, cpuMs: after.total - before.total, sysMs: after.sys - before.sys };
+}
+
+function runOf(slices: Slice[]): Run {
+  const requests = slices.reduce((n, s) => n + s.result.requests, 0);
+  const secs = slices.reduce((n, s) => n + s.result.seconds, 0);
+  const sorted = slices.flatMap((s) => s.result.latenciesMs).sort((a, b) => a - b);
+  const cpuMs = slices.reduce((n, s) => n + s.cpuMs, 0);
+  const sysMs = slices.reduce((n, s) => n + s.sysMs, 0);
+  return { rps: requests / secs, p50: pct(sorted, 50), p99: pct(sorted, 99), errors: slices.reduce((n, s) => n + s.result.errors, 0), cpuUs: (cpuMs * 1000) / requests, sysUs: (sysMs * 1000) / requests };
+}
+
+/**
+ * Both sides' runs of one round: `seconds` each, cut into turns of BENCH_SLICE_SECONDS taking
+ * turns (svc, raw, raw, svc, …), so the machine's other work, which comes and goes within seconds
+ * on a shared machine, falls on both sides alike. One turn each when profiling (a profile per run).
+ */
+async function measurePair(svc: () => Promise<Slice>, raw: () => Promise<Slice>, svcFirst: boolean, turns: number): Promise<{ svc: Run; raw: Run }> {
+  const slices = { svc: [] as Slice[], raw: [] as Slice[] };
+  for (let turn = 0; turn < turns; turn++) {
+    const order = (turn % 2 === 0) === svcFirst ? (['svc', 'raw'] as const) : (['raw', 'svc'] as const);
+    for (const side of order) slices[side].push(await (side === 'svc' ? svc() : raw()));
+  }
+  return { svc: runOf(slices.svc), raw: runOf(slices.raw) };
+}
+
+async function profiled(profileName: string, take: () => Promise<Slice>): Promise<Slice> {
+  await startProfile();
+  const s = await take();
+  if (profiler) await stopProfile(`${profileName}-${s.result.requests}req`);
+  return s;
 }
 
 // One short run of each side first, so neither is measured while its code is still being compiled.
 for (const [, path] of scenarios) for (const base of [svcBase, rawBase.limit]) await load(base + path, keyHeaders, 1);
 
 console.log(
-  `svc show/include benchmark: ${concurrency} clients, ${seconds} s per run, ${rounds} interleaved rounds, ` +
+  `svc show/include benchmark: ${concurrency} clients, ${seconds} s per run in turns of ${(seconds / turns).toFixed(2)} s, ${rounds} interleaved rounds, ` +
     `${eventsPerContainer} events per container; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
 );
 const runs = new Map<string, { svc: Run[]; raw: Run[] }>();
@@ -314,12 +365,16 @@ for (let round = 0; round < rounds; round++) {
     for (const variant of variants) {
       const entry = runs.get(`${name}|${variant}`) ?? runs.set(`${name}|${variant}`, { svc: [], raw: [] }).get(`${name}|${variant}`)!;
       // Alternate which side goes first, so neither always meets the other's leftovers.
-      const order = round % 2 === 0 ? (['svc', 'raw'] as const) : (['raw', 'svc'] as const);
-      for (const side of order) {
-        const profileName = `${side}-${scenarios.findIndex(([n]) => n === name) + 1}-${variant.replace(' ', '-')}-${round}`;
-        entry[side].push(side === 'svc' ? await measure(svcBase + path, svcHeaders[variant], profileName) : await measure(rawBase[variant] + path, keyHeaders, profileName));
-      }
-      roundRatios.push(`${scenarios.findIndex(([n]) => n === name) + 1}/${variant}: ${(entry.svc[round].rps / entry.raw[round].rps).toFixed(2)}`);
+      const profileName = (side: string) => `${side}-${numberOf(name)}-${variant.replace(' ', '-')}-${round}`;
+      const pair = await measurePair(
+        () => profiled(profileName('svc'), () => slice(svcBase + path, svcHeaders[variant], seconds / turns)),
+        () => profiled(profileName('raw'), () => slice(rawBase[variant] + path, keyHeaders, seconds / turns)),
+        round % 2 === 0,
+        turns,
+      );
+      entry.svc.push(pair.svc);
+      entry.raw.push(pair.raw);
+      roundRatios.push(`${numberOf(name)}/${variant}: ${(entry.svc[round].rps / entry.raw[round].rps).toFixed(2)}`);
     }
   }
   console.log(`round ${round + 1}: load average ${roundLoad.toFixed(1)} → ${loadavg()[0].toFixed(1)}; svc/raw req/s ${roundRatios.join(', ')}`);
@@ -370,6 +425,7 @@ for (const [name, , { least, why }] of scenarios) {
   console.log(`${ratio >= least ? 'MET    ' : 'NOT MET'} ${name} (limit): svc/raw ${ratio.toFixed(2)}, at least ${least.toFixed(2)} (${why})`);
 }
 
+await loader.terminate();
 await app.close();
 for (const server of Object.values(raw)) server.close();
 await Promise.all([svcDb.end(), rawDb.end()]);

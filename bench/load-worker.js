@@ -36,4 +36,8 @@ async function run({ url, headers, concurrency, seconds, body }) {
   return { requests: latencies.length, errors, seconds: (performance.now() - start) / 1000, latenciesMs: latencies };
 }
 
-parentPort.postMessage(await run(workerData));
+// With workerData.persistent the worker stays up and runs each load it is sent ({ url, headers,
+// concurrency, seconds }), answering each with its result: short loads taking turns keep their
+// connections and skip a worker's start-up each time.
+if (workerData.persistent) parentPort.on('message', async (load) => parentPort.postMessage(await run(load)));
+else parentPort.postMessage(await run(workerData));
