@@ -1,7 +1,7 @@
 // A lookup's tracking state in the database: what the diff starts from (the carrier events
 // stored, the containers, the milestones already recorded and the places they name), read in one
-// statement (the containers alone come with the claim); and what a lookup writes, in one
-// statement too: containers, events, vessels, the shipment row and the outbox.
+// statement, for due shipments in the statement that claims them; and what a lookup writes, in
+// one statement too: containers, events, vessels, the shipment row and the outbox.
 import type { CarrierEvent } from '../domain/tracking/carrier-events.ts';
 import type { DomainEvent } from '../domain/events/domain-event.ts';
 import { EVENTS } from '../domain/events/vocabulary.ts';
@@ -62,18 +62,19 @@ export async function storedTrackingOf(db: Queryable, shipmentId: string, locode
 }
 
 /**
- * Claims up to `limit` shipments due for a refresh (claimDueSql: leased until `leaseUntil`) with
- * their stored containers, in the same statement: what a refresh needs before it asks the carrier
- * (the boxes to ask the terminal about) and, when the answer is one applied already, to schedule
- * the next. The rest of the stored state is read only for an answer that is diffed
- * (storedTrackingOf). The lease keeps other writers away until the refresh is written.
+ * Claims up to `limit` shipments due for a refresh (claimDueSql: leased until `leaseUntil`) and
+ * reads each one's stored state in the same statement: a refresh then needs no read of its own
+ * before asking the carrier, nor after it when the answer is new (read here for many shipments
+ * at once, it costs PostgreSQL a fraction of a statement per shipment, so it is read even for the
+ * answers that turn out to be applied already). The lease keeps other writers away until the
+ * refresh is written.
  */
-export async function claimDueRefreshes(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<{ shipment: ShipmentRow; containers: StoredTracking['containers'] }[]> {
+export async function claimDueRefreshes(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<{ shipment: ShipmentRow; stored: StoredTracking }[]> {
   // Planned for its values, as claimDue is (leases.ts).
-  const { rows } = await db.query<ShipmentRow & { stored_containers: StoredTracking['containers'] }>(
-    plannedPerRun(`WITH claimed AS (${claimDueSql('shipments')}) SELECT c.*, ${storedContainers('c.id')} AS stored_containers FROM claimed c`, [now, leaseUntil, limit]),
+  const { rows } = await db.query<ShipmentRow & { stored: StoredColumns }>(
+    plannedPerRun(`WITH claimed AS (${claimDueSql('shipments')}) SELECT c.*, (SELECT to_json(s) FROM (SELECT ${storedColumns('c.id', "'{}'")}) AS s) AS stored FROM claimed c`, [now, leaseUntil, limit]),
   );
-  return rows.map(({ stored_containers, ...shipment }) => ({ shipment, containers: stored_containers }));
+  return rows.map(({ stored, ...shipment }) => ({ shipment, stored: storedOf(stored) }));
 }
 
 /** What a successful lookup writes on the shipment row (besides the lease it releases). */

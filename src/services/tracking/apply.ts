@@ -8,7 +8,7 @@ import { diffSnapshot } from '../../domain/tracking/diff.ts';
 import type { ContainerState, Diff, ShipmentState } from '../../domain/tracking/types.ts';
 import type { Queryable } from '../../store/db.ts';
 import type { DomainEvent } from '../../domain/events/domain-event.ts';
-import { terminalIdsOfCodes } from '../../store/reference.ts';
+import { placesByLocode, terminalIdsOfCodes } from '../../store/reference.ts';
 import type { ShipmentRow } from '../../store/shipments.ts';
 import { saveTrackingChanges, storedTrackingOf, type LookupRow, type StoredTracking } from '../../store/tracking-state.ts';
 import type { NamedVessel } from '../../store/learned-vessels.ts';
@@ -63,20 +63,25 @@ export interface Plan {
 }
 
 /** The boxes the terminal may still hold: not picked up at the port of discharge or the final destination, nor returned empty. */
-export const containersStillOut = (containers: StoredTracking['containers']): string[] =>
-  containers.filter(({ state: s }) => s.pod_full_out_at == null && s.final_destination_full_out_at == null && s.empty_terminated_at == null).map((c) => c.number);
+export const containersStillOut = (stored: StoredTracking): string[] =>
+  stored.containers.filter(({ state: s }) => s.pod_full_out_at == null && s.final_destination_full_out_at == null && s.empty_terminated_at == null).map((c) => c.number);
 
 /** As it reads back from the jsonb column: Dates as strings, undefined members gone. */
 const asStored = (value: object): unknown => JSON.parse(JSON.stringify(value));
 
 /**
- * Runs the diff against what is stored (read here, while the shipment is leased, with the places
- * the answer names). Reads only: terminal ids the stored containers do not already carry are
- * looked up too.
+ * Runs the diff against what is stored (`stored`, read before the lookup while the shipment is
+ * leased; read here when null). Reads only: places the answer names that the stored events did
+ * not, and terminal ids the stored containers do not already carry.
  */
-export async function planSnapshot(db: Queryable, shipment: ShipmentRow, fetched: CarrierSnapshot): Promise<Plan> {
+export async function planSnapshot(db: Queryable, shipment: ShipmentRow, fetched: CarrierSnapshot, stored: StoredTracking | null): Promise<Plan> {
   const locodes = [...new Set(fetched.events.map((e) => e.locode).filter((l): l is string => !!l))];
-  const { carrierEvents, containers, milestones: keys, places: known } = await storedTrackingOf(db, shipment.id, locodes);
+  if (stored) {
+    const asked = new Set(stored.carrierEvents.map((e) => e.locode));
+    const missing = locodes.filter((l) => !asked.has(l));
+    if (missing.length > 0) for (const [locode, place] of await placesByLocode(db, missing)) stored.places.set(locode, place);
+  }
+  const { carrierEvents, containers, milestones: keys, places: known } = stored ?? (await storedTrackingOf(db, shipment.id, locodes));
   const { merged: snapshot, fresh } = withStoredEvents(carrierEvents, fetched);
   const previousShipment = Object.keys(shipment.state).length > 0 ? (shipment.state as unknown as ShipmentState) : null;
   const diff = diffSnapshot(

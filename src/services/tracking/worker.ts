@@ -89,7 +89,7 @@ export class TrackingWorker {
     await this.#ais?.runIfDue(now).catch((err: unknown) => this.deps.log?.('AIS pass error', { err: String(err) }));
     try {
       const requests = await drainClaims(limit, (n) => claimDueTrackingRequests(this.deps.db, now, lease(), n), (r) => this.#resolve(r));
-      const shipments = await drainClaims(limit, (n) => claimDueRefreshes(this.deps.db, now, lease(), n), ({ shipment, containers }) => this.#refresh(shipment, containers));
+      const shipments = await drainClaims(limit, (n) => claimDueRefreshes(this.deps.db, now, lease(), n), ({ shipment, stored }) => this.#refresh(shipment, stored));
       return { requests, shipments };
     } finally {
       await this.#recordSightings();
@@ -145,7 +145,7 @@ export class TrackingWorker {
       if (outcome.kind === 'found') {
         const { shipment, isNew } = await shipmentForFoundRequest(tx, tr, outcome.snapshot, now);
         if (isNew) created = shipment;
-        const plan = await planSnapshot(tx, shipment, outcome.snapshot);
+        const plan = await planSnapshot(tx, shipment, outcome.snapshot, null);
         // Settled before the stop rules run, so a journey already over stops this request with it.
         await settleTrackingRequest(tx, tr.id, { ...keep, status: 'created', failed_reason: null, is_retrying: false, next_attempt_at: null, shipment_id: shipment.id }, now);
         await this.#afterLookup(tx, plan, askedAt, now, outcome.digest ?? null, [{ ...event('tracking_request.succeeded'), shipment_id: shipment.id }]);
@@ -222,23 +222,22 @@ export class TrackingWorker {
 
   /**
    * A tracked shipment: ask again, apply what changed, decide when to look next or whether to stop.
-   * The stored containers came with the claim (claimDueRefreshes), and the lease keeps other
-   * writers away. An answer applied already costs a share of one grouped statement; another one
-   * is diffed against the stored state (one read) and costs one statement more, without a
-   * transaction, unless tracking may stop.
+   * What is stored came with the claim (claimDueRefreshes), and the lease keeps other writers
+   * away. An answer applied already costs a share of one grouped statement; another one is diffed
+   * and costs one statement, without a transaction, unless tracking may stop.
    */
-  async #refresh(shipment: ShipmentRow, containers: StoredTracking['containers']): Promise<void> {
+  async #refresh(shipment: ShipmentRow, stored: StoredTracking): Promise<void> {
     const since = shipment.line_tracking_last_succeeded_at ?? undefined;
     // Terminal data changes without carrier events, so it is asked for every box the terminal may
     // hold: from a few days before arrival at the port of discharge until the box is picked up.
-    const knownContainers = nearTerminal(shipment, this.deps.clock.now()) ? containersStillOut(containers) : [];
+    const knownContainers = nearTerminal(shipment, this.deps.clock.now()) ? containersStillOut(stored) : [];
     const askedAt = this.deps.clock.now();
     const outcome = await this.#lookup({ scac: shipment.scac, numberType: shipment.request_type as LookupRequest['numberType'], number: shipment.request_number, since, knownContainers });
     const now = this.deps.clock.now();
     if (outcome.kind === 'found') {
-      const unchanged = sameAnswer(shipment.carrier_answer_digest, outcome.digest) ? this.#unchanged(shipment, containers, askedAt, now) : null;
+      const unchanged = sameAnswer(shipment.carrier_answer_digest, outcome.digest) ? this.#unchanged(shipment, stored.containers, askedAt, now) : null;
       if (unchanged) return this.#checks.add(unchanged);
-      return this.#afterLookup(null, await planSnapshot(this.deps.db, shipment, outcome.snapshot), askedAt, now, outcome.digest ?? null);
+      return this.#afterLookup(null, await planSnapshot(this.deps.db, shipment, outcome.snapshot, stored), askedAt, now, outcome.digest ?? null);
     }
     // A failed lookup writes one statement: the attempt, the retry time and the lease released.
     if (outcome.reason !== 'booking_cancelled') return markLookupFailed(this.deps.db, shipment.id, now, at(now, this.policy.refresh.afterFailure));
