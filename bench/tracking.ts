@@ -1,12 +1,17 @@
 // `npm run bench:tracking`, in two parts (BENCH_PART=throughput|scheduler, both by default).
 //
 // Throughput: tracks BENCH_SHIPMENTS sandbox shipments through the real path (DCSA over HTTP on
-// loopback to the sandbox, which runs in a process of its own, the diff engine, PostgreSQL), a
-// virtual day per round. Each round the same lookups are then replayed by a bare loop: the same
+// loopback to the sandbox, which runs in a process of its own, the diff engine, PostgreSQL).
+// Rounds alternate: "day", a virtual day passes (news for many shipments), and "again", every
+// shipment is made due at once with the clocks standing (the carrier has nothing new, as real
+// carriers mostly have). Each round the same lookups are then replayed by a bare loop: the same
 // HTTP requests the connector made (event pages one after the other, then the terminal requests
-// side by side), with undici, at the same concurrency, nothing parsed, diffed or stored. Prints
-// lookups/s of each, per round and in total, and the ratio svc/bare.
-//
+// side by side), with undici, at the same concurrency, bodies read, nothing parsed, diffed or
+// stored. Prints per round and per kind of round lookups/s of each, the ratio svc/bare and whether
+// it meets the goal (0.5), how many lookups had news, a new answer with nothing announced, or the
+// answer applied already (a conditional refresh), and the CPU per lookup of svc, PostgreSQL and
+// the sandbox against the bare loop's (on this shared machine the ratio follows the CPU).
+
 // Scheduler: the cost of a tick (claiming due work, and the metrics' backlog count) with the
 // same due work at 1k and at BENCH_TRACKED (100k) tracked shipments: milliseconds, statements and
 // buffers from EXPLAIN (ANALYZE, BUFFERS), and the ratio.
