@@ -1,12 +1,17 @@
 // `npm run bench:tracking`, in two parts (BENCH_PART=throughput|scheduler, both by default).
 //
 // Throughput: tracks BENCH_SHIPMENTS sandbox shipments through the real path (DCSA over HTTP on
-// loopback to the sandbox, which runs in a process of its own, the diff engine, PostgreSQL), a
-// virtual day per round. Each round the same lookups are then replayed by a bare loop: the same
+// loopback to the sandbox, which runs in a process of its own, the diff engine, PostgreSQL).
+// Rounds alternate: "day", a virtual day passes (news for many shipments), and "again", every
+// shipment is made due at once with the clocks standing (the carrier has nothing new, as real
+// carriers mostly have). Each round the same lookups are then replayed by a bare loop: the same
 // HTTP requests the connector made (event pages one after the other, then the terminal requests
-// side by side), with undici, at the same concurrency, nothing parsed, diffed or stored. Prints
-// lookups/s of each, per round and in total, and the ratio svc/bare.
-//
+// side by side), with undici, at the same concurrency, bodies read, nothing parsed, diffed or
+// stored. Prints per round and per kind of round lookups/s of each, the ratio svc/bare and whether
+// it meets the goal (0.5), how many lookups had news, a new answer with nothing announced, or the
+// answer applied already (a conditional refresh), and the CPU per lookup of svc, PostgreSQL and
+// the sandbox against the bare loop's (on this shared machine the ratio follows the CPU).
+
 // Scheduler: the cost of a tick (claiming due work, and the metrics' backlog count) with the
 // same due work at 1k and at BENCH_TRACKED (100k) tracked shipments: milliseconds, statements and
 // buffers from EXPLAIN (ANALYZE, BUFFERS), and the ratio.
@@ -195,14 +200,30 @@ async function throughput(): Promise<void> {
     );
   };
 
-  console.log(`\nthroughput: ${N} shipments, ${WORKERS} workers × ${BATCH} lookups in flight, ${STEP_HOURS} h of virtual time per round, ~${SECONDS} s`);
-  console.log('round  lookups  requests  svc/s  bare/s  ratio  svc CPU ms/lookup  PostgreSQL CPU ms/lookup  bare CPU ms/lookup  statements/lookup');
-  const totals = { svc: { n: 0, s: 0, cpu: 0, pg: 0 }, bare: { n: 0, s: 0, cpu: 0 }, statements: 0 };
-  const ratios: number[] = [];
+  console.log(`\nthroughput: ${N} shipments, ${WORKERS} workers × ${BATCH} lookups in flight, ~${SECONDS} s`);
+  console.log(`rounds alternate: "day": ${STEP_HOURS} h of virtual time pass (svc and sandbox), everything tracked is due; "again": every shipment is made due at once, the clocks stand (the carrier has nothing new, as it mostly has)`);
+  console.log('each round, svc drains what is due, then the bare loop replays the same requests; kinds of lookup: news (something announced), quiet (a new answer, nothing announced), same (the answer applied already: digest unchanged)');
+  console.log('round kind   lookups  news quiet  same  svc/s  bare/s  ratio  ms CPU/lookup: svc  PostgreSQL  sandbox | bare  sandbox  statements/lookup');
+  type Totals = { n: number; s: number; cpu: number; pg: number; sandbox: number; bareN: number; bareS: number; bareCpu: number; bareSandbox: number; statements: number; news: number; quiet: number; same: number };
+  const zero = (): Totals => ({ n: 0, s: 0, cpu: 0, pg: 0, sandbox: 0, bareN: 0, bareS: 0, bareCpu: 0, bareSandbox: 0, statements: 0, news: 0, quiet: 0, same: 0 });
+  const totals = { day: zero(), again: zero() };
+  const ratios = { day: [] as number[], again: [] as number[] };
+  const loads: string[] = [];
+  const digests = async () => new Map((await db.query<{ id: string; d: string | null }>('SELECT id, carrier_answer_digest AS d FROM shipments')).rows.map((r) => [r.id, r.d]));
   const started = performance.now();
   for (let round = 0; performance.now() - started < SECONDS * 1000; round++) {
+    const kind = round % 2 === 1 ? 'day' : 'again';
+    if (round > 0 && kind === 'day') {
+      clock.advance(STEP_HOURS * HOUR);
+      await sandbox.advance(STEP_HOURS * HOUR);
+    } else if (round > 0) {
+      await db.query('UPDATE shipments SET next_refresh_at = $1 WHERE next_refresh_at IS NOT NULL', [clock.now()]);
+    }
+    const before = await digests();
+    const lastEvent = Number((await db.query('SELECT coalesce(max(id), 0) AS n FROM domain_events')).rows[0].n);
     recorded = [];
     const pg0 = await backendCpu(db);
+    const sb0 = await sandbox.cpuMs();
     const s0 = statements;
     let c0 = cpuMs();
     let t0 = performance.now();
@@ -211,6 +232,7 @@ async function throughput(): Promise<void> {
     const svcCpu = cpuMs() - c0;
     const stmts = statements - s0;
     const pgCpu = backendCpuSince(pg0, await backendCpu(db));
+    const sb1 = await sandbox.cpuMs();
     if (lookups === 0 && round > 0) break;
     const replay = recorded;
     c0 = cpuMs();
@@ -218,21 +240,26 @@ async function throughput(): Promise<void> {
     await runBare(replay);
     const bareSeconds = (performance.now() - t0) / 1000;
     const bareCpu = cpuMs() - c0;
-    if (lookups > 0) {
-      const requests = replay.reduce((n, l) => n + l.pages.length + l.terminal.length, 0);
+    const bareSandbox = (await sandbox.cpuMs()) - sb1;
+    // What each lookup of the round made of its answer, read from the rows it wrote.
+    const after = await digests();
+    const news = Number((await db.query('SELECT count(DISTINCT shipment_id) AS n FROM domain_events WHERE id > $1', [lastEvent])).rows[0].n);
+    const same = [...after].filter(([id, d]) => d !== null && before.get(id) === d).length;
+    if (round === 0) {
+      console.log(`    0 first  ${String(lookups).padStart(7)}  (the first lookups, which create the shipments: not counted) ${(lookups / svcSeconds).toFixed(0)}/s, ${(svcCpu / lookups).toFixed(2)} ms CPU/lookup`);
+    } else if (lookups > 0) {
       const ratio = lookups / svcSeconds / (replay.length / bareSeconds);
-      ratios.push(ratio);
+      ratios[kind].push(ratio);
+      const t = totals[kind];
+      loads.push(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
       console.log(
-        `${String(round).padStart(5)}  ${String(lookups).padStart(7)}  ${String(requests).padStart(8)}  ${(lookups / svcSeconds).toFixed(0).padStart(5)}  ${(replay.length / bareSeconds).toFixed(0).padStart(6)}  ${ratio.toFixed(2).padStart(5)}  ${(svcCpu / lookups).toFixed(2).padStart(17)}  ${(pgCpu / lookups).toFixed(2).padStart(24)}  ${(bareCpu / replay.length).toFixed(2).padStart(18)}  ${(stmts / lookups).toFixed(1).padStart(17)}`,
+        `${String(round).padStart(5)} ${kind.padEnd(5)}  ${String(lookups).padStart(7)}  ${String(news).padStart(4)} ${String(lookups - news - same).padStart(5)} ${String(same).padStart(5)}  ${(lookups / svcSeconds).toFixed(0).padStart(5)}  ${(replay.length / bareSeconds).toFixed(0).padStart(6)}  ${ratio.toFixed(2).padStart(5)}  ${(svcCpu / lookups).toFixed(2).padStart(18)}  ${(pgCpu / lookups).toFixed(2).padStart(10)}  ${((sb1 - sb0) / lookups).toFixed(2).padStart(7)} | ${(bareCpu / replay.length).toFixed(2).padStart(4)}  ${(bareSandbox / replay.length).toFixed(2).padStart(7)}  ${(stmts / lookups).toFixed(1).padStart(17)}`,
       );
-      totals.svc.n += lookups;
-      totals.svc.s += svcSeconds;
-      totals.svc.cpu += svcCpu;
-      totals.svc.pg += pgCpu;
-      totals.bare.n += replay.length;
-      totals.bare.s += bareSeconds;
-      totals.bare.cpu += bareCpu;
-      totals.statements += stmts;
+      Object.assign(t, {
+        n: t.n + lookups, s: t.s + svcSeconds, cpu: t.cpu + svcCpu, pg: t.pg + pgCpu, sandbox: t.sandbox + sb1 - sb0,
+        bareN: t.bareN + replay.length, bareS: t.bareS + bareSeconds, bareCpu: t.bareCpu + bareCpu, bareSandbox: t.bareSandbox + bareSandbox,
+        statements: t.statements + stmts, news: t.news + news, quiet: t.quiet + lookups - news - same, same: t.same + same,
+      });
     }
     // The profile shows the refreshes of later rounds, not the first lookups that create the shipments.
     if (round === 0) {
@@ -240,17 +267,25 @@ async function throughput(): Promise<void> {
       Object.assign(carrier, { n: 0, ms: 0 });
       Object.assign(pooled, { n: 0, ms: 0 });
     }
-    clock.advance(STEP_HOURS * HOUR);
-    await sandbox.advance(STEP_HOURS * HOUR);
   }
-  const svcRate = totals.svc.n / totals.svc.s;
-  const bareRate = totals.bare.n / totals.bare.s;
   const count = async (sql: string) => Number((await db.query(sql)).rows[0].n);
-  console.log(`\nsvc:  ${totals.svc.n} lookups in ${totals.svc.s.toFixed(1)} s, ${svcRate.toFixed(0)}/s, ${(totals.svc.cpu / totals.svc.n).toFixed(2)} ms CPU (PostgreSQL's ${(totals.svc.pg / totals.svc.n).toFixed(2)} ms) and ${(totals.statements / totals.svc.n).toFixed(1)} statements per lookup`);
-  console.log(`bare: ${totals.bare.n} lookups in ${totals.bare.s.toFixed(1)} s, ${bareRate.toFixed(0)}/s, ${(totals.bare.cpu / totals.bare.n).toFixed(2)} ms CPU per lookup`);
-  console.log(`ratio svc/bare: ${(svcRate / bareRate).toFixed(2)} overall (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}); goal ≥ 0.5`);
+  console.log(`\nload average (1 min) during the rounds: ${range(loads.map(Number))} (${loads.join(' ')})`);
+  const all = zero();
+  for (const t of [totals.day, totals.again]) for (const k of Object.keys(all) as (keyof Totals)[]) all[k] += t[k];
+  for (const [name, t, rs] of [['day', totals.day, ratios.day], ['again', totals.again, ratios.again], ['all', all, [...ratios.day, ...ratios.again]]] as const) {
+    if (t.n === 0) continue;
+    const svcRate = t.n / t.s;
+    const bareRate = t.bareN / t.bareS;
+    const ratio = svcRate / bareRate;
+    console.log(
+      `${name.padEnd(5)} ${t.n} lookups (${t.news} news, ${t.quiet} quiet, ${t.same} same): svc ${svcRate.toFixed(0)}/s, bare ${bareRate.toFixed(0)}/s, ratio ${ratio.toFixed(2)} (rounds ${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)}), goal ≥ 0.5 ${ratio >= 0.5 ? 'met' : 'NOT met'}`,
+    );
+    console.log(
+      `      CPU per lookup: svc ${(t.cpu / t.n).toFixed(2)} ms + PostgreSQL ${(t.pg / t.n).toFixed(2)} ms + sandbox ${(t.sandbox / t.n).toFixed(2)} ms = ${((t.cpu + t.pg + t.sandbox) / t.n).toFixed(2)} ms; bare ${(t.bareCpu / t.bareN).toFixed(2)} ms + sandbox ${(t.bareSandbox / t.bareN).toFixed(2)} ms = ${((t.bareCpu + t.bareSandbox) / t.bareN).toFixed(2)} ms; ${(t.statements / t.n).toFixed(1)} statements per lookup`,
+    );
+  }
   console.log(
-    `recorded: ${await count('SELECT count(*) AS n FROM shipments')} shipments, ${await count('SELECT count(*) AS n FROM transport_events')} transport events, ${await count('SELECT count(*) AS n FROM domain_events')} outbox events; sandbox process CPU ${((await sandbox.cpuMs()) / 1000).toFixed(1)} s`,
+    `recorded: ${await count('SELECT count(*) AS n FROM shipments')} shipments, ${await count('SELECT count(*) AS n FROM transport_events')} transport events, ${await count('SELECT count(*) AS n FROM domain_events')} outbox events`,
   );
   printProfile();
   await sandbox.close();

@@ -35,7 +35,11 @@ export interface LookupRequest {
 }
 
 export type LookupOutcome =
-  | { kind: 'found'; snapshot: CarrierSnapshot }
+  /**
+   * `digest`: of the answer as received (its response bodies, in order), when the connector can
+   * tell; equal digests mean the carrier said exactly the same again.
+   */
+  | { kind: 'found'; snapshot: CarrierSnapshot; digest?: string }
   /**
    * `temporary`: worth retrying (unreachable, unparsable answer, our own error); otherwise final.
    * For not_found, temporary means "no data yet" (a bill of lading not manifested yet), final means

@@ -22,6 +22,8 @@ export interface ShipmentRow {
   line_tracking_stopped_at: Date | null;
   line_tracking_stopped_reason: string | null;
   next_refresh_at: Date | null;
+  /** The digest of the carrier answer the stored state was last brought up to date with (028). */
+  carrier_answer_digest?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -151,8 +153,9 @@ export async function saveShipmentState(
   s: { state: object; billOfLadingNumber: string | null; bookingNumber: string | null; at: Date },
 ): Promise<void> {
   await db.query(
+    // The state is no longer what the last carrier answer made of it: the next answer is diffed in full, even the same one.
     `UPDATE shipments SET state = $2, bill_of_lading_number = coalesce($3, bill_of_lading_number),
-            booking_number = coalesce($4, booking_number), updated_at = $5 WHERE id = $1`,
+            booking_number = coalesce($4, booking_number), updated_at = $5, carrier_answer_digest = NULL WHERE id = $1`,
     [shipmentId, JSON.stringify(s.state), s.billOfLadingNumber, s.bookingNumber, s.at],
   );
 }

@@ -27,6 +27,10 @@ interface StoredColumns {
   places: { locode: string; name: string; time_zone: string | null }[];
 }
 
+/** The containers stored for a shipment, as a json column of a statement that names it `id`. */
+const storedContainers = (id: string) =>
+  `(SELECT coalesce(json_agg(json_build_object('id', id, 'number', number, 'state', state) ORDER BY number), '[]') FROM containers WHERE shipment_id = ${id})`;
+
 /**
  * The stored state of the shipment `id` names, as four json columns. Milestones are found
  * through the shipment's containers: (container_id, key) is indexed, and every milestone belongs
@@ -37,8 +41,7 @@ interface StoredColumns {
  */
 const storedColumns = (id: string, locodes: string) =>
   `(SELECT coalesce(json_agg(normalized), '[]') FROM raw_events WHERE shipment_id = ${id}) AS raw,
-   (SELECT coalesce(json_agg(json_build_object('id', id, 'number', number, 'state', state) ORDER BY number), '[]')
-      FROM containers WHERE shipment_id = ${id}) AS containers,
+   ${storedContainers(id)} AS containers,
    (SELECT coalesce(json_agg(json_build_object('key', key, 'event', event, 'data_source', data_source)), '[]')
       FROM transport_events WHERE container_id = ANY (ARRAY(SELECT id FROM containers WHERE shipment_id = ${id}))) AS milestones,
    (SELECT coalesce(json_agg(json_build_object('locode', locode, 'name', name, 'time_zone', time_zone)), '[]')
@@ -61,7 +64,10 @@ export async function storedTrackingOf(db: Queryable, shipmentId: string, locode
 /**
  * Claims up to `limit` shipments due for a refresh (claimDueSql: leased until `leaseUntil`) and
  * reads each one's stored state in the same statement: a refresh then needs no read of its own
- * before asking the carrier. The lease keeps other writers away until the refresh is written.
+ * before asking the carrier, nor after it when the answer is new (read here for many shipments
+ * at once, it costs PostgreSQL a fraction of a statement per shipment, so it is read even for the
+ * answers that turn out to be applied already). The lease keeps other writers away until the
+ * refresh is written.
  */
 export async function claimDueRefreshes(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<{ shipment: ShipmentRow; stored: StoredTracking }[]> {
   // Planned for its values, as claimDue is (leases.ts).
@@ -80,6 +86,8 @@ export interface LookupRow {
   askedAt: Date;
   /** null: tracking stops (stopShipment records why). */
   nextRefreshAt: Date | null;
+  /** The digest of the carrier's answer (carrier_answer_digest), null when the connector gave none. */
+  answerDigest: string | null;
 }
 
 /** SQL expressions of what a lookup writes on the shipment row. */
@@ -91,13 +99,14 @@ interface LookupValues {
   nextRefreshAt: string;
   at: string;
   lastChangedAt: string;
+  answerDigest: string;
 }
 
 /** The SET clause of a lookup's shipment row; the lease is released. */
 const lookupSet = (v: LookupValues) =>
   `state = ${v.state}, bill_of_lading_number = coalesce(${v.billOfLadingNumber}, bill_of_lading_number), booking_number = coalesce(${v.bookingNumber}, booking_number),
    updated_at = ${v.at}, line_tracking_last_attempted_at = ${v.askedAt}, line_tracking_last_succeeded_at = ${v.askedAt},
-   line_tracking_last_changed_at = ${v.lastChangedAt}, next_refresh_at = ${v.nextRefreshAt}, locked_until = NULL`;
+   line_tracking_last_changed_at = ${v.lastChangedAt}, next_refresh_at = ${v.nextRefreshAt}, carrier_answer_digest = ${v.answerDigest}, locked_until = NULL`;
 
 export type SavedLookup = LookupRow & { shipmentId: string; at: Date; lastChangedAt: Date };
 
@@ -108,14 +117,38 @@ export type SavedLookup = LookupRow & { shipmentId: string; at: Date; lastChange
 export async function saveLookups(db: Queryable, lookups: SavedLookup[]): Promise<void> {
   if (lookups.length === 0) return;
   await db.query(
-    `UPDATE shipments SET ${lookupSet({ state: 'v.state', billOfLadingNumber: 'v.bl', bookingNumber: 'v.booking', askedAt: 'v.asked_at', nextRefreshAt: 'v.next_refresh_at', at: 'v.at', lastChangedAt: 'v.last_changed_at' })}
-       FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, state jsonb, bl text, booking text, asked_at timestamptz, next_refresh_at timestamptz, at timestamptz, last_changed_at timestamptz)
+    `UPDATE shipments SET ${lookupSet({ state: 'v.state', billOfLadingNumber: 'v.bl', bookingNumber: 'v.booking', askedAt: 'v.asked_at', nextRefreshAt: 'v.next_refresh_at', at: 'v.at', lastChangedAt: 'v.last_changed_at', answerDigest: 'v.digest' })}
+       FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, state jsonb, bl text, booking text, asked_at timestamptz, next_refresh_at timestamptz, at timestamptz, last_changed_at timestamptz, digest text)
       WHERE shipments.id = v.id`,
     [
       JSON.stringify(
-        lookups.map((l) => ({ id: l.shipmentId, state: l.state, bl: l.billOfLadingNumber, booking: l.bookingNumber, asked_at: l.askedAt, next_refresh_at: l.nextRefreshAt, at: l.at, last_changed_at: l.lastChangedAt })),
+        lookups.map((l) => ({ id: l.shipmentId, state: l.state, bl: l.billOfLadingNumber, booking: l.bookingNumber, asked_at: l.askedAt, next_refresh_at: l.nextRefreshAt, at: l.at, last_changed_at: l.lastChangedAt, digest: l.answerDigest })),
       ),
     ],
+  );
+}
+
+/** A lookup whose answer was the one applied already (sameAnswer): only the check is recorded. */
+export interface SavedCheck {
+  shipmentId: string;
+  askedAt: Date;
+  nextRefreshAt: Date;
+  at: Date;
+}
+
+/**
+ * Records checks that found nothing to apply, in one statement however many (grouped as
+ * saveLookups' are): when svc asked and when to ask next; leases released. The state, the
+ * digest and "last changed" stay as they are.
+ */
+export async function saveChecks(db: Queryable, checks: SavedCheck[]): Promise<void> {
+  if (checks.length === 0) return;
+  await db.query(
+    `UPDATE shipments SET line_tracking_last_attempted_at = v.asked_at, line_tracking_last_succeeded_at = v.asked_at, next_refresh_at = v.next_refresh_at,
+            updated_at = v.at, locked_until = NULL
+       FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[]) AS v(id, asked_at, next_refresh_at, at)
+      WHERE shipments.id = v.id`,
+    [checks.map((c) => c.shipmentId), checks.map((c) => c.askedAt), checks.map((c) => c.nextRefreshAt), checks.map((c) => c.at)],
   );
 }
 
@@ -183,6 +216,7 @@ export async function saveTrackingChanges(db: Queryable, c: TrackingChanges, fin
            nextRefreshAt: '$18',
            at: '$3',
            lastChangedAt: 'CASE WHEN EXISTS (SELECT 1 FROM announced WHERE news) THEN $3 ELSE coalesce(line_tracking_last_changed_at, $3) END',
+           answerDigest: '$19',
          })}
           WHERE id = $2
        ), input AS (
@@ -203,7 +237,9 @@ export async function saveTrackingChanges(db: Queryable, c: TrackingChanges, fin
     c.ref_numbers,
     imos,
     names,
-    ...(finish ? [JSON.stringify(finish.lookup.state), finish.lookup.billOfLadingNumber, finish.lookup.bookingNumber, finish.lookup.askedAt, finish.lookup.nextRefreshAt] : []),
+    ...(finish
+      ? [JSON.stringify(finish.lookup.state), finish.lookup.billOfLadingNumber, finish.lookup.bookingNumber, finish.lookup.askedAt, finish.lookup.nextRefreshAt, finish.lookup.answerDigest]
+      : []),
   ]);
   const r = rows[0];
   return { changed: r.changed, knownVessels: r.known_vessels, events: announcedEvents(r.announced ?? null, c) };

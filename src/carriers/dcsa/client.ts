@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { CarrierEvent } from '../../domain/tracking/carrier-events.ts';
 import { UnrecognizedResponseError } from './errors.ts';
-import { exchange, jsonBody, type HttpSettings } from './http.ts';
+import { exchange, jsonBody, type HttpAnswer, type HttpSettings } from './http.ts';
 import { nextPageUrl } from './next-page.ts';
 import { readEventPage, type DcsaVersion } from './normalize.ts';
 
@@ -69,20 +69,24 @@ export class DcsaClient {
     };
   }
 
-  /** Every event matching the filters, following the carrier's cursor to the last page. */
-  async getEvents(filters: DcsaEventFilters): Promise<CarrierEvent[]> {
+  /**
+   * Every event matching the filters, following the carrier's cursor to the last page. `received`
+   * hears each page as it came (status and body), before it is read.
+   */
+  async getEvents(filters: DcsaEventFilters, received?: (answer: HttpAnswer) => void): Promise<CarrierEvent[]> {
     const first = this.#eventsUrl(filters);
     const events: CarrierEvent[] = [];
     let url: URL | null = first;
     for (let page = 1; url !== null; page++) {
       if (page > this.#maxPages) throw new UnrecognizedResponseError(`still more pages after ${this.#maxPages}; giving up`);
       const answer = await exchange(this.#http, url, { method: 'GET', headers: this.#headers });
-      const { events: found, received } = readEventPage(jsonBody(answer), this.version);
+      received?.(answer);
+      const { events: found, received: count } = readEventPage(jsonBody(answer), this.version);
       events.push(...found);
       const next = nextPageUrl(this.version, answer.headers, url, first);
       // Some servers keep sending a next link on (or after) the last page: an empty page, or a
       // link to the page just read, ends the walk too.
-      url = received === 0 || next?.href === url.href ? null : next;
+      url = count === 0 || next?.href === url.href ? null : next;
     }
     return events;
   }

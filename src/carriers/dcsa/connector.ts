@@ -6,6 +6,7 @@ import type { CarrierConnector, LookupOutcome, LookupRequest, NumberType, Subscr
 import { DcsaClient, type DcsaClientOptions, type DcsaEventFilters } from './client.ts';
 import { DcsaHttpError } from './errors.ts';
 import type { HttpSettings } from './http.ts';
+import { answerDigest, type HeardAnswer } from '../answer-digest.ts';
 import { failed, failureFor } from './outcomes.ts';
 import { bookingCancellation, buildSnapshot } from './snapshot.ts';
 import { fetchTerminalStatus } from './terminal.ts';
@@ -42,28 +43,35 @@ export class DcsaConnector implements CarrierConnector {
     return this.#client.subscribe({ callbackUrl: request.callbackUrl, secret: request.secret, filters: { [FILTER[request.numberType]]: request.number } });
   }
 
-  /** Never throws: every failure is an outcome (table in outcomes.ts). */
+  /**
+   * Never throws: every failure is an outcome (table in outcomes.ts). A found outcome carries the
+   * digest of every answer it was made of (event pages, then terminal answers by container), so
+   * the worker can tell an answer it has applied already without diffing it again.
+   */
   async lookup(request: LookupRequest): Promise<LookupOutcome> {
     try {
       const fetchedAt = this.#clock.now();
-      const events = await this.#events(request);
+      const pages: HeardAnswer[] = [];
+      const events = await this.#events(request, (answer) => pages.push(answer));
       if (events.length === 0 && !request.since) {
         return failed('not_found', true, `the carrier has no events for ${request.numberType} ${request.number} (yet)`);
       }
       const snapshot = buildSnapshot(request, events, fetchedAt);
       const cancelled = bookingCancellation(events, snapshot.bookingNumber);
       if (cancelled) return failed('booking_cancelled', false, `booking cancelled (event ${cancelled.id})`);
-      const containers = new Set([...snapshot.containers.map((c) => c.number), ...(request.knownContainers ?? [])]);
-      snapshot.terminal = await this.#terminalStatuses([...containers]);
-      return { kind: 'found', snapshot };
+      // In a fixed order, so the same terminal answers make the same digest whichever list named a box first.
+      const containers = [...new Set([...snapshot.containers.map((c) => c.number), ...(request.knownContainers ?? [])])].sort();
+      const terminal: HeardAnswer[] = [];
+      snapshot.terminal = await this.#terminalStatuses(containers, terminal);
+      return { kind: 'found', snapshot, digest: answerDigest(pages, terminal, request.since !== undefined && events.length === 0) };
     } catch (error) {
       return failureFor(error);
     }
   }
 
-  async #events(request: LookupRequest): Promise<CarrierEvent[]> {
+  async #events(request: LookupRequest, received: (answer: HeardAnswer) => void): Promise<CarrierEvent[]> {
     try {
-      return await this.#client.getEvents({ [FILTER[request.numberType]]: request.number, since: request.since });
+      return await this.#client.getEvents({ [FILTER[request.numberType]]: request.number, since: request.since }, received);
     } catch (error) {
       // With `since`, a 404 is how some servers say "nothing new" rather than "no such shipment".
       if (request.since && error instanceof DcsaHttpError && error.status === 404) return [];
@@ -76,19 +84,22 @@ export class DcsaConnector implements CarrierConnector {
    * carrier's events still count, and the container is simply left out of `terminal` (which
    * therefore means "no news", never "no holds").
    */
-  async #terminalStatuses(containers: string[]): Promise<TerminalStatus[]> {
+  /** `heard`: the answers, in the containers' order (so the same answers make the same digest). */
+  async #terminalStatuses(containers: string[], heard: HeardAnswer[]): Promise<TerminalStatus[]> {
     const { terminalBaseUrl, onTerminalError } = this.#options;
     if (terminalBaseUrl === undefined) return [];
+    const answers: HeardAnswer[] = containers.map(() => ({ status: 0, body: 'no answer' }));
     const statuses = await Promise.all(
-      containers.map(async (number) => {
+      containers.map(async (number, i) => {
         try {
-          return await fetchTerminalStatus(this.#terminalHttp, terminalBaseUrl, number);
+          return await fetchTerminalStatus(this.#terminalHttp, terminalBaseUrl, number, (answer) => (answers[i] = answer));
         } catch (error) {
           onTerminalError?.(number, error);
           return null;
         }
       }),
     );
+    heard.push(...answers);
     return statuses.filter((s): s is TerminalStatus => s !== null);
   }
 }

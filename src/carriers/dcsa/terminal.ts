@@ -20,7 +20,7 @@
 import { z } from 'zod';
 import type { TerminalStatus } from '../../domain/tracking/carrier-events.ts';
 import { UnrecognizedResponseError } from './errors.ts';
-import { exchange, jsonBody, type HttpSettings } from './http.ts';
+import { exchange, jsonBody, type HttpAnswer, type HttpSettings } from './http.ts';
 import { dateTime } from './wire-common.ts';
 
 const instant = dateTime.transform((d) => d.at);
@@ -36,11 +36,12 @@ const terminalStatus = z.object({
   observedAt: instant,
 }) satisfies z.ZodType<TerminalStatus>;
 
-/** The terminal's status of one container, or null when it has none (404). */
-export async function fetchTerminalStatus(http: HttpSettings, baseUrl: string, containerNumber: string): Promise<TerminalStatus | null> {
+/** The terminal's status of one container, or null when it has none (404). `received` hears the answer as it came, before it is read. */
+export async function fetchTerminalStatus(http: HttpSettings, baseUrl: string, containerNumber: string, received?: (answer: HttpAnswer) => void): Promise<TerminalStatus | null> {
   const url = new URL(baseUrl);
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/containers/${encodeURIComponent(containerNumber)}`;
   const answer = await exchange(http, url, { method: 'GET', headers: { accept: 'application/json' } });
+  received?.(answer);
   if (answer.status === 404) return null;
   const parsed = terminalStatus.safeParse(jsonBody(answer));
   if (!parsed.success) {

@@ -13,8 +13,9 @@ import { recordEvents } from '../../store/domain-events.ts';
 import { markLookupFailed, saveCarrierSubscription, type ShipmentRow } from '../../store/shipments.ts';
 import { learnVessels, type NamedVessel } from '../../store/learned-vessels.ts';
 import { claimDueTrackingRequests, settleTrackingRequest, type TrackingRequestRow } from '../../store/tracking-requests.ts';
-import { containersStillOut, planSnapshot, quietResult, writePlan, type Plan } from './apply.ts';
-import { claimDueRefreshes, saveLookups, type SavedLookup, type StoredTracking } from '../../store/tracking-state.ts';
+import { containersStillOut, planSnapshot, quietResult, writePlan, type ApplyResult, type Plan } from './apply.ts';
+import type { ContainerState, ShipmentState } from '../../domain/tracking/types.ts';
+import { claimDueRefreshes, saveChecks, saveLookups, type SavedCheck, type SavedLookup, type StoredTracking } from '../../store/tracking-state.ts';
 import { shipmentForFoundRequest } from './same-journey.ts';
 import { defaultPolicy, nextRefreshDelay, retryDelay, type TrackingPolicy } from './policy.ts';
 import { stopReason, stopTracking } from './stop.ts';
@@ -22,6 +23,7 @@ import { AisArrivals, AisSchedule, type AisSettings } from './ais-arrivals.ts';
 import { drainClaims } from './claim-pool.ts';
 import { GroupedWrites } from './grouped-writes.ts';
 import { PollLoop } from '../poll-loop.ts';
+import { sameAnswer } from '../../carriers/answer-digest.ts';
 
 export interface Connectors {
   get(scac: string): CarrierConnector | undefined;
@@ -64,10 +66,13 @@ export class TrackingWorker {
   #sightings: NamedVessel[] = [];
   /** The shipment rows of quiet answers (nothing else to write), grouped into one statement while another is on its way. */
   readonly #quietSaves: GroupedWrites<SavedLookup>;
+  /** Likewise, the checks that found the answer applied already. */
+  readonly #checks: GroupedWrites<SavedCheck>;
 
   constructor(private readonly deps: WorkerDeps) {
     this.policy = deps.policy ?? defaultPolicy;
     this.#quietSaves = new GroupedWrites((lookups) => saveLookups(deps.db, lookups));
+    this.#checks = new GroupedWrites((checks) => saveChecks(deps.db, checks));
     this.#ais = deps.ais === false ? null : new AisSchedule(new AisArrivals(deps, deps.ais?.settings), deps.ais?.everyMs);
   }
 
@@ -143,7 +148,7 @@ export class TrackingWorker {
         const plan = await planSnapshot(tx, shipment, outcome.snapshot, null);
         // Settled before the stop rules run, so a journey already over stops this request with it.
         await settleTrackingRequest(tx, tr.id, { ...keep, status: 'created', failed_reason: null, is_retrying: false, next_attempt_at: null, shipment_id: shipment.id }, now);
-        await this.#afterLookup(tx, plan, askedAt, now, [{ ...event('tracking_request.succeeded'), shipment_id: shipment.id }]);
+        await this.#afterLookup(tx, plan, askedAt, now, outcome.digest ?? null, [{ ...event('tracking_request.succeeded'), shipment_id: shipment.id }]);
         return;
       }
       const { reason, temporary } = outcome;
@@ -217,8 +222,9 @@ export class TrackingWorker {
 
   /**
    * A tracked shipment: ask again, apply what changed, decide when to look next or whether to stop.
-   * What is stored came with the claim (claimDueRefreshes): the lease keeps other writers away, and
-   * the answer then costs one statement, without a transaction, unless tracking may stop.
+   * What is stored came with the claim (claimDueRefreshes), and the lease keeps other writers
+   * away. An answer applied already costs a share of one grouped statement; another one is diffed
+   * and costs one statement, without a transaction, unless tracking may stop.
    */
   async #refresh(shipment: ShipmentRow, stored: StoredTracking): Promise<void> {
     const since = shipment.line_tracking_last_succeeded_at ?? undefined;
@@ -228,10 +234,38 @@ export class TrackingWorker {
     const askedAt = this.deps.clock.now();
     const outcome = await this.#lookup({ scac: shipment.scac, numberType: shipment.request_type as LookupRequest['numberType'], number: shipment.request_number, since, knownContainers });
     const now = this.deps.clock.now();
-    if (outcome.kind === 'found') return this.#afterLookup(null, await planSnapshot(this.deps.db, shipment, outcome.snapshot, stored), askedAt, now);
+    if (outcome.kind === 'found') {
+      const unchanged = sameAnswer(shipment.carrier_answer_digest, outcome.digest) ? this.#unchanged(shipment, stored.containers, askedAt, now) : null;
+      if (unchanged) return this.#checks.add(unchanged);
+      return this.#afterLookup(null, await planSnapshot(this.deps.db, shipment, outcome.snapshot, stored), askedAt, now, outcome.digest ?? null);
+    }
     // A failed lookup writes one statement: the attempt, the retry time and the lease released.
     if (outcome.reason !== 'booking_cancelled') return markLookupFailed(this.deps.db, shipment.id, now, at(now, this.policy.refresh.afterFailure));
     await withTransaction(this.deps.db, (tx) => stopTracking(tx, shipment, 'booking_cancelled', now));
+  }
+
+  /**
+   * A conditional refresh: the carrier's answer brings nothing the one the stored state was last
+   * brought up to date with did not (sameAnswer), so diffing it would find nothing and write the
+   * same state. Only the check is recorded (when svc asked, when to ask next), grouped with the
+   * other checks that finish while a statement is on its way. The schedule and the stop rules are those of the stored state; null when a stop
+   * rule applies, which the full path then records.
+   */
+  #unchanged(shipment: ShipmentRow, containers: StoredTracking['containers'], askedAt: Date, now: Date): SavedCheck | null {
+    const states = { shipmentState: shipment.state as unknown as ShipmentState, containerStates: containers.map((c) => c.state as unknown as ContainerState) };
+    if (stopReason(this.policy, states, shipment.line_tracking_last_changed_at ?? now, now)) return null;
+    return { shipmentId: shipment.id, askedAt, nextRefreshAt: this.#nextRefreshAt(states, now), at: now };
+  }
+
+  /** When to look again, by the journey's phase in these states. */
+  #nextRefreshAt({ shipmentState: s, containerStates }: Pick<ApplyResult, 'shipmentState' | 'containerStates'>, now: Date): Date {
+    const phase = {
+      departedAt: s.pol_atd_at ? new Date(s.pol_atd_at) : null,
+      podEtaAt: s.pod_eta_at ? new Date(s.pod_eta_at) : null,
+      podArrivedAt: s.pod_ata_at ? new Date(s.pod_ata_at) : null,
+      allPickedUp: containerStates.length > 0 && containerStates.every((c) => c.pod_full_out_at || c.final_destination_full_out_at),
+    };
+    return at(now, nextRefreshDelay(this.policy, phase, now));
   }
 
   /**
@@ -241,24 +275,13 @@ export class TrackingWorker {
    * alone) in `tx` or on its own; otherwise a transaction (`tx`, or one of its own) with a
    * statement more, as whether the silence rule applies depends on what the writes announced.
    */
-  async #afterLookup(tx: Tx | null, plan: Plan, askedAt: Date, now: Date, later: DomainEvent[] = []): Promise<void> {
+  async #afterLookup(tx: Tx | null, plan: Plan, askedAt: Date, now: Date, answerDigest: string | null, later: DomainEvent[] = []): Promise<void> {
     const { shipment } = plan;
     const before = shipment.line_tracking_last_changed_at ?? now;
     const quiet = quietResult(plan);
-    const s = quiet.shipmentState;
-    const delay = nextRefreshDelay(
-      this.policy,
-      {
-        departedAt: s.pol_atd_at ? new Date(s.pol_atd_at) : null,
-        podEtaAt: s.pod_eta_at ? new Date(s.pod_eta_at) : null,
-        podArrivedAt: s.pod_ata_at ? new Date(s.pod_ata_at) : null,
-        allPickedUp: quiet.containerStates.length > 0 && quiet.containerStates.every((c) => c.pod_full_out_at || c.final_destination_full_out_at),
-      },
-      now,
-    );
     // askedAt: the moment svc asked, not when the answer came: the next incremental lookup asks for
     // what the carrier published since then, so an event published while this lookup ran is not missed.
-    const lookup = { ...quiet.saved, askedAt, nextRefreshAt: at(now, delay) };
+    const lookup = { ...quiet.saved, askedAt, nextRefreshAt: this.#nextRefreshAt(quiet, now), answerDigest };
     // The rules, with the oldest "last changed" this lookup can leave: when none applies, news cannot make one.
     if (!stopReason(this.policy, quiet, before, now)) {
       if (plan.quiet && later.length === 0) {

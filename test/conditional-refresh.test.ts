@@ -1,0 +1,100 @@
+// Conditional refreshes (issue 14): a carrier answer svc has applied already (the same event
+// pages and terminal answers, or an incremental query with no new event) records only the check:
+// when svc asked and when to ask next. Anything new in the answer is diffed and written as before.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { answerDigest, sameAnswer } from '../src/carriers/answer-digest.ts';
+import { ConnectorRegistry } from '../src/carriers/registry.ts';
+import { DAY } from '../src/domain/time-units.ts';
+import { buildSandboxServer, type SandboxApp } from '../src/sandbox/index.ts';
+import { TrackingWorker } from '../src/services/tracking/worker.ts';
+import { makeDueNow } from '../src/store/shipments.ts';
+import { startTestApp, type TestApp } from './support/app.ts';
+
+test('an answer is the same when its pages and terminal answers are, or when an incremental query found no event', () => {
+  const page = { status: 200, body: '[{"eventID":"a"}]' };
+  const terminal = [{ status: 200, body: '{"containerNumber":"X"}' }];
+  const applied = answerDigest([page], terminal, false);
+  assert.ok(sameAnswer(applied, answerDigest([page], terminal, false)));
+  assert.ok(sameAnswer(applied, answerDigest([{ status: 200, body: '[]' }], terminal, true)), 'nothing published since svc last asked');
+  assert.ok(!sameAnswer(applied, answerDigest([{ status: 200, body: '[{"eventID":"b"}]' }], terminal, false)), 'another event');
+  assert.ok(!sameAnswer(applied, answerDigest([{ status: 200, body: '[]' }], [{ status: 404, body: '' }], true)), 'another terminal answer');
+  assert.ok(!sameAnswer(applied, answerDigest([page], [], false)), 'a terminal asked no more');
+  assert.ok(!sameAnswer(null, applied), 'nothing applied yet');
+  assert.ok(!sameAnswer(applied, undefined), 'a connector that gives no digest');
+});
+
+let t: TestApp;
+let sandbox: SandboxApp;
+let sandboxUrl: string;
+before(async () => {
+  t = await startTestApp();
+  sandbox = await buildSandboxServer({ clock: t.clock });
+  sandboxUrl = await sandbox.listen({ port: 0, host: '127.0.0.1' });
+});
+after(async () => {
+  await sandbox.close();
+  await t.close();
+});
+
+interface Row {
+  id: string;
+  state: object;
+  carrier_answer_digest: string | null;
+  line_tracking_last_succeeded_at: Date;
+  line_tracking_last_changed_at: Date;
+  next_refresh_at: Date | null;
+  locked_until: Date | null;
+}
+const shipmentRow = async () =>
+  (
+    await t.db.query<Row>(
+      `SELECT id, state, carrier_answer_digest, line_tracking_last_succeeded_at, line_tracking_last_changed_at, next_refresh_at, locked_until
+         FROM shipments WHERE account_id = $1`,
+      [t.accountId],
+    )
+  ).rows[0];
+const eventCount = async () => Number((await t.db.query('SELECT count(*) AS n FROM domain_events WHERE account_id = $1', [t.accountId])).rows[0].n);
+
+test('asked again with nothing new, a refresh records the check alone; news is still applied', async () => {
+  const endpoint = { scac: 'TEST', baseUrl: `${sandboxUrl}/carriers/TEST`, version: '2.2' as const, terminalBaseUrl: `${sandboxUrl}/terminal` };
+  const worker = new TrackingWorker({ db: t.db, clock: t.clock, connectors: new ConnectorRegistry([endpoint], t.clock) });
+  const res = await t.request('POST', '/v2/tracking_requests', {
+    body: { data: { type: 'tracking_request', attributes: { request_type: 'bill_of_lading', request_number: 'TEST-DIRECT', scac: 'TEST' } } },
+  });
+  assert.equal(res.status, 201);
+  await worker.drain();
+  t.clock.advance(DAY);
+  await worker.drain();
+  // Asked again at once: the first answer with no event after one with events is a new answer
+  // (its terminal asks may differ too); it is applied, with its digest.
+  t.clock.advance(60_000);
+  await makeDueNow(t.db, (await shipmentRow()).id, t.clock.now());
+  await worker.drain();
+  assert.ok((await shipmentRow()).carrier_answer_digest, 'the applied answer has a digest');
+  // Its event part replaced by a marker, which only the full path (a diff and a write) would overwrite.
+  await t.db.query(`UPDATE shipments SET carrier_answer_digest = 'marker.' || split_part(carrier_answer_digest, '.', 2) WHERE account_id = $1`, [t.accountId]);
+  const applied = await shipmentRow();
+  const events = await eventCount();
+
+  // Due again at once: the carrier has published nothing since svc asked, the terminal says the same.
+  t.clock.advance(60_000);
+  await makeDueNow(t.db, applied.id, t.clock.now());
+  await worker.drain();
+  const checked = await shipmentRow();
+  assert.equal(checked.carrier_answer_digest, applied.carrier_answer_digest, 'not diffed nor written: the digest of the answer applied stays');
+  assert.deepEqual(checked.state, applied.state);
+  assert.equal(+checked.line_tracking_last_succeeded_at, +t.clock.now(), 'the check is recorded: svc asked now');
+  assert.equal(+checked.line_tracking_last_changed_at, +applied.line_tracking_last_changed_at);
+  assert.ok(checked.next_refresh_at && checked.next_refresh_at > t.clock.now(), 'and the next one scheduled');
+  assert.equal(checked.locked_until, null, 'the lease released');
+  assert.equal(await eventCount(), events, 'nothing announced');
+
+  // Days later the journey has moved on: the answer is new, diffed and written.
+  t.clock.advance(10 * DAY);
+  await makeDueNow(t.db, applied.id, t.clock.now());
+  await worker.drain();
+  const moved = await shipmentRow();
+  assert.notEqual(moved.carrier_answer_digest, applied.carrier_answer_digest);
+  assert.ok((await eventCount()) > events, 'the news is announced');
+});
