@@ -325,6 +325,8 @@ async function throughputPart() {
 /** Part 2: the fast receiver alone and beside the slow one, in turns, with the cap; once more without it. */
 async function fairnessPart() {
   const rounds: { alone: ReturnType<typeof stats>; beside: ReturnType<typeof stats>; slowGot: number; load: string }[] = [];
+  // Every round's latencies together: a p99 of FAIR_ROUNDS times more arrivals than one round's.
+  const pooled = { alone: [] as number[], beside: [] as number[] };
   console.log(`\nfairness: a fast receiver gets an event every ${FAIR_EVERY_MS} ms for ${FAIR_SECONDS} s; another account's receiver answers in ${SLOW_MS} ms, ${SLOW_BACKLOG} notifications due; one worker × ${CONCURRENCY}`);
   row('fast receiver, commit → arrival', 'p50 ms', 'p99 ms', 'max ms', 'slow got', 'load');
   for (let round = 0; round < FAIR_ROUNDS; round++) {
@@ -333,6 +335,8 @@ async function fairnessPart() {
     const got: Record<string, Awaited<ReturnType<typeof fairness>>> = {};
     for (const withSlow of order) got[String(withSlow)] = await fairness(withSlow, CAP);
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+    pooled.alone.push(...got.false.latency);
+    pooled.beside.push(...got.true.latency);
     const alone = stats(got.false.latency);
     const beside = stats(got.true.latency);
     row(`round ${round + 1}: alone`, alone.p50, alone.p99, alone.max, '', load);
@@ -345,12 +349,14 @@ async function fairnessPart() {
   const p99Ratios = rounds.map((r) => r.beside.p99 / r.alone.p99);
   const p50Ratios = rounds.map((r) => r.beside.p50 / r.alone.p50);
   const aloneP99 = median(rounds.map((r) => r.alone.p99));
-  console.log(`fast p99 beside the slow receiver / alone: ${spread(p99Ratios, 2)}`);
+  const [pooledAlone, pooledBeside] = [stats(pooled.alone), stats(pooled.beside)];
+  console.log(`fast p99 beside the slow receiver / alone: ${spread(p99Ratios, 2)}; all rounds' arrivals together: ${pooledBeside.p99} / ${pooledAlone.p99} ms = ${(pooledBeside.p99 / pooledAlone.p99).toFixed(2)}`);
   console.log(`fast p50 beside the slow receiver / alone: ${spread(p50Ratios, 2)}`);
   console.log(`without the cap: fast p99 ${u.p99} ms, ${(u.p99 / aloneP99).toFixed(1)}× the median p99 alone`);
   return {
     rounds: rounds.map((r) => ({ alone: r.alone, beside_slow_capped: r.beside, load: +r.load })),
     p99_ratio: summary(p99Ratios),
+    pooled: { alone: pooledAlone, beside_slow_capped: pooledBeside, p99_ratio: +(pooledBeside.p99 / pooledAlone.p99).toFixed(2) },
     p50_ratio: summary(p50Ratios),
     beside_slow_uncapped: u,
     uncapped_p99_ratio: +(u.p99 / aloneP99).toFixed(2),
