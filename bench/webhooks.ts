@@ -4,29 +4,33 @@
 //    receiver through svc's real path (outbox fan-out in the recording transaction, then
 //    BENCH_WORKERS DeliveryWorkers claiming, rendering, signing, POSTing and recording), and
 //    compares it with the ceiling: a bare undici POST loop, same concurrency and body, against
-//    that receiver. The two take turns for BENCH_ROUNDS rounds (default 3), so a busy machine
-//    weighs on both alike; the ratio is given in total and as each round's range. Receiver,
-//    workers and client share this process (and its cores with PostgreSQL) in both runs.
+//    that receiver. Workers and bare loop run in one child process (webhook-delivery-process.ts),
+//    never at once; receivers and the event recorder stay in this one. The two sides take turns
+//    for BENCH_ROUNDS rounds (default 5), alternating which goes first, so a busy machine weighs
+//    on both alike; each ratio is printed as the rounds' median, range and values. Besides
+//    deliveries per second (noisy on a loaded 2-core machine), it compares the sending process's
+//    CPU time per delivery (process.cpuUsage), and that plus the workers' PostgreSQL backends'
+//    (/proc): ratios of CPU costs move far less with the machine's load than wall throughput.
 // 2. Fairness: a fast receiver of one account gets an event every BENCH_FAIR_EVERY_MS (default
 //    20) for BENCH_FAIR_SECONDS (default 10), alone, then beside a slow receiver of another
 //    account that answers in BENCH_SLOW_MS (default 5,000) with a backlog of BENCH_SLOW_BACKLOG
-//    (default 200) notifications; the fast receiver's commit → arrival latency, p50 and p99, with
-//    svc's per-receiver cap (SVC_WEBHOOK_RECEIVER_CONCURRENCY's default), and once with the cap
-//    lifted to show what it prevents.
+//    (default 200) notifications, in BENCH_FAIR_ROUNDS turns (default 3); the fast receiver's
+//    commit → arrival latency, p50 and p99, with svc's per-receiver cap
+//    (SVC_WEBHOOK_RECEIVER_CONCURRENCY's default), and once with the cap lifted to show what it
+//    prevents.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
-import { Agent, request } from 'undici';
-import { systemClock } from '../src/clock.ts';
-import { createPool, type Db } from '../src/store/db.ts';
-import { BUFFER, DeliveryWorker } from '../src/webhooks/delivery-worker.ts';
+import type { Db } from '../src/store/db.ts';
+import { BUFFER } from '../src/webhooks/delivery-worker.ts';
 import { defaultDeliveryPolicy } from '../src/webhooks/policy.ts';
 import { recordBurstEvents, seedBurst, type Burst } from '../test/support/webhook-burst.ts';
 import { benchDatabase } from './database.ts';
+import { startDeliveryProcess } from './webhook-delivery-process.ts';
 
 const N = Number(process.env.BENCH_EVENTS ?? 10_000);
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2_000); // events of the untimed first turn of each side
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32); // per worker, as in svc's policy
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
@@ -34,6 +38,7 @@ const POOL = Number(process.env.BENCH_POOL ?? 10); // svc's own pool size (creat
 const PROBES = Math.max(1, Number(process.env.BENCH_PROBES ?? 100));
 const FAIR_SECONDS = Number(process.env.BENCH_FAIR_SECONDS ?? 10);
 const FAIR_EVERY_MS = Number(process.env.BENCH_FAIR_EVERY_MS ?? 20);
+const FAIR_ROUNDS = Math.max(1, Number(process.env.BENCH_FAIR_ROUNDS ?? 3));
 const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 5_000);
 const SLOW_BACKLOG = Number(process.env.BENCH_SLOW_BACKLOG ?? 200);
 const CAP = defaultDeliveryPolicy.receiverConcurrency;
@@ -127,8 +132,8 @@ class BackendCpu {
   readonly #pids = new Set<number>();
   readonly #last = new Map<number, number>();
   readonly #timer = setInterval(() => this.#sample(), 200);
-  watch(pool: Db): void {
-    pool.on('connect', (client) => this.#pids.add((client as unknown as { processID: number }).processID));
+  add(pid: number): void {
+    this.#pids.add(pid);
   }
   #sample(): void {
     for (const pid of this.#pids) {
@@ -152,35 +157,21 @@ class BackendCpu {
 
 const database = await benchDatabase();
 const db = database.db;
-const pools = Array.from({ length: WORKERS }, () => createPool(database.url, POOL));
 const backends = new BackendCpu();
-for (const pool of pools) backends.watch(pool);
-// Statements the workers send, by the start of their SQL.
-const statements = new Map<string, number>();
-for (const pool of pools) {
-  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-  pool.query = ((...args: unknown[]) => {
-    const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string }).text);
-    const kind = text.replace(/\s+/g, ' ').trim().slice(0, 90);
-    statements.set(kind, (statements.get(kind) ?? 0) + 1);
-    return query(...args);
-  }) as typeof pool.query;
-}
-const statementCount = () => [...statements.values()].reduce((a, b) => a + b, 0);
+const host = await startDeliveryProcess({
+  databaseUrl: database.url,
+  workers: WORKERS,
+  pool: POOL,
+  concurrency: CONCURRENCY,
+  intervalMs: INTERVAL_MS,
+  onBackend: (pid) => backends.add(pid),
+  execArgv: process.env.BENCH_CHILD_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CHILD_PROF}`] : [],
+});
 const fast = await startReceiver();
 const slow = await startReceiver(SLOW_MS);
-const agent = new Agent({ connections: CONCURRENCY * WORKERS, keepAliveTimeout: 30_000 });
-let workers: DeliveryWorker[] = [];
-const startWorkers = (receiverConcurrency: number) => {
-  workers = pools.map((pool) => new DeliveryWorker({ db: pool, clock: systemClock, allowInsecure: true, policy: { concurrency: CONCURRENCY, receiverConcurrency } }));
-  for (const w of workers) w.start(INTERVAL_MS);
-};
-// stop() closes each worker's HTTP agent, which undici refuses to do twice: stop each set once.
-const stopWorkers = async () => {
-  const stopping = workers;
-  workers = [];
-  await Promise.all(stopping.map((w) => w.stop()));
-};
+
+/** The sending process's CPU (ms) and statements, and the workers' backends' CPU (ms), so far. */
+const usage = async () => ({ ...(await host.usage()), pgMs: backends.total() });
 
 /** One svc burst of `n` events to a fresh webhook; every one must end succeeded after one attempt. */
 async function svcBurst(probes: number, n = N) {
@@ -190,23 +181,21 @@ async function svcBurst(probes: number, n = N) {
   const events = new EventRecorder(db, burst, await trackingRequestOf(db, burst));
   // One receiver, nobody to be fair to: the cap is lifted (to all the worker may hold, claimed or
   // in flight), so both sides keep CONCURRENCY requests in flight.
-  startWorkers(BUFFER * CONCURRENCY);
-  const cpu = process.cpuUsage();
-  const pgBefore = backends.total() ?? 0;
-  const statementsBefore = statementCount();
+  await host.start(BUFFER * CONCURRENCY);
+  const before = await usage();
   const started = performance.now();
   for (let done = 0; done < n; done += BATCH) await events.record(Math.min(BATCH, n - done));
   const recordedIn = performance.now() - started;
   await fast.arrived(n);
   const seconds = (fast.lastArrival - started) / 1000;
-  const cpuMs = (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpu));
-  const pgAfter = backends.total();
-  const pgCpuMs = pgAfter === undefined ? undefined : pgAfter - pgBefore;
   const burstLatency = await events.latencies(fast.arrivals);
   const duplicates = fast.requests - n;
-  // Every statement of the burst, up to the last attempt's record.
+  // CPU and statements count up to the last attempt's record: a delivery's cost includes its durable record.
   while ((await db.query(`SELECT 1 FROM webhook_notifications WHERE account_id = $1 AND delivery_status = 'pending' LIMIT 1`, [burst.accountId])).rowCount) await sleep(INTERVAL_MS);
-  const burstStatements = statementCount() - statementsBefore;
+  const after = await usage();
+  const cpuMs = after.cpuMs - before.cpuMs;
+  const pgCpuMs = after.pgMs === undefined || before.pgMs === undefined ? undefined : after.pgMs - before.pgMs;
+  const burstStatements = after.statements - before.statements;
 
   // Idle probes: one event at a time with the workers idle, so the latency is svc's own path
   // (wake-up by NOTIFY, claim, render, sign, POST) without a queue in front of it. The random
@@ -219,36 +208,21 @@ async function svcBurst(probes: number, n = N) {
     await fast.arrived(n + i + 1);
     probeLatency.push(fast.lastArrival - committed);
   }
-  await stopWorkers();
+  await host.stop();
   const check = await db.query(`SELECT count(*) FILTER (WHERE delivery_status = 'succeeded') AS ok, sum(attempts) AS attempts FROM webhook_notifications WHERE account_id = $1`, [burst.accountId]);
   const { ok, attempts } = check.rows[0];
   if (ok !== n + probes || attempts !== n + probes) throw new Error(`expected ${n + probes} succeeded single attempts, got ${ok} succeeded and ${attempts} attempts`);
   return { rate: n / seconds, seconds, recordedIn, cpuMs, pgCpuMs, burstLatency, probeLatency, duplicates, statements: burstStatements };
 }
 
-/** The ceiling: the same receiver, `n` POSTs of an svc body and its headers, as many in flight. */
+/** The ceiling: the same receiver, `n` POSTs of an svc body and its headers, as many in flight, from the same kind of process. */
 async function bareLoop(n = N) {
   fast.arrivals.clear();
   const headers: Record<string, string> = {};
   for (const h of ['content-type', 'user-agent', 'x-svc-webhook-signature', 'webhook-timestamp', 'webhook-signature']) headers[h] = String(fast.sample!.headers[h]);
-  const latency: number[] = [];
-  let next = 0;
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY * WORKERS }, async () => {
-      while (next < n) {
-        const id = `bare-${String(next++).padStart(31, '0')}`; // as long as a uuid
-        const t0 = performance.now();
-        const res = await request(fast.url, { method: 'POST', dispatcher: agent, headers: { ...headers, 'webhook-id': id }, body: fast.sample!.body });
-        await res.body.text();
-        if (res.statusCode !== 200) throw new Error(`bare POST answered ${res.statusCode}`);
-        latency.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  const cpuMs = (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpu));
+  const before = await host.usage();
+  const { seconds, latency } = await host.bare({ url: fast.url, n, concurrency: CONCURRENCY * WORKERS, headers, body: fast.sample!.body });
+  const cpuMs = (await host.usage()).cpuMs - before.cpuMs;
   if (fast.arrivals.size !== n) throw new Error(`bare loop: ${fast.arrivals.size} of ${n} arrived`);
   return { rate: n / seconds, cpuMs, latency };
 }
@@ -263,7 +237,7 @@ async function fairness(withSlow: boolean, receiverConcurrency: number) {
   const fastBurst = await seedBurst(db, fast.url, 0);
   const events = new EventRecorder(db, fastBurst, await trackingRequestOf(db, fastBurst));
   const slowBurst = withSlow ? await seedBurst(db, slow.url, SLOW_BACKLOG) : undefined;
-  startWorkers(receiverConcurrency);
+  await host.start(receiverConcurrency);
   const count = Math.round((FAIR_SECONDS * 1000) / FAIR_EVERY_MS);
   const started = performance.now();
   for (let i = 0; i < count; i++) {
@@ -274,85 +248,132 @@ async function fairness(withSlow: boolean, receiverConcurrency: number) {
   await fast.arrived(count);
   const latency = await events.latencies(fast.arrivals);
   const slowDelivered = slow.arrivals.size;
-  await stopWorkers();
+  await host.stop();
   if (slowBurst) await db.query(`DELETE FROM webhook_notifications WHERE webhook_id = $1`, [slowBurst.webhookId]);
   return { latency, slowDelivered };
 }
 
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+/** "median (min–max; each round's)" of per-round ratios. */
+const spread = (xs: number[], digits = 3) => `${median(xs).toFixed(digits)} (range ${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}; rounds ${xs.map((x) => x.toFixed(digits)).join(', ')})`;
+const summary = (xs: number[]) => ({ median: +median(xs).toFixed(3), min: +Math.min(...xs).toFixed(3), max: +Math.max(...xs).toFixed(3), rounds: xs.map((x) => +x.toFixed(3)) });
+
 /** Part 1: svc and the bare loop taking turns; what the JSON line reports of it. */
 async function throughputPart() {
-  // Both sides run once untimed first, so neither round 1 pays for compiling the code it runs
-  // (the bare loop shares svc's warm undici otherwise, svc does not).
+  // Both sides run once untimed first, so neither round 1 pays for compiling the code it runs.
   await svcBurst(1, WARMUP);
   await bareLoop(WARMUP);
-  const rounds: { svc: Awaited<ReturnType<typeof svcBurst>>; bare: Awaited<ReturnType<typeof bareLoop>> }[] = [];
+  const rounds: { svc: Awaited<ReturnType<typeof svcBurst>>; bare: Awaited<ReturnType<typeof bareLoop>>; load: string }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const svc = await svcBurst(round === 0 ? PROBES : 1);
-    const bare = await bareLoop();
-    rounds.push({ svc, bare });
+    // Which side goes first alternates, so neither always runs on the other's leftovers (vacuum, caches).
+    let svc, bare;
+    if (round % 2 === 0) {
+      svc = await svcBurst(round === 0 ? PROBES : 1);
+      bare = await bareLoop();
+    } else {
+      bare = await bareLoop();
+      svc = await svcBurst(1);
+    }
+    rounds.push({ svc, bare, load: readFileSync('/proc/loadavg', 'utf8').split(' ')[0] });
   }
   const all = <T>(pick: (r: (typeof rounds)[number]) => T[]) => rounds.flatMap(pick);
-  const svcRate = rounds.reduce((a, r) => a + N, 0) / rounds.reduce((a, r) => a + r.svc.seconds, 0);
-  const bareRate = (rounds.length * N) / rounds.reduce((a, r) => a + N / r.bare.rate, 0);
-  const ratios = rounds.map((r) => r.svc.rate / r.bare.rate);
   const [b, p, c] = [all((r) => r.svc.burstLatency), rounds[0].svc.probeLatency, all((r) => r.bare.latency)].map(stats);
-  const cpuPer = (ms: number) => ((ms * 1000) / N).toFixed(0);
+  const perDelivery = (ms: number) => (ms * 1000) / N;
+  const svcCpu = rounds.map((r) => perDelivery(r.svc.cpuMs));
+  const bareCpu = rounds.map((r) => perDelivery(r.bare.cpuMs));
+  const pgCpu = rounds.every((r) => r.svc.pgCpuMs !== undefined) ? rounds.map((r) => perDelivery(r.svc.pgCpuMs!)) : undefined;
+  const rateRatios = rounds.map((r) => r.svc.rate / r.bare.rate);
+  const cpuRatios = rounds.map((r) => r.bare.cpuMs / r.svc.cpuMs);
+  const cpuPgRatios = pgCpu && rounds.map((r, i) => bareCpu[i] / (svcCpu[i] + pgCpu[i]));
   const bodyBytes = Buffer.byteLength(fast.sample!.body);
-  console.log(`\nwebhook delivery: ${N} events × ${ROUNDS} rounds, ${WORKERS} worker(s) × ${CONCURRENCY} in flight, pool ${POOL} per worker, body ${bodyBytes} B`);
-  const pgCpu = rounds.every((r) => r.svc.pgCpuMs !== undefined) ? rounds.reduce((a, r) => a + r.svc.pgCpuMs!, 0) / ROUNDS : undefined;
-  row('', 'deliv/s', 'p50 ms', 'p99 ms', 'max ms', 'µs CPU', 'µs PG');
-  row('svc burst: batch commit → arrival', svcRate.toFixed(0), b.p50, b.p99, b.max, cpuPer(rounds.reduce((a, r) => a + r.svc.cpuMs, 0) / ROUNDS), pgCpu === undefined ? '?' : cpuPer(pgCpu));
+  const us = (xs: number[]) => median(xs).toFixed(0);
+  console.log(`\nwebhook delivery: ${N} events × ${ROUNDS} rounds, ${WORKERS} worker(s) × ${CONCURRENCY} in flight, pool ${POOL} per worker, body ${bodyBytes} B; load average ${rounds.map((r) => r.load).join(', ')}`);
+  row('(medians of the rounds; latencies over all)', 'deliv/s', 'p50 ms', 'p99 ms', 'max ms', 'µs CPU', 'µs PG');
+  row('svc burst: batch commit → arrival', median(rounds.map((r) => r.svc.rate)).toFixed(0), b.p50, b.p99, b.max, us(svcCpu), pgCpu ? us(pgCpu) : '?');
   row('svc idle, 1 event at a time: commit → arrival', '', p.p50, p.p99, p.max, '');
-  row('bare undici POST loop: request round trip', bareRate.toFixed(0), c.p50, c.p99, c.max, cpuPer(rounds.reduce((a, r) => a + r.bare.cpuMs, 0) / ROUNDS));
-  console.log(`svc / bare deliveries per second: ${(svcRate / bareRate).toFixed(3)} (rounds: ${ratios.map((x) => x.toFixed(3)).join(', ')}; range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})`);
+  row('bare undici POST loop: request round trip', median(rounds.map((r) => r.bare.rate)).toFixed(0), c.p50, c.p99, c.max, us(bareCpu));
+  console.log(`svc / bare deliveries per second:          ${spread(rateRatios)}`);
+  console.log(`bare / svc CPU per delivery (sending process): ${spread(cpuRatios)}`);
+  if (cpuPgRatios) console.log(`bare / (svc + its PostgreSQL) CPU per delivery: ${spread(cpuPgRatios)}`);
   console.log(`each svc burst records ${N} events in ${Math.ceil(N / BATCH)} transactions of ${BATCH} (within ${(rounds[0].svc.recordedIn / 1000).toFixed(2)} s) while delivering; deliv/s = ${N} / (first record → last arrival).`);
-  console.log(`µs CPU: this process's CPU time (receiver, client or workers) per delivery; µs PG: the workers' PostgreSQL backends' (from /proc). Burst latency counts from each batch's commit, so it is mostly queueing. ${rounds.reduce((a, r) => a + r.svc.duplicates, 0)} duplicate requests.`);
-  const perDelivery = rounds.reduce((a, r) => a + r.svc.statements, 0) / (ROUNDS * N);
-  console.log(`statements per delivery: ${perDelivery.toFixed(3)} (the workers' pools, burst only: claims, renders, records, health)`);
-  if (process.env.BENCH_STATEMENTS) for (const [text, n] of [...statements].sort((a, b) => b[1] - a[1])) console.log(String(n).padStart(8), text);
-  if (WORKERS > 1) console.log(`the ${WORKERS} workers share this process's one thread: this shows them sharing the work (see duplicates), not scale-out across cores.`);
+  console.log(`µs CPU: the sending process's CPU time per delivery (svc's workers up to the last attempt's record, or the bare loop; receivers and event recording run in the bench's own process); µs PG: the workers' PostgreSQL backends' (from /proc). Burst latency counts from each batch's commit, so it is mostly queueing. ${rounds.reduce((a, r) => a + r.svc.duplicates, 0)} duplicate requests.`);
+  const statementsPer = rounds.reduce((a, r) => a + r.svc.statements, 0) / (ROUNDS * N);
+  console.log(`statements per delivery: ${statementsPer.toFixed(3)} (the workers' pools, burst only: claims, renders, records, health)`);
+  if (WORKERS > 1) console.log(`the ${WORKERS} workers share one process's thread: this shows them sharing the work (see duplicates), not scale-out across cores.`);
 
-  const svc = { deliveries_per_s: +svcRate.toFixed(1), statements_per_delivery: +perDelivery.toFixed(3), cpu_us: +cpuPer(rounds.reduce((a, r) => a + r.svc.cpuMs, 0) / ROUNDS), pg_cpu_us: pgCpu === undefined ? null : +cpuPer(pgCpu), burst_latency_ms: b, idle_latency_ms: p };
-  const bare = { deliveries_per_s: +bareRate.toFixed(1), cpu_us: +cpuPer(rounds.reduce((a, r) => a + r.bare.cpuMs, 0) / ROUNDS), latency_ms: c };
-  return { events: N, rounds: ROUNDS, workers: WORKERS, concurrency: CONCURRENCY, pool: POOL, body_bytes: bodyBytes, svc, bare, ratio: +(svcRate / bareRate).toFixed(3), ratios: ratios.map((x) => +x.toFixed(3)) };
+  const svc = { deliveries_per_s: +median(rounds.map((r) => r.svc.rate)).toFixed(1), statements_per_delivery: +statementsPer.toFixed(3), cpu_us: summary(svcCpu), pg_cpu_us: pgCpu ? summary(pgCpu) : null, burst_latency_ms: b, idle_latency_ms: p };
+  const bare = { deliveries_per_s: +median(rounds.map((r) => r.bare.rate)).toFixed(1), cpu_us: summary(bareCpu), latency_ms: c };
+  return {
+    events: N,
+    rounds: ROUNDS,
+    workers: WORKERS,
+    concurrency: CONCURRENCY,
+    pool: POOL,
+    body_bytes: bodyBytes,
+    load: rounds.map((r) => +r.load),
+    svc,
+    bare,
+    ratio: summary(rateRatios),
+    cpu_ratio: summary(cpuRatios),
+    cpu_with_pg_ratio: cpuPgRatios ? summary(cpuPgRatios) : null,
+  };
 }
 
-/** Part 2: the fast receiver alone and beside the slow one, with the cap and without. */
+/** Part 2: the fast receiver alone and beside the slow one, in turns, with the cap; once more without it. */
 async function fairnessPart() {
-  const alone = await fairness(false, CAP);
-  const capped = await fairness(true, CAP);
-  const alone2 = await fairness(false, CAP);
-  const capped2 = await fairness(true, CAP);
-  const uncapped = await fairness(true, CONCURRENCY);
-  const fair = (name: string, r: Awaited<ReturnType<typeof fairness>>) => {
-    const s = stats(r.latency);
-    row(name, s.p50, s.p99, s.max, r.slowDelivered || '');
-    return s;
-  };
+  const rounds: { alone: ReturnType<typeof stats>; beside: ReturnType<typeof stats>; slowGot: number; load: string }[] = [];
+  // Every round's latencies together: a p99 of FAIR_ROUNDS times more arrivals than one round's.
+  const pooled = { alone: [] as number[], beside: [] as number[] };
   console.log(`\nfairness: a fast receiver gets an event every ${FAIR_EVERY_MS} ms for ${FAIR_SECONDS} s; another account's receiver answers in ${SLOW_MS} ms, ${SLOW_BACKLOG} notifications due; one worker × ${CONCURRENCY}`);
-  row('fast receiver, commit → arrival', 'p50 ms', 'p99 ms', 'max ms', 'slow got');
-  const a1 = fair('alone', alone);
-  const c1 = fair(`beside the slow one, cap ${CAP} per receiver`, capped);
-  const a2 = fair('alone (again)', alone2);
-  const c2 = fair(`beside the slow one, cap ${CAP} per receiver (again)`, capped2);
-  const u = fair(`beside the slow one, cap lifted to ${CONCURRENCY}`, uncapped);
-  const p99Ratio = (c1.p99 + c2.p99) / (a1.p99 + a2.p99);
-  console.log(`fast p99 beside the slow receiver / alone: ${p99Ratio.toFixed(2)} (rounds: ${(c1.p99 / a1.p99).toFixed(2)}, ${(c2.p99 / a2.p99).toFixed(2)}); without the cap: ${(u.p99 / ((a1.p99 + a2.p99) / 2)).toFixed(1)}`);
-
-  return { alone: [a1, a2], beside_slow_capped: [c1, c2], beside_slow_uncapped: u, cap: CAP, slow_ms: SLOW_MS };
+  row('fast receiver, commit → arrival', 'p50 ms', 'p99 ms', 'max ms', 'slow got', 'load');
+  for (let round = 0; round < FAIR_ROUNDS; round++) {
+    // Alternating which goes first, as in part 1.
+    const order = round % 2 === 0 ? [false, true] : [true, false];
+    const got: Record<string, Awaited<ReturnType<typeof fairness>>> = {};
+    for (const withSlow of order) got[String(withSlow)] = await fairness(withSlow, CAP);
+    const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+    pooled.alone.push(...got.false.latency);
+    pooled.beside.push(...got.true.latency);
+    const alone = stats(got.false.latency);
+    const beside = stats(got.true.latency);
+    row(`round ${round + 1}: alone`, alone.p50, alone.p99, alone.max, '', load);
+    row(`round ${round + 1}: beside the slow one, cap ${CAP} per receiver`, beside.p50, beside.p99, beside.max, got.true.slowDelivered, load);
+    rounds.push({ alone, beside, slowGot: got.true.slowDelivered, load });
+  }
+  const uncapped = await fairness(true, CONCURRENCY);
+  const u = stats(uncapped.latency);
+  row(`beside the slow one, cap lifted to ${CONCURRENCY}`, u.p50, u.p99, u.max, uncapped.slowDelivered, readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+  const p99Ratios = rounds.map((r) => r.beside.p99 / r.alone.p99);
+  const p50Ratios = rounds.map((r) => r.beside.p50 / r.alone.p50);
+  const aloneP99 = median(rounds.map((r) => r.alone.p99));
+  const [pooledAlone, pooledBeside] = [stats(pooled.alone), stats(pooled.beside)];
+  console.log(`fast p99 beside the slow receiver / alone: ${spread(p99Ratios, 2)}; all rounds' arrivals together: ${pooledBeside.p99} / ${pooledAlone.p99} ms = ${(pooledBeside.p99 / pooledAlone.p99).toFixed(2)}`);
+  console.log(`fast p50 beside the slow receiver / alone: ${spread(p50Ratios, 2)}`);
+  console.log(`without the cap: fast p99 ${u.p99} ms, ${(u.p99 / aloneP99).toFixed(1)}× the median p99 alone`);
+  return {
+    rounds: rounds.map((r) => ({ alone: r.alone, beside_slow_capped: r.beside, load: +r.load })),
+    p99_ratio: summary(p99Ratios),
+    pooled: { alone: pooledAlone, beside_slow_capped: pooledBeside, p99_ratio: +(pooledBeside.p99 / pooledAlone.p99).toFixed(2) },
+    p50_ratio: summary(p50Ratios),
+    beside_slow_uncapped: u,
+    uncapped_p99_ratio: +(u.p99 / aloneP99).toFixed(2),
+    cap: CAP,
+    slow_ms: SLOW_MS,
+  };
 }
 
 try {
-  // BENCH_PART=throughput or fairness runs one part (e.g. under node --cpu-prof).
+  // BENCH_PART=throughput or fairness runs one part; BENCH_CHILD_PROF=<dir> profiles the sending process.
   const part = process.env.BENCH_PART;
   const throughput = part === 'fairness' ? undefined : await throughputPart();
   const fairnessJson = part === 'throughput' ? undefined : await fairnessPart();
   console.log(JSON.stringify({ bench: 'webhooks', ...throughput, fairness: fairnessJson }));
 } finally {
   backends.stop();
-  await stopWorkers();
-  await agent.close();
-  await Promise.all(pools.map((p) => p.end()));
+  await host.close();
   await fast.close();
   await slow.close();
   await database.drop();

@@ -328,6 +328,27 @@ describe('a running worker', () => {
   });
 });
 
+describe('workers that come and go', () => {
+  test('a stopped worker hands its listening connection back to the pool as it took it, however often workers start and stop', async () => {
+    // The error listeners on each connection the pool hands out: a worker that left its own on
+    // the listening connection would add one more at every start and stop.
+    const counts: number[] = [];
+    const onAcquire = (client: { listenerCount(event: string): number }) => counts.push(client.listenerCount('error'));
+    t.db.on('acquire', onAcquire);
+    try {
+      for (let i = 0; i < 12; i++) {
+        const running = newWorker();
+        running.start(60_000);
+        await running.stop();
+      }
+    } finally {
+      t.db.off('acquire', onAcquire);
+    }
+    assert.ok(counts.length >= 12, `${counts.length} connections handed out`);
+    assert.deepEqual(new Set(counts).size, 1, `error listeners on the connections handed out: ${counts.join(', ')}`);
+  });
+});
+
 describe('the notifications API', () => {
   test('lists newest first with pagination, includes on demand, and hides other accounts', async () => {
     await createWebhook(['tracking_request.failed', 'tracking_request.succeeded']);

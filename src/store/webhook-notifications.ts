@@ -25,13 +25,23 @@ export interface NotificationRow {
   log_ids: string[];
 }
 
+/** What a notification's document shows of it (all the delivery worker reads of its notifications, too). */
+export type NotificationDocumentRow = Pick<
+  NotificationRow,
+  'id' | 'account_id' | 'webhook_id' | 'event' | 'delivery_status' | 'created_at' | 'reference_type' | 'reference_id' | 'sequence' | 'log_ids'
+>;
+
+const ALL_COLUMNS = 'n.*, d.reference_type, d.reference_id, d.shipment_id, d.container_id, d.sequence';
+// What a claim returns of a notification and its event: a ClaimedNotification.
+const CLAIMED_COLUMNS = 'n.id, n.account_id, n.webhook_id, n.event, n.delivery_status, n.attempts, n.retries, n.created_at, d.reference_type, d.reference_id, d.sequence';
+
 /**
  * NotificationRows read from `source` (the table, or a CTE of its rows) as `n`, with what they
- * take from the event they announce; `extra` adds columns of further joins; rows for which
- * `mayHaveLogs` is false skip the look-up of their logs.
+ * take from the event they announce (or only `columns` of both); `extra` adds columns of further
+ * joins; rows for which `mayHaveLogs` is false skip the look-up of their logs.
  */
-const selectNotifications = (source: string, extra = '', mayHaveLogs = 'true') => `
-  SELECT n.*, d.reference_type, d.reference_id, d.shipment_id, d.container_id, d.sequence,
+const selectNotifications = (source: string, extra = '', mayHaveLogs = 'true', columns = ALL_COLUMNS) => `
+  SELECT ${columns},
          CASE WHEN ${mayHaveLogs} THEN ARRAY(SELECT l.id FROM webhook_notification_logs l WHERE l.webhook_notification_id = n.id ORDER BY l.attempt)
               ELSE '{}' END AS log_ids${extra}
     FROM ${source} n JOIN domain_events d ON d.id = n.domain_event_id`;
@@ -61,7 +71,9 @@ export async function findNotifications(db: Queryable, accountId: string, ids: s
 }
 
 /** A notification claimed for delivery, with where and how to deliver it. */
-export interface ClaimedNotification extends NotificationRow {
+export interface ClaimedNotification extends NotificationDocumentRow {
+  attempts: number;
+  retries: number;
   url: string;
   secret: string;
   headers: WebhookHeader[] | null;
@@ -86,6 +98,9 @@ export interface ClaimedNotification extends NotificationRow {
  * thousands per claim, the better part of the database's work per delivery).
  *
  * A notification's earlier attempts are looked up only when it has had some (it is a retry).
+ * Only the columns a delivery reads come back: a claim returns hundreds of rows in a burst, and
+ * each column the client parses costs (the three timestamps and ids it needs not, about 40% of a
+ * row's parsing).
  */
 export async function claimDueNotifications(
   db: Queryable,
@@ -120,9 +135,9 @@ export async function claimDueNotifications(
      ), claimed AS (
        UPDATE webhook_notifications n SET next_attempt_at = $2, attempts = n.attempts + 1
          FROM due WHERE n.id = due.id
-       RETURNING n.*
+       RETURNING n.id, n.account_id, n.webhook_id, n.domain_event_id, n.event, n.delivery_status, n.attempts, n.retries, n.created_at
      )
-     ${selectNotifications('claimed', ', w.url, w.secret, w.headers, w.active', 'n.attempts > 1')} JOIN webhooks w ON w.id = n.webhook_id`,
+     ${selectNotifications('claimed', ', w.url, w.secret, w.headers, w.active', 'n.attempts > 1', CLAIMED_COLUMNS)} JOIN webhooks w ON w.id = n.webhook_id`,
     [now, leaseUntil, limit, [...held.keys()], [...held.values()], receiverCap],
   );
   return rows;

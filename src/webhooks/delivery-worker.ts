@@ -81,6 +81,8 @@ export class DeliveryWorker {
   #loop: Promise<void> = Promise.resolve();
   #wake: (() => void) | undefined;
   #listener: Tx | undefined;
+  readonly #onNotification = () => this.poke();
+  #onListenerError: ((err: Error) => void) | undefined;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.policy = { ...defaultDeliveryPolicy, ...deps.policy };
@@ -154,16 +156,17 @@ export class DeliveryWorker {
     let client: Tx | undefined;
     try {
       client = await this.deps.db.connect();
-      client.on('notification', () => this.poke());
+      client.on('notification', this.#onNotification);
       const own = client;
-      own.on('error', (err) => {
+      this.#onListenerError = (err: Error) => {
         // Only the worker's own connection is handed back, and only once: after stop() released
         // it, the pool owns it and deals with its errors.
         if (this.#listener !== own) return;
         this.deps.log?.('webhook delivery: listening connection lost', { err: String(err) });
         this.#listener = undefined;
         own.release(err);
-      });
+      };
+      own.on('error', this.#onListenerError);
       await listenForNewNotifications(own);
       this.#listener = own;
     } catch (err) {
@@ -195,7 +198,10 @@ export class DeliveryWorker {
     if (listener) {
       this.#listener = undefined;
       await unlistenNewNotifications(listener).catch(() => {});
-      listener.removeAllListeners('notification');
+      // The connection goes back to the pool as it came: a pool whose workers come and go (a
+      // process that restarts its worker) would otherwise gather a stale pair of listeners on it each time.
+      listener.off('notification', this.#onNotification);
+      if (this.#onListenerError) listener.off('error', this.#onListenerError);
       listener.release();
     }
     await this.#sender.close();

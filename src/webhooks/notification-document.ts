@@ -7,7 +7,7 @@ import { includedFrom, loadRelated } from '../jsonapi/include.ts';
 import { resourceTypes } from '../read-model/resource-types.ts';
 import type { Queryable } from '../store/db.ts';
 import { webhookNotificationResource } from '../jsonapi/serializers/webhook-notification.ts';
-import type { NotificationRow } from '../store/webhook-notifications.ts';
+import type { NotificationDocumentRow } from '../store/webhook-notifications.ts';
 
 const withReference = (includes: readonly string[]) => ['reference_object', ...includes.map((p) => `reference_object.${p}`)];
 const INCLUDES = new Map<string, readonly string[]>(EVENT_NAMES.map((name) => [name, withReference(EVENTS[name].includes)]));
@@ -19,7 +19,7 @@ export function deliveryIncludes(event: string): string[] {
 }
 
 /** The document a notification's delivery carries (and GET /v2/webhook_notifications/{id} answers). */
-export async function notificationDocument(db: Queryable, row: NotificationRow, now: Date): Promise<NotificationDocument> {
+export async function notificationDocument(db: Queryable, row: NotificationDocumentRow, now: Date): Promise<NotificationDocument> {
   const [document] = await deliveryDocuments(db, row.account_id, [row], now);
   return document;
 }
@@ -28,13 +28,13 @@ export async function notificationDocument(db: Queryable, row: NotificationRow, 
  * The delivery documents of many notifications of one account, loading what they include
  * together (one query per record type and level, not per notification).
  */
-export async function deliveryDocuments(db: Queryable, accountId: string, rows: NotificationRow[], now: Date): Promise<NotificationDocument[]> {
+export async function deliveryDocuments(db: Queryable, accountId: string, rows: NotificationDocumentRow[], now: Date): Promise<NotificationDocument[]> {
   const { data, paths, known } = await loadDocuments(db, accountId, rows, now);
   return data.map((d, i) => ({ data: d, included: includedFrom(known, [d], paths[i]) }));
 }
 
 /** The notifications' resources, each one's include paths, and every record those reach. */
-async function loadDocuments(db: Queryable, accountId: string, rows: NotificationRow[], now: Date) {
+async function loadDocuments(db: Queryable, accountId: string, rows: NotificationDocumentRow[], now: Date) {
   const data = rows.map(webhookNotificationResource);
   const paths = rows.map((r) => deliveryIncludes(r.event));
   const known = await loadRelated(resourceTypes, { db, accountId, now }, data, [...new Set(paths.flat())]);
@@ -46,7 +46,7 @@ async function loadDocuments(db: Queryable, accountId: string, rows: Notificatio
  * document. The included records of notifications of one event about one record are the same, so
  * they are serialised once and shared (a burst about one shipment repeats them in every body).
  */
-export async function deliveryBodies(db: Queryable, accountId: string, rows: NotificationRow[], now: Date): Promise<string[]> {
+export async function deliveryBodies(db: Queryable, accountId: string, rows: NotificationDocumentRow[], now: Date): Promise<string[]> {
   const { data, paths, known } = await loadDocuments(db, accountId, rows, now);
   const includedJson = new Map<string, string>();
   return data.map((d, i) => {

@@ -1,8 +1,8 @@
 // JSON:API resources of webhook notifications and their delivery logs.
-import type { NotificationLogRow, NotificationRow } from '../../store/webhook-notifications.ts';
+import type { NotificationDocumentRow, NotificationLogRow } from '../../store/webhook-notifications.ts';
 import { iso, toMany, toOne, type Resource } from '../document.ts';
 
-export function webhookNotificationResource(row: NotificationRow): Resource {
+export function webhookNotificationResource(row: NotificationDocumentRow): Resource {
   return {
     id: row.id,
     type: 'webhook_notification',
