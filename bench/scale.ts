@@ -5,7 +5,7 @@
 // driven from a worker thread (BENCH_CONCURRENCY clients for BENCH_SECONDS) as the largest account,
 // the sizes taking turns for BENCH_ROUNDS rounds. Per route: p50 at each size and the ratio of the
 // largest size's p50 to the smallest's, against the goal of 1.5×; search's p50 against 20 ms.
-// BENCH_REBUILD=1 builds the databases again.
+// BENCH_REBUILD=1 builds the databases again; BENCH_ROUTES (a regular expression) picks routes by name.
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { buildApp } from '../src/http/app.ts';
@@ -20,6 +20,8 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const sizes = (process.env.BENCH_SIZES ?? '10k,100k,1m').split(',').map((s) => s.trim().toLowerCase()) as ScaleSize[];
 for (const s of sizes) if (!(s in SCALE_SIZES)) throw new Error(`BENCH_SIZES: unknown size ${s} (known: ${Object.keys(SCALE_SIZES).join(', ')})`);
+/** BENCH_ROUTES: only the routes whose name matches this regular expression (all by default). */
+const only = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
 const GOAL_RATIO = 1.5;
 const SEARCH_GOAL_MS = 20;
 /** The name of the keys a run makes, so it can take them away again. */
@@ -205,7 +207,7 @@ try {
   const last = sizes[sizes.length - 1];
   console.log(`\nper route: p50 ms at each size (p99 and req/s of the largest); ratio = p50 at ${last} / p50 at ${first}, goal ≤ ${GOAL_RATIO}×; search: p50 ≤ ${SEARCH_GOAL_MS} ms at ${last}`);
   console.log('route'.padEnd(58), ...sizes.map((s) => `p50 ${s}`.padStart(10)), `p99 ${last}`.padStart(10), 'req/s'.padStart(7), 'ratio'.padStart(7), ' verdict');
-  for (const name of servers[0].routes.keys()) {
+  for (const name of [...servers[0].routes.keys()].filter((n) => !only || only.test(n))) {
     const runs = new Map<ScaleSize, Figures[]>(sizes.map((s) => [s, []]));
     for (let round = 0; round < rounds; round++) {
       for (const served of servers) {
