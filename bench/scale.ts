@@ -24,7 +24,7 @@ for (const s of sizes) if (!(s in SCALE_SIZES)) throw new Error(`BENCH_SIZES: un
 const only = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
 const GOAL_RATIO = 1.5;
 const SEARCH_GOAL_MS = 20;
-/** The name of the keys a run makes, so it can take them away again. */
+/** The name of the keys a run makes (it takes its own away again). */
 const KEY_NAME = 'bench:scale';
 
 /** The server the databases live on: BENCH_DATABASE_URL, SVC_TEST_DATABASE_URL, DATABASE_URL, else the embedded one the tests use. */
@@ -159,9 +159,8 @@ async function serve(database: ScaleDatabase): Promise<Served> {
   const app = await buildApp({ db, clock });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
-  const headers = await Promise.all(
-    Array.from({ length: concurrency }, async () => ({ authorization: `Token ${(await createApiKey(db, database.accountId, KEY_NAME)).key}` })),
-  );
+  const keys = await Promise.all(Array.from({ length: concurrency }, () => createApiKey(db, database.accountId, KEY_NAME)));
+  const headers = keys.map(({ key }) => ({ authorization: `Token ${key}` }));
   return {
     size: database.size,
     base: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
@@ -169,7 +168,8 @@ async function serve(database: ScaleDatabase): Promise<Served> {
     routes: new Map(routes(await samples(db, database.accountId))),
     async close() {
       await app.close();
-      await db.query('DELETE FROM api_keys WHERE name = $1', [KEY_NAME]);
+      // Its own keys only: another run may be using the same database.
+      await db.query('DELETE FROM api_keys WHERE id = ANY($1::uuid[])', [keys.map((k) => k.row.id)]);
       await db.end();
     },
   };
