@@ -361,7 +361,7 @@ export const COLUMNS = {
   shipments: [
     'id', 'account_id', 'scac', 'request_type', 'request_number', 'bill_of_lading_number', 'booking_number', 'ref_numbers', 'customer_id', 'state',
     'line_tracking_last_attempted_at', 'line_tracking_last_succeeded_at', 'line_tracking_last_changed_at', 'line_tracking_stopped_at', 'line_tracking_stopped_reason',
-    'next_refresh_at', 'created_at', 'updated_at', 'on_hold',
+    'next_refresh_at', 'created_at', 'updated_at', 'on_hold', 'container_statuses', 'port_locodes',
   ],
   containers: ['id', 'account_id', 'shipment_id', 'number', 'ref_numbers', 'state', 'created_at', 'updated_at'],
   transport_events: [
@@ -425,8 +425,10 @@ export function shipmentLine(s: ShipmentShape): string {
     s.id, s.account, s.line.scac, s.requestType, s.requestNumber, s.bl, s.booking, s.i % 5 === 0 ? textArray([`PO${digits(s.i, 7, 3)}`]) : '{}', s.customer, json(shipmentState(s)),
     refreshed, refreshed, iso(s.updatedAt), iso(s.stoppedAt), s.stoppedAt === null ? null : 'all_containers_terminated',
     s.stoppedAt === null ? iso(NOW + (s.i % 360) * 60_000) : null, iso(s.createdAt), iso(s.updatedAt),
-    // What migration 017's triggers keep (they are off during the load, see scale-seed.ts).
+    // What migrations 017's and 026's triggers keep (they are off during the load, see scale-seed.ts).
     s.containers.some((c) => c.onHold),
+    textArray([...new Set(s.containers.map((c) => c.status))].sort()),
+    textArray([s.pol.locode, s.pod.locode, ...(s.destination ? [s.destination.locode] : [])]),
   ]);
 }
 

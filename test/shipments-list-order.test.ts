@@ -127,6 +127,40 @@ describe('GET /v2/shipments filters for the web list', () => {
     assert.equal(await held(), false, 'the held container gone');
   });
 
+  test('filter[status] and filter[port] follow the containers and the state as they change (kept on the shipment, migration 026)', async () => {
+    const c = await t.newAccount('Statuses');
+    const at = new Date(Date.UTC(2026, 10, 2));
+    const [s1, s2] = await Promise.all(
+      ['BL-S1', 'BL-S2'].map((number) => insertShipment(t.db, { account_id: c.accountId, scac: 'MAEU', request_type: 'bill_of_lading', request_number: number, ref_numbers: [], customer_id: null, at })),
+    );
+    const put = (shipmentId: string, number: string, status?: string) =>
+      upsertContainer(t.db, { account_id: c.accountId, shipment_id: shipmentId, number, ref_numbers: [], at, state: status ? { current_status: status } : {} });
+    const having = async (query: string) => (await list(query, c.key)).sort();
+    assert.deepEqual(await having('filter[status]=new'), [], 'no containers, no status');
+    const { row: first } = await put(s1.id, 'MSKU0000001');
+    assert.deepEqual(await having('filter[status]=new'), [s1.id], 'a container without a stored status is new');
+    await put(s1.id, 'MSKU0000001', 'on_ship');
+    await put(s2.id, 'MSKU0000002', 'available');
+    await put(s1.id, 'MSKU0000003', 'available');
+    assert.deepEqual(await having('filter[status]=new'), []);
+    assert.deepEqual(await having('filter[status]=on_ship'), [s1.id]);
+    assert.deepEqual(await having('filter[status]=available'), [s1.id, s2.id].sort());
+    await t.db.query('UPDATE containers SET shipment_id = $1 WHERE id = $2', [s2.id, first.id]);
+    assert.deepEqual(await having('filter[status]=on_ship'), [s2.id], 'a container moved to another shipment');
+    await t.db.query('DELETE FROM containers WHERE id = $1', [first.id]);
+    assert.deepEqual(await having('filter[status]=on_ship'), [], 'its container gone');
+    assert.deepEqual(await having('filter[status]=available'), [s1.id, s2.id].sort());
+
+    assert.deepEqual(await having('filter[port]=USLAX'), []);
+    await saveShipmentState(t.db, s1.id, { state: { port_of_lading_locode: 'CNSHA', port_of_discharge_locode: 'USLAX', destination_locode: 'USCHI' }, billOfLadingNumber: null, bookingNumber: null, at });
+    await saveShipmentState(t.db, s2.id, { state: { port_of_lading_locode: 'USLAX', port_of_discharge_locode: 'CNSHA' }, billOfLadingNumber: null, bookingNumber: null, at });
+    assert.deepEqual(await having('filter[port]=USLAX'), [s1.id, s2.id].sort(), 'discharge or lading');
+    assert.deepEqual(await having('filter[port]=USCHI'), [s1.id], 'the destination');
+    await saveShipmentState(t.db, s1.id, { state: { port_of_lading_locode: 'CNSHA', port_of_discharge_locode: 'USLGB' }, billOfLadingNumber: null, bookingNumber: null, at });
+    assert.deepEqual(await having('filter[port]=USLAX'), [s2.id], 'a port changed');
+    assert.deepEqual(await having('filter[port]=USCHI'), [], 'a destination gone');
+  });
+
   test("filter[pod_eta_at]: inclusive bounds on the carrier's estimate at the port of discharge", async () => {
     assert.deepEqual(await names(`filter[pod_eta_at][start]=${day(0)}&filter[pod_eta_at][end]=${day(5)}`), ['B', 'A']);
     assert.deepEqual(await names(`filter[pod_eta_at][start]=${day(2)}`), ['A']);

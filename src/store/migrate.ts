@@ -1,10 +1,17 @@
-// Applies the numbered SQL files in ./migrations once each, in order.
+// Applies the numbered SQL files in ./migrations once each, in order, each in one transaction
+// unless it is split into steps (STEP).
 // An advisory lock serialises processes that start together on one database.
 import { readdir, readFile } from 'node:fs/promises';
 import type { Db } from './db.ts';
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 const LOCK_KEY = 7_344_201; // any constant shared by every svc process
+/**
+ * A line that splits a migration into steps run one after another, each in a transaction of its
+ * own: for work on large tables that must not hold its locks to the end of the whole migration
+ * (a backfill committing in batches, CREATE INDEX CONCURRENTLY). A file without it is one transaction.
+ */
+const STEP = /^-- migrate:step\b.*$/m;
 
 export async function listMigrations(): Promise<{ name: string; sql: string }[]> {
   const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{3}_.+\.sql$/.test(f)).sort();
@@ -22,14 +29,27 @@ export async function migrate(db: Db): Promise<string[]> {
     const applied: string[] = [];
     for (const { name, sql } of await listMigrations()) {
       if (done.has(name)) continue;
-      await client.query('BEGIN');
-      try {
-        await client.query(sql);
+      const steps = sql.split(STEP);
+      if (steps.length === 1) {
+        await client.query('BEGIN');
+        try {
+          await client.query(sql);
+          await client.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK');
+          throw new Error(`migration ${name} failed: ${(err as Error).message}`);
+        }
+      } else {
+        // Each step commits on its own (one statement string: an implicit transaction, or a
+        // statement that must run outside one), so no lock outlives its step; the migration
+        // counts as applied after its last. Steps are written to be run again after a crash.
+        for (const [i, step] of steps.entries()) {
+          await client.query(step).catch((err: Error) => {
+            throw new Error(`migration ${name} failed in step ${i + 1}: ${err.message}`);
+          });
+        }
         await client.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK');
-        throw new Error(`migration ${name} failed: ${(err as Error).message}`);
       }
       applied.push(name);
     }

@@ -1,7 +1,7 @@
 // SQL for the lists of shipments and containers and their filters. Shipment and container share
 // the filters on a journey (status, ports, line, updated_at): a shipment matches on its own
-// columns and its containers' statuses, a container on its own status and updated_at and on its
-// shipment's ports and line. Migrations 008, 015 and 017 index each of them beside account_id
+// columns and its containers' statuses (kept on it), a container on its own status and updated_at
+// and on its shipment's ports and line. Migrations 008, 015, 017 and 026 index each of them beside account_id
 // (015 and 017: followed by the lists' order, so a page on one value is read off the index in
 // order, and a range's page is sorted from index entries alone).
 import { ACCOUNT, pageOfAccount } from './account-rows.ts';
@@ -84,7 +84,8 @@ const containerStatus = (c: string) => `coalesce(${c}.state->>'current_status', 
 /** What a shipment answers for its ports and line, `s` naming the shipments table. */
 function onShipment(where: Conditions, s: string, f: JourneyFilters): Conditions {
   return where
-    .when(f.port, (p) => `(${s}.state->>'port_of_lading_locode' = ANY(${p}) OR ${s}.state->>'port_of_discharge_locode' = ANY(${p}) OR ${s}.state->>'destination_locode' = ANY(${p}))`)
+    // The three legs' ports kept as one array on the shipment (migration 026).
+    .when(f.port, (p) => `${s}.port_locodes && ${p}::text[]`)
     .oneOf(`${s}.state->>'port_of_lading_locode'`, f.pol_locode)
     .oneOf(`${s}.state->>'port_of_discharge_locode'`, f.pod_locode)
     .oneOf(`${s}.scac`, f.line_scac);
@@ -130,7 +131,8 @@ export async function listShipments(
         .either(f.tracking_stopped, 'line_tracking_stopped_at IS NOT NULL', 'line_tracking_stopped_at IS NULL')
         // Kept on the shipment from its containers' holds (migration 017's triggers).
         .either(f.on_hold, 'on_hold', 'NOT on_hold')
-        .when(f.status, (p) => `id IN (SELECT c.shipment_id FROM containers c WHERE c.account_id = ${ACCOUNT} AND ${containerStatus('c')} = ANY(${p}))`)
+        // Its containers' statuses, kept on the shipment as on_hold is (migration 026).
+        .when(f.status, (p) => `container_statuses && ${p}::text[]`)
         .within('updated_at', f.updated)
         .within('pod_eta_instant', f.pod_eta);
       onShipment(where, 'shipments', f);
