@@ -12,7 +12,6 @@
 // headers and request id are the app's own (and the key is not counted twice).
 import FindMyWay, { type HTTPVersion } from 'find-my-way';
 import type { FastifyInstance } from 'fastify';
-import type { Reply } from './route.ts';
 
 /** A read as the in-process caller sends it: path with query, lower-case headers (host among them). */
 export interface InProcessRead {
@@ -20,8 +19,15 @@ export interface InProcessRead {
   headers: Record<string, string>;
 }
 
+/** A read route's answer, as its handler made it (route.ts's Reply, named here so neither file imports the other). */
+export interface ReadAnswer {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
 /** What registerRoute gives for one of its GET routes: run its steps for a request fastify would route to it. */
-export type ReadRun = (read: InProcessRead, params: Record<string, string>, query: Record<string, string | string[]>) => Promise<Reply>;
+export type ReadRun = (read: InProcessRead, params: Record<string, string>, query: Record<string, string | string[]>) => Promise<ReadAnswer>;
 
 /** Route config member through which registerRoute hands its run to the router here. */
 export const IN_PROCESS_READ = 'svcInProcessRead';
@@ -71,7 +77,7 @@ export function collectReadRoutes(app: FastifyInstance, options: ReadRouterOptio
  * undefined when fastify must answer the request (see above). A rejection is the error the route
  * raised, for the caller to have fastify render (presetErrorOf).
  */
-export function readInProcess(app: FastifyInstance, read: InProcessRead): Promise<Reply> | undefined {
+export function readInProcess(app: FastifyInstance, read: InProcessRead): Promise<ReadAnswer> | undefined {
   const reads = routes.get(app);
   if (!reads || reads.off || !app.server.listening) return undefined;
   for (const name of PROXY_HEADERS) if (read.headers[name] !== undefined) return undefined;
