@@ -1,5 +1,4 @@
 // The fastify application, built without listening so tests and every role share it.
-import { randomUUID } from 'node:crypto';
 import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { ApiError, errorObject } from '../jsonapi/errors.ts';
@@ -7,7 +6,8 @@ import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { databaseUnavailableError } from './database-unavailable.ts';
 import { refuseWhileClosing } from './draining.ts';
 import { apiErrorOf } from './domain-errors.ts';
-import { clientErrorHandler, stampRequestId, withRequestId } from './error-documents.ts';
+import { clientErrorHandler, requestIdOf, stampRequestId, withRequestId } from './error-documents.ts';
+import { collectReadRoutes } from './in-process-reads.ts';
 import { instrumentHttp, type MetricsEndpoint } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { JSONAPI, registerRoute, type AnyRouteSpec, type Services } from './route.ts';
@@ -51,6 +51,15 @@ export interface AppOptions extends Services {
 
 const BODY_LIMIT = 1024 * 1024;
 
+const ROUTER_OPTIONS = {
+  ignoreTrailingSlash: true,
+  // Longer than any path node accepts (16 KiB of headers), so an over-long id reaches its route
+  // and is an unknown id there like any other, rather than a router error.
+  maxParamLength: 16_384,
+  // node:querystring decodes percent-encoded keys, so page%5Bsize%5D arrives as page[size].
+  querystringParser: (str: string) => parseQuery(str) as Record<string, string | string[]>,
+};
+
 /** Every /v2 route; the OpenAPI document is generated from this list. */
 export function v2Routes(): AnyRouteSpec[] {
   return [...trackingRequestRoutes, ...inferNumberRoutes, ...shipmentRoutes, ...containerRoutes, ...containerMapRoutes, ...transportEventRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes, ...webhookRoutes, ...webhookExampleRoutes, ...webhookNotificationRoutes, ...accountRoutes, ...customFieldRoutes, ...documentRoutes, ...emailSubmissionRoutes];
@@ -66,19 +75,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler,
     // refuseWhileClosing answers instead, in JSON:API.
     return503OnClosing: false,
-    // Accept a caller's request id (for tracing across services) when it looks like one.
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
-    },
-    routerOptions: {
-      ignoreTrailingSlash: true,
-      // Longer than any path node accepts (16 KiB of headers), so an over-long id reaches its route
-      // and is an unknown id there like any other, rather than a router error.
-      maxParamLength: 16_384,
-      // node:querystring decodes percent-encoded keys, so page%5Bsize%5D arrives as page[size].
-      querystringParser: (str: string) => parseQuery(str) as Record<string, string | string[]>,
-    },
+    genReqId: (req) => requestIdOf(req.headers),
+    routerOptions: ROUTER_OPTIONS,
     // Errors raised by the router itself (a malformed percent-encoding in the path) get the same body.
     frameworkErrors: (_err, req, reply) => {
       // Raised before any hook runs, so the request id goes on here.
@@ -86,6 +84,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
+  // Before any route: svc serve's MCP server reads /v2 in memory by the same routes (in-process-reads.ts).
+  collectReadRoutes(app, ROUTER_OPTIONS);
   // Callback style: an async hook costs every request a promise for nothing to wait on.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);

@@ -7,6 +7,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorObject, type ErrorObject } from '../jsonapi/errors.ts';
 import { JSONAPI } from './route.ts';
 
+/** A request's id: the caller's own (for tracing across services) when it looks like one, else a new one. */
+export function requestIdOf(headers: Record<string, string | string[] | undefined>): string {
+  const given = headers['x-request-id'];
+  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+}
+
 /** Each error object's meta carries the request id (the reference's error model has a free meta). */
 export function withRequestId(errors: ErrorObject[], requestId: string): ErrorObject[] {
   return errors.map((e) => ({ ...e, meta: { ...e.meta, request_id: requestId } }));

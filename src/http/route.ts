@@ -13,7 +13,8 @@ import type { RateLimiter } from '../services/rate-limiters.ts';
 import { defaultDocumentSettings, type DocumentSettings } from '../services/documents.ts';
 import type { Db } from '../store/db.ts';
 import { defaultWebhookSettings, type WebhookSettings } from '../webhooks/settings.ts';
-import { authenticate } from './auth.ts';
+import { authenticate, type AuthenticatedKey } from './auth.ts';
+import { IN_PROCESS_READ, presetErrorOf, type ReadRun } from './in-process-reads.ts';
 import type { Bucket } from './rate-limit.ts';
 
 export const JSONAPI = 'application/vnd.api+json';
@@ -159,46 +160,93 @@ export function registerRoute(app: FastifyInstance, services: Services, spec: An
   app.route({
     method: spec.method,
     url: spec.url,
+    // A read's steps for svc serve's MCP server calling it in memory (in-process-reads.ts).
+    config: spec.method === 'GET' ? { [IN_PROCESS_READ]: inProcessRun(services, spec) } : {},
     // Authentication and rate limiting run before the body is read, so a client without a
     // valid key or over its limit never costs a parse.
     onRequest: async (req) => {
+      // A read that failed in process, sent here to be answered as the app answers a failure.
+      const preset = presetErrorOf(req.raw);
+      if (preset) throw preset.err;
       req.apiKey = await authenticate(services.db, services.clock, req, spec.bucket ?? 'default', services.rateLimiter);
     },
     handler: async (req, reply) => {
-      rejectNulCharacters(req.url, req.params as Record<string, string>, req.query as Query);
-      const raw = req.body;
-      const body = spec.body ? (spec.parseBody ?? ((s, r) => s.parse(r)))(spec.body, raw) : undefined;
-      // JSON:API: a PATCH whose data.id names another record than the URL is a conflict.
-      const params = req.params as Record<string, string>;
-      if (spec.method === 'PATCH' && params.id && typeof body?.data?.id === 'string') assertSameId(body, params.id);
-      const accountId = req.apiKey!.account_id;
-      const query = req.query as Query;
-      // The Host is checked on every request (a 400 when it is not a host name); the URL, which
-      // only links need, is made when first asked for.
-      const origin = services.publicUrl ?? requestOrigin(req);
-      let url: URL | undefined;
-      const result = await spec.handler({
-        req,
-        reply,
-        services,
-        accountId,
-        disabledFeatures: req.apiKey!.disabled_features,
-        params: req.params as Record<string, string>,
-        query,
-        body,
-        get url() {
-          return (url ??= requestUrl(req, origin));
-        },
-        async include(rootType, primary) {
-          const paths = includePaths(rootType, param(query, 'include'));
-          if (paths.length === 0) return undefined;
-          return loadIncludedResources({ db: services.db, accountId, now: trackingClockOf(services).now() }, primary, paths);
-        },
-      });
+      const incoming = { req, reply, url: req.url, apiKey: req.apiKey!, params: req.params as Record<string, string>, query: req.query as Query, body: req.body, origin: () => requestOrigin(req) };
+      const result = await runHandler(services, spec, incoming);
       reply.code(result.status ?? 200);
-      reply.type(spec.plainJson ? 'application/json; charset=utf-8' : JSONAPI);
+      reply.type(contentTypeOf(spec));
       if (result.headers) reply.headers(result.headers);
       return result.body;
     },
   });
+}
+
+const contentTypeOf = (spec: AnyRouteSpec) => (spec.plainJson ? 'application/json; charset=utf-8' : JSONAPI);
+
+/** What a route's handler runs with, from fastify's request or from an in-process read. */
+interface Incoming {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  /** Path and query as sent. */
+  url: string;
+  apiKey: AuthenticatedKey;
+  params: Record<string, string>;
+  query: Query;
+  /** The body as parsed by its media type (none for a read). */
+  body: unknown;
+  /** The origin the client addressed (a 400 when its Host is no host name). */
+  origin: () => string;
+}
+
+async function runHandler(services: Services, spec: AnyRouteSpec, incoming: Incoming): Promise<Reply> {
+  const { url: rawUrl, apiKey, params, query } = incoming;
+  rejectNulCharacters(rawUrl, params, query);
+  const body = spec.body ? (spec.parseBody ?? ((s, r) => s.parse(r)))(spec.body, incoming.body) : undefined;
+  // JSON:API: a PATCH whose data.id names another record than the URL is a conflict.
+  if (spec.method === 'PATCH' && params.id && typeof body?.data?.id === 'string') assertSameId(body, params.id);
+  const accountId = apiKey.account_id;
+  // The Host is checked on every request (a 400 when it is not a host name); the URL, which
+  // only links need, is made when first asked for.
+  const origin = services.publicUrl ?? incoming.origin();
+  let url: URL | undefined;
+  return spec.handler({
+    req: incoming.req,
+    reply: incoming.reply,
+    services,
+    accountId,
+    disabledFeatures: apiKey.disabled_features,
+    params,
+    query,
+    body,
+    get url() {
+      return (url ??= requestUrl({ url: rawUrl } as FastifyRequest, origin));
+    },
+    async include(rootType, primary) {
+      const paths = includePaths(rootType, param(query, 'include'));
+      if (paths.length === 0) return undefined;
+      return loadIncludedResources({ db: services.db, accountId, now: trackingClockOf(services).now() }, primary, paths);
+    },
+  });
+}
+
+const NOT_IN_PROCESS = (what: string) => () => {
+  throw new Error(`a /v2 read route used ctx.${what}, which a read made in process has not (src/http/in-process-reads.ts): read what it needs from the Ctx's other members`);
+};
+const IN_PROCESS_REQ = new Proxy({}, { get: NOT_IN_PROCESS('req') }) as FastifyRequest;
+const IN_PROCESS_REPLY = new Proxy({}, { get: NOT_IN_PROCESS('reply') }) as FastifyReply;
+
+/**
+ * A GET route's steps for a read made in process: what onRequest and the handler do with a
+ * fastify request, with the request's few fields (no body; Host and plain HTTP, as fastify sees
+ * them without proxy headers, which in-process-reads.ts leaves to fastify).
+ */
+function inProcessRun(services: Services, spec: AnyRouteSpec): ReadRun {
+  return async ({ path, headers }, params, query) => {
+    const apiKey = await authenticate(services.db, services.clock, { headers } as FastifyRequest, spec.bucket ?? 'default', services.rateLimiter);
+    const origin = () => requestOrigin({ headers, host: headers.host, protocol: 'http' } as FastifyRequest);
+    const result = await runHandler(services, spec, { req: IN_PROCESS_REQ, reply: IN_PROCESS_REPLY, url: path, apiKey, params, query, body: undefined, origin });
+    // The charset fastify adds to a type without one when it serialises an object.
+    const type = contentTypeOf(spec);
+    return { ...result, headers: { 'content-type': type.includes('charset') ? type : `${type}; charset=utf-8`, ...result.headers } };
+  };
 }

@@ -14,6 +14,7 @@
 // the caller reads what parsing the text would have given; anything else comes as text.
 import { EventEmitter } from 'node:events';
 import type { FastifyInstance } from 'fastify';
+import { presetError } from '../http/in-process-reads.ts';
 import { isJsonData } from './json-data.ts';
 
 export interface DispatchRequest {
@@ -24,6 +25,8 @@ export interface DispatchRequest {
   signal?: AbortSignal;
   /** The JSON body wanted as data (see above); the app must have been prepared by answerAsData. */
   asData?: boolean;
+  /** An error the route is to raise at once (src/http/in-process-reads.ts: a read that failed in process). */
+  presetError?: { err: unknown };
 }
 
 export interface Dispatched {
@@ -213,7 +216,7 @@ export function answerAsData(app: FastifyInstance): void {
  * which are left out here too (read routes answer `included: undefined` when nothing was asked
  * to be included). An undefined member further in is not worth a copy: the body then comes as text.
  */
-function asJsonData(body: unknown): unknown {
+export function asJsonData(body: unknown): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.getPrototypeOf(body) !== Object.prototype) return isJsonData(body) ? body : undefined;
   const members = body as Record<string, unknown>;
   let defined = true;
@@ -229,13 +232,14 @@ function asJsonData(body: unknown): unknown {
 }
 
 /** `request` answered by `app`, which must be listening (its router is built then). */
-export function dispatch(app: FastifyInstance, { method, url, headers, signal, asData = false }: DispatchRequest): Promise<Dispatched> {
+export function dispatch(app: FastifyInstance, { method, url, headers, signal, asData = false, presetError: preset }: DispatchRequest): Promise<Dispatched> {
   return new Promise((resolve, reject) => {
     let settled = false;
     // An HTTP server hands fastify lower-case header names.
     const names: Record<string, string> = {};
     for (const name of Object.keys(headers)) names[name.toLowerCase()] = headers[name];
     const req = new MemoryRequest(method, url, names, asData);
+    if (preset) presetError(req, preset.err);
     const abort = () => {
       req.aborted = true;
       req.destroy();
