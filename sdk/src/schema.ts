@@ -1980,7 +1980,7 @@ export interface operations {
                 "page[number]"?: number;
                 /** @description Records per page (at most 100; larger values are clamped) */
                 "page[size]"?: number;
-                /** @description Comma-separated relationship paths to include (dotted for nested): containers, port_of_lading, port_of_discharge, pod_terminal, destination, destination_terminal, customer, line_tracking_stopped_by_user */
+                /** @description Comma-separated relationship paths to include (dotted for nested): containers, port_of_lading, port_of_discharge, pod_terminal, destination, destination_terminal, customer, line_tracking_stopped_by_user, custom_fields */
                 include?: string;
                 /** @description Part of a bill of lading, booking, reference or container number */
                 q?: string;
@@ -2154,6 +2154,14 @@ export interface operations {
                                         id: string;
                                     } | null;
                                 };
+                                /** @description Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included */
+                                custom_fields?: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field";
+                                        id: string;
+                                    }[];
+                                };
                             };
                             links: {
                                 self: string;
@@ -2259,7 +2267,7 @@ export interface operations {
     getV2ShipmentsId: {
         parameters: {
             query?: {
-                /** @description Comma-separated relationship paths to include (dotted for nested): containers, port_of_lading, port_of_discharge, pod_terminal, destination, destination_terminal, customer, line_tracking_stopped_by_user */
+                /** @description Comma-separated relationship paths to include (dotted for nested): containers, port_of_lading, port_of_discharge, pod_terminal, destination, destination_terminal, customer, line_tracking_stopped_by_user, custom_fields */
                 include?: string;
             };
             header?: never;
@@ -2404,6 +2412,14 @@ export interface operations {
                                         type: "user";
                                         id: string;
                                     } | null;
+                                };
+                                /** @description Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included */
+                                custom_fields?: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field";
+                                        id: string;
+                                    }[];
                                 };
                             };
                             links: {
@@ -2658,6 +2674,14 @@ export interface operations {
                                         id: string;
                                     } | null;
                                 };
+                                /** @description Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included */
+                                custom_fields?: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field";
+                                        id: string;
+                                    }[];
+                                };
                             };
                             links: {
                                 self: string;
@@ -2885,6 +2909,14 @@ export interface operations {
                                         type: "user";
                                         id: string;
                                     } | null;
+                                };
+                                /** @description Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included */
+                                custom_fields?: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field";
+                                        id: string;
+                                    }[];
                                 };
                             };
                             links: {
@@ -3114,6 +3146,14 @@ export interface operations {
                                         id: string;
                                     } | null;
                                 };
+                                /** @description Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included */
+                                custom_fields?: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field";
+                                        id: string;
+                                    }[];
+                                };
                             };
                             links: {
                                 self: string;
@@ -3203,7 +3243,7 @@ export interface operations {
                 "page[number]"?: number;
                 /** @description Records per page (at most 100; larger values are clamped) */
                 "page[size]"?: number;
-                /** @description Comma-separated relationship paths to include (dotted for nested): shipment, pod_terminal, transport_events, pickup_facility, raw_events */
+                /** @description Comma-separated relationship paths to include (dotted for nested): shipment, pod_terminal, transport_events, pickup_facility, raw_events, custom_fields */
                 include?: string;
                 /** @description Container number (spaces and dashes ignored) */
                 "filter[number]"?: string;
@@ -3374,6 +3414,14 @@ export interface operations {
                                         id: string;
                                     }[];
                                 };
+                                /** @description Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included */
+                                custom_fields?: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field";
+                                        id: string;
+                                    }[];
+                                };
                             };
                             links: {
                                 self: string;
@@ -3479,7 +3527,7 @@ export interface operations {
     getV2ContainersId: {
         parameters: {
             query?: {
-                /** @description Comma-separated relationship paths to include (dotted for nested): shipment, pod_terminal, transport_events, pickup_facility, raw_events */
+                /** @description Comma-separated relationship paths to include (dotted for nested): shipment, pod_terminal, transport_events, pickup_facility, raw_events, custom_fields */
                 include?: string;
             };
             header?: never;
@@ -3629,6 +3677,14 @@ export interface operations {
                                     data: {
                                         /** @constant */
                                         type: "raw_event";
+                                        id: string;
+                                    }[];
+                                };
+                                /** @description Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included */
+                                custom_fields?: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field";
                                         id: string;
                                     }[];
                                 };
@@ -3887,6 +3943,14 @@ export interface operations {
                                     data: {
                                         /** @constant */
                                         type: "raw_event";
+                                        id: string;
+                                    }[];
+                                };
+                                /** @description Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included */
+                                custom_fields?: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field";
                                         id: string;
                                     }[];
                                 };

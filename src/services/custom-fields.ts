@@ -2,7 +2,7 @@
 // are pure (src/domain/custom-fields); this checks what needs the account's records (slugs taken,
 // options in use, entities and references that exist) and says where in the request a problem is.
 import { apiSlugProblem, defaultFormatProblem, referenceTypeProblem } from '../domain/custom-fields/definition.ts';
-import { OPTION_TYPES, isProblem, type DataType, type EntityType, type FieldOption, type ValueProblem } from '../domain/custom-fields/types.ts';
+import { OPTION_TYPES, isProblem, type DataType, type EntityType, type FieldDefinition, type FieldOption, type ValueProblem } from '../domain/custom-fields/types.ts';
 import { checkValidation } from '../domain/custom-fields/validation.ts';
 import { displayValue, parseValue } from '../domain/custom-fields/values.ts';
 import { Conflict, Invalid, NotFound, type FieldPath } from '../domain/errors.ts';
@@ -14,6 +14,7 @@ import {
   findDefinitions,
   findDefinitionsBySlug,
   findFieldOf,
+  fieldsOfEntities,
   findFields,
   findOption,
   insertDefinition,
@@ -320,6 +321,12 @@ export interface FieldView {
   displayValue: string | null;
 }
 
+/** How one value shows: a number by its exact decimal (its key: the JSON number served may round past 15 digits), by label or name otherwise. */
+function viewOf(row: FieldRow, def: FieldDefinition & { id: string; api_slug: string }, options: readonly FieldOption[], referenceLabel: string | undefined): FieldView {
+  const shown = def.data_type === 'number' && row.match_keys.length > 0 ? row.match_keys[0].slice(def.id.length + 1) : row.value;
+  return { row, apiSlug: def.api_slug, displayValue: displayValue(def, options, shown, referenceLabel) };
+}
+
 /** The views of these values (of one account), in their order. */
 export async function fieldViews(db: Queryable, accountId: string, rows: FieldRow[]): Promise<FieldView[]> {
   const defIds = [...new Set(rows.map((r) => r.definition_id))];
@@ -329,12 +336,24 @@ export async function fieldViews(db: Queryable, accountId: string, rows: FieldRo
   const labels = await referenceLabels(db, accountId, refs);
   return rows.map((row) => {
     const def = byId.get(row.definition_id)!;
-    const own = options.filter((o) => o.definition_id === def.id);
     const ref = def.data_type === 'reference' && row.value ? (row.value as { type: string; id: string }) : undefined;
-    // A number's exact decimal is its key: the JSON number served may round past 15 digits.
-    const shown = def.data_type === 'number' && row.match_keys.length > 0 ? row.match_keys[0].slice(def.id.length + 1) : row.value;
-    return { row, apiSlug: def.api_slug, displayValue: displayValue(def, own, shown, ref && labels.get(`${ref.type}:${ref.id}`)) };
+    return viewOf(row, def, options.filter((o) => o.definition_id === def.id), ref && labels.get(`${ref.type}:${ref.id}`));
   });
+}
+
+/**
+ * The values of the account's entities of `entityType` with these ids, by entity (newest first,
+ * as the nested route lists them): what include=custom_fields shows, read in one statement.
+ */
+export async function fieldViewsOfEntities(db: Queryable, accountId: string, entityType: EntityType, entityIds: string[]): Promise<Map<string, FieldView[]>> {
+  const byEntity = new Map<string, FieldView[]>();
+  for (const { definition, options, reference_label, ...row } of await fieldsOfEntities(db, accountId, entityType, entityIds)) {
+    const view = viewOf(row, definition, options, reference_label ?? undefined);
+    const views = byEntity.get(row.entity_id);
+    if (views) views.push(view);
+    else byEntity.set(row.entity_id, [view]);
+  }
+  return byEntity;
 }
 
 /** A definition with the ids of its options, in display order (its `options` relationship). */

@@ -301,3 +301,48 @@ export async function referenceLabels(db: Queryable, accountId: string, refs: Re
   }
   return labels;
 }
+
+// ---- values of many entities at once (include=custom_fields) -----------------------------------
+
+/** A value with what its resource shows beside it, read in the same statement. */
+export interface FieldWithDefinition extends FieldRow {
+  definition: Pick<DefinitionRow, 'id' | 'api_slug' | 'data_type' | 'reference_type' | 'validation' | 'default_format'>;
+  /** The definition's options the value holds (enum and enum_multi only), for their labels. */
+  options: Pick<OptionRow, 'value' | 'label'>[];
+  /** How the record a reference value names reads (its number or name); null when it is gone or the value is no reference. */
+  reference_label: string | null;
+}
+
+/** A reference's label: one scalar subquery per record type, on the account's own rows only. */
+const referenceLabelSql = Object.entries(REFERENCE_LABELS)
+  .map(([type, { table, label }]) => `WHEN '${type}' THEN (SELECT ${label} FROM ${table} r WHERE r.account_id = f.account_id AND r.id = (f.value->>'id')::uuid)`)
+  .join('\n          ');
+
+/**
+ * Every value of the account's entities of `entityType` with these ids, newest first within an
+ * entity (as the nested route lists them), each with its definition, the options it holds and the
+ * label of the record it refers to: one statement for a whole page, through custom_fields_entity.
+ */
+export async function fieldsOfEntities(db: Queryable, accountId: string, entityType: EntityType, entityIds: string[]): Promise<FieldWithDefinition[]> {
+  const ids = entityIds.filter(isUuid);
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<FieldWithDefinition>(
+    `SELECT f.*,
+            json_build_object('id', d.id, 'api_slug', d.api_slug, 'data_type', d.data_type, 'reference_type', d.reference_type,
+                              'validation', d.validation, 'default_format', d.default_format) AS definition,
+            CASE WHEN d.data_type IN ('enum', 'enum_multi') AND f.value IS NOT NULL THEN
+              (SELECT coalesce(json_agg(json_build_object('value', o.value, 'label', o.label)), '[]') FROM custom_field_options o
+                WHERE o.definition_id = d.id AND o.value = ANY (ARRAY(SELECT jsonb_array_elements_text(CASE jsonb_typeof(f.value) WHEN 'array' THEN f.value ELSE jsonb_build_array(f.value) END))))
+            ELSE '[]'::json END AS options,
+            CASE WHEN d.data_type = 'reference' AND jsonb_typeof(f.value) = 'object' THEN
+              CASE f.value->>'type'
+          ${referenceLabelSql}
+              END
+            END AS reference_label
+       FROM custom_fields f JOIN custom_field_definitions d ON d.id = f.definition_id
+      WHERE f.account_id = $1 AND f.entity_type = $2 AND f.entity_id = ANY ($3::uuid[])
+      ORDER BY f.entity_id, f.created_at DESC, f.id DESC`,
+    [accountId, entityType, ids],
+  );
+  return rows;
+}
