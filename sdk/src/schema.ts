@@ -1372,6 +1372,23 @@ export interface operations {
                             /** @description Infer the SCAC from request_number when scac is not sent. Only a confident inference (auto_select) is used; otherwise 422 scac_auto_detect_failed with the candidates in meta */
                             auto_detect_vocc_scac?: boolean;
                             ref_numbers?: string[] | null;
+                            /** @description Custom field values, checked now by the rules of their definitions (a 422 points at the entry), set on the shipment and containers when the request resolves, where they have no value of that field yet */
+                            initial_custom_fields?: {
+                                /** @description Values for the shipment the request becomes: api_slug of a Shipment field */
+                                shipment?: {
+                                    api_slug: string;
+                                    /** @description string, number, boolean, array of option values, {type, id} for references, or null */
+                                    value: unknown;
+                                }[] | null;
+                                /** @description Values for its containers: api_slug of a Container field; an entry with a number wins over one without for that container */
+                                containers?: {
+                                    api_slug: string;
+                                    /** @description string, number, boolean, array of option values, {type, id} for references, or null */
+                                    value: unknown;
+                                    /** @description The container to set it on; left out or "" for every container of the shipment */
+                                    number?: string | null;
+                                }[] | null;
+                            } | null;
                         };
                         relationships?: {
                             customer?: {
@@ -1397,6 +1414,23 @@ export interface operations {
                             /** @description Infer the SCAC from request_number when scac is not sent. Only a confident inference (auto_select) is used; otherwise 422 scac_auto_detect_failed with the candidates in meta */
                             auto_detect_vocc_scac?: boolean;
                             ref_numbers?: string[] | null;
+                            /** @description Custom field values, checked now by the rules of their definitions (a 422 points at the entry), set on the shipment and containers when the request resolves, where they have no value of that field yet */
+                            initial_custom_fields?: {
+                                /** @description Values for the shipment the request becomes: api_slug of a Shipment field */
+                                shipment?: {
+                                    api_slug: string;
+                                    /** @description string, number, boolean, array of option values, {type, id} for references, or null */
+                                    value: unknown;
+                                }[] | null;
+                                /** @description Values for its containers: api_slug of a Container field; an entry with a number wins over one without for that container */
+                                containers?: {
+                                    api_slug: string;
+                                    /** @description string, number, boolean, array of option values, {type, id} for references, or null */
+                                    value: unknown;
+                                    /** @description The container to set it on; left out or "" for every container of the shipment */
+                                    number?: string | null;
+                                }[] | null;
+                            } | null;
                         };
                         relationships?: {
                             customer?: {

@@ -63,7 +63,7 @@ const optionList = async (db: Queryable, definitionId: string): Promise<OptionRo
  * `input` as `def` stores it, or a refusal pointing at `base`. A reference must name a record of
  * the account that exists.
  */
-async function storedValue(db: Queryable, accountId: string, def: DefinitionRow, options: readonly FieldOption[], input: unknown, base: FieldPath): Promise<StoredValue> {
+export async function storedValue(db: Queryable, accountId: string, def: DefinitionRow, options: readonly FieldOption[], input: unknown, base: FieldPath): Promise<StoredValue> {
   const parsed = parseValue(def, options, input);
   if (isProblem(parsed)) throw invalid(base, parsed);
   if (parsed.reference) {

@@ -273,6 +273,36 @@ export async function deleteField(db: Queryable, accountId: string, id: string):
   return rows[0];
 }
 
+// ---- values staged by tracking requests (migration 023) ----------------------------------------
+
+/** A value checked when its tracking request was accepted, for the definition it names. */
+export interface StagedValue extends StoredValue {
+  definition_id: string;
+}
+
+/** initial_custom_fields as a tracking request keeps them; a container entry without number is for every container. */
+export interface StagedFields {
+  shipment: StagedValue[];
+  containers: (StagedValue & { number: string | null })[];
+}
+
+/**
+ * Writes values where the entity has none of that definition yet (one statement, however many),
+ * skipping those whose definition is gone from the account; returns how many it wrote.
+ */
+export async function writeFieldsIfAbsent(db: Queryable, accountId: string, fields: (StagedValue & { entity_type: EntityType; entity_id: string })[], at: Date): Promise<number> {
+  if (fields.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `INSERT INTO custom_fields (account_id, definition_id, entity_type, entity_id, value, match_keys, created_at, updated_at)
+     SELECT $1, d.id, v.entity_type, v.entity_id, v.value, v.match_keys, $3, $3
+       FROM jsonb_to_recordset($2::jsonb) AS v(definition_id uuid, entity_type text, entity_id uuid, value jsonb, match_keys text[])
+       JOIN custom_field_definitions d ON d.account_id = $1 AND d.id = v.definition_id AND d.entity_type = v.entity_type
+     ON CONFLICT (account_id, entity_type, entity_id, definition_id) DO NOTHING`,
+    [accountId, JSON.stringify(fields.map((f) => ({ definition_id: f.definition_id, entity_type: f.entity_type, entity_id: f.entity_id, value: f.value, match_keys: matchKeys(f.definition_id, f.keys) }))), at],
+  );
+  return rowCount ?? 0;
+}
+
 // ---- entities and references ------------------------------------------------------------------
 
 const ENTITY_TABLES = { Shipment: 'shipments', Container: 'containers', TrackingRequest: 'tracking_requests' } as const;
