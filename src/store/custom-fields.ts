@@ -201,6 +201,26 @@ export async function valuesHoldingOption(db: Queryable, definitionId: string, v
 
 // ---- values -----------------------------------------------------------------------------------
 
+/** Where a scan of a definition's values goes on from: the last row read, in the index's order. */
+export interface ValueCursor {
+  created_at: Date;
+  id: string;
+}
+
+/**
+ * A batch of the definition's values that hold something (null ones hold nothing), newest first,
+ * after `cursor`: read off custom_fields_definition, so a scan of them all never sorts.
+ */
+export async function valuesOfDefinition(db: Queryable, accountId: string, definitionId: string, cursor: ValueCursor | null, limit: number): Promise<FieldRow[]> {
+  const { rows } = await db.query<FieldRow>(
+    `SELECT * FROM custom_fields
+      WHERE definition_id = $1 AND account_id = $2 AND value IS NOT NULL AND ($3::timestamptz IS NULL OR (created_at, id) < ($3, $4::uuid))
+      ORDER BY created_at DESC, id DESC LIMIT $5`,
+    [definitionId, accountId, cursor?.created_at ?? null, cursor?.id ?? null, limit],
+  );
+  return rows;
+}
+
 export interface FieldFilters {
   entity_type?: EntityType;
   entity_id?: string;
