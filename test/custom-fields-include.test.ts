@@ -7,17 +7,14 @@ import { test } from 'node:test';
 import { SvcClient, customFieldValues, customFieldsOf } from '../sdk/src/index.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
 import { forFile } from './support/for-file.ts';
+import { doc, spacedRequests } from './support/spaced-requests.ts';
 import { seedShipment } from './support/shipment-seeds.ts';
 
 let t: TestApp;
 forFile(() => startTestApp(), (s) => (t = s));
 
-function call(method: string, path: string, options?: Parameters<TestApp['request']>[2]) {
-  t.clock.advance(1000);
-  return t.request(method, path, options);
-}
+const call = spacedRequests(() => t);
 
-const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
 
 async function ok(res: { status: number; body: any; text: string }, status = 200): Promise<any> {
   assert.equal(res.status, status, res.text);

@@ -5,6 +5,7 @@
 // every container, never over a value the record has, and none whose definition went away.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { doc, spacedRequests } from './support/spaced-requests.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
 
 let t: TrackingHarness;
@@ -26,12 +27,8 @@ after(async () => {
   await t?.close();
 });
 
-function call(method: string, path: string, options?: Parameters<TrackingHarness['request']>[2]) {
-  t.clock.advance(1000);
-  return t.request(method, path, options);
-}
+const call = spacedRequests(() => t);
 
-const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
 const trackingRequest = (number: string, initial?: unknown) =>
   doc('tracking_request', { request_type: 'bill_of_lading', request_number: number, scac: 'TEST', ...(initial === undefined ? {} : { initial_custom_fields: initial }) });
 

@@ -6,17 +6,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startTestApp, type TestApp } from './support/app.ts';
 import { forFile } from './support/for-file.ts';
+import { doc, spacedRequests } from './support/spaced-requests.ts';
 import { seedShipment } from './support/shipment-seeds.ts';
 
 let t: TestApp;
 forFile(() => startTestApp(), (s) => (t = s));
 
-function call(method: string, path: string, options?: Parameters<TestApp['request']>[2]) {
-  t.clock.advance(1000);
-  return t.request(method, path, options);
-}
+const call = spacedRequests(() => t);
 
-const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
 
 let shipments = 0;
 const newShipment = () => seedShipment(t.db, t.accountId, t.clock.now(), { number: `CFREV${String(++shipments).padStart(4, '0')}`, scac: 'MAEU' });
