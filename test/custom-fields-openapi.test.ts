@@ -88,6 +88,18 @@ test('custom field definitions, options and values answer as the document says',
   await call('GET', `/v2/shipments?filter[custom_fields][nope]=dry`, '/v2/shipments');
 
   await call('POST', `/v2/shipments/${shipmentId}/custom_fields`, '/v2/shipments/{id}/custom_fields', doc('custom_field', { api_slug: 'kind', value: ['reefer'] }));
+  // The values included with shipments and containers, and staged by a tracking request.
+  await call('POST', `/v2/containers/${containerId}/custom_fields`, '/v2/containers/{id}/custom_fields', doc('custom_field', { api_slug: 'box_note', value: 'keep dry' }));
+  await call('GET', `/v2/shipments/${shipmentId}?include=custom_fields,containers.custom_fields,custom_fields.definition`, '/v2/shipments/{id}');
+  await call('GET', '/v2/shipments?include=custom_fields', '/v2/shipments');
+  await call('GET', `/v2/containers/${containerId}?include=custom_fields,shipment.custom_fields`, '/v2/containers/{id}');
+  await call('GET', '/v2/containers?include=custom_fields', '/v2/containers');
+  const initial = (value: unknown) =>
+    doc('tracking_request', { request_type: 'bill_of_lading', request_number: 'OASTR2', scac: 'MAEU', initial_custom_fields: { shipment: [{ api_slug: 'kind', value }], containers: [{ api_slug: 'box_note', value: 'x', number: 'MSCU1234565' }] } });
+  await call('POST', '/v2/tracking_requests', '/v2/tracking_requests', initial(['nope']));
+  await call('POST', '/v2/tracking_requests', '/v2/tracking_requests', initial(['reefer']));
+  // A validation the stored values break.
+  await call('PATCH', `${D}/${boxes.id}`, `${D}/{id}`, doc('custom_field_definition', { validation: { max_length: 3 } }));
   await call('DELETE', `${options}/${dry.id}`, `${O}/{option_id}`);
   await call('DELETE', `${F}/${flat.id}`, `${F}/{id}`);
   await call('DELETE', `${D}/${due.id}`, `${D}/{id}`);

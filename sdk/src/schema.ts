@@ -1372,6 +1372,23 @@ export interface operations {
                             /** @description Infer the SCAC from request_number when scac is not sent. Only a confident inference (auto_select) is used; otherwise 422 scac_auto_detect_failed with the candidates in meta */
                             auto_detect_vocc_scac?: boolean;
                             ref_numbers?: string[] | null;
+                            /** @description Custom field values, checked now by the rules of their definitions (a 422 points at the entry), set on the shipment and containers when the request resolves, where they have no value of that field yet */
+                            initial_custom_fields?: {
+                                /** @description Values for the shipment the request becomes: api_slug of a Shipment field */
+                                shipment?: {
+                                    api_slug: string;
+                                    /** @description string, number, boolean, array of option values, {type, id} for references, or null */
+                                    value: unknown;
+                                }[] | null;
+                                /** @description Values for its containers: api_slug of a Container field; an entry with a number wins over one without for that container */
+                                containers?: {
+                                    api_slug: string;
+                                    /** @description string, number, boolean, array of option values, {type, id} for references, or null */
+                                    value: unknown;
+                                    /** @description The container to set it on; left out or "" for every container of the shipment */
+                                    number?: string | null;
+                                }[] | null;
+                            } | null;
                         };
                         relationships?: {
                             customer?: {
@@ -1397,6 +1414,23 @@ export interface operations {
                             /** @description Infer the SCAC from request_number when scac is not sent. Only a confident inference (auto_select) is used; otherwise 422 scac_auto_detect_failed with the candidates in meta */
                             auto_detect_vocc_scac?: boolean;
                             ref_numbers?: string[] | null;
+                            /** @description Custom field values, checked now by the rules of their definitions (a 422 points at the entry), set on the shipment and containers when the request resolves, where they have no value of that field yet */
+                            initial_custom_fields?: {
+                                /** @description Values for the shipment the request becomes: api_slug of a Shipment field */
+                                shipment?: {
+                                    api_slug: string;
+                                    /** @description string, number, boolean, array of option values, {type, id} for references, or null */
+                                    value: unknown;
+                                }[] | null;
+                                /** @description Values for its containers: api_slug of a Container field; an entry with a number wins over one without for that container */
+                                containers?: {
+                                    api_slug: string;
+                                    /** @description string, number, boolean, array of option values, {type, id} for references, or null */
+                                    value: unknown;
+                                    /** @description The container to set it on; left out or "" for every container of the shipment */
+                                    number?: string | null;
+                                }[] | null;
+                            } | null;
                         };
                         relationships?: {
                             customer?: {
@@ -1980,7 +2014,7 @@ export interface operations {
                 "page[number]"?: number;
                 /** @description Records per page (at most 100; larger values are clamped) */
                 "page[size]"?: number;
-                /** @description Comma-separated relationship paths to include (dotted for nested): containers, port_of_lading, port_of_discharge, pod_terminal, destination, destination_terminal, customer, line_tracking_stopped_by_user */
+                /** @description Comma-separated relationship paths to include (dotted for nested): containers, port_of_lading, port_of_discharge, pod_terminal, destination, destination_terminal, customer, line_tracking_stopped_by_user, custom_fields */
                 include?: string;
                 /** @description Part of a bill of lading, booking, reference or container number */
                 q?: string;
@@ -2154,6 +2188,14 @@ export interface operations {
                                         id: string;
                                     } | null;
                                 };
+                                /** @description Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included */
+                                custom_fields?: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field";
+                                        id: string;
+                                    }[];
+                                };
                             };
                             links: {
                                 self: string;
@@ -2259,7 +2301,7 @@ export interface operations {
     getV2ShipmentsId: {
         parameters: {
             query?: {
-                /** @description Comma-separated relationship paths to include (dotted for nested): containers, port_of_lading, port_of_discharge, pod_terminal, destination, destination_terminal, customer, line_tracking_stopped_by_user */
+                /** @description Comma-separated relationship paths to include (dotted for nested): containers, port_of_lading, port_of_discharge, pod_terminal, destination, destination_terminal, customer, line_tracking_stopped_by_user, custom_fields */
                 include?: string;
             };
             header?: never;
@@ -2404,6 +2446,14 @@ export interface operations {
                                         type: "user";
                                         id: string;
                                     } | null;
+                                };
+                                /** @description Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included */
+                                custom_fields?: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field";
+                                        id: string;
+                                    }[];
                                 };
                             };
                             links: {
@@ -2658,6 +2708,14 @@ export interface operations {
                                         id: string;
                                     } | null;
                                 };
+                                /** @description Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included */
+                                custom_fields?: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field";
+                                        id: string;
+                                    }[];
+                                };
                             };
                             links: {
                                 self: string;
@@ -2885,6 +2943,14 @@ export interface operations {
                                         type: "user";
                                         id: string;
                                     } | null;
+                                };
+                                /** @description Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included */
+                                custom_fields?: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field";
+                                        id: string;
+                                    }[];
                                 };
                             };
                             links: {
@@ -3114,6 +3180,14 @@ export interface operations {
                                         id: string;
                                     } | null;
                                 };
+                                /** @description Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included */
+                                custom_fields?: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field";
+                                        id: string;
+                                    }[];
+                                };
                             };
                             links: {
                                 self: string;
@@ -3203,7 +3277,7 @@ export interface operations {
                 "page[number]"?: number;
                 /** @description Records per page (at most 100; larger values are clamped) */
                 "page[size]"?: number;
-                /** @description Comma-separated relationship paths to include (dotted for nested): shipment, pod_terminal, transport_events, pickup_facility, raw_events */
+                /** @description Comma-separated relationship paths to include (dotted for nested): shipment, pod_terminal, transport_events, pickup_facility, raw_events, custom_fields */
                 include?: string;
                 /** @description Container number (spaces and dashes ignored) */
                 "filter[number]"?: string;
@@ -3374,6 +3448,14 @@ export interface operations {
                                         id: string;
                                     }[];
                                 };
+                                /** @description Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included */
+                                custom_fields?: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field";
+                                        id: string;
+                                    }[];
+                                };
                             };
                             links: {
                                 self: string;
@@ -3479,7 +3561,7 @@ export interface operations {
     getV2ContainersId: {
         parameters: {
             query?: {
-                /** @description Comma-separated relationship paths to include (dotted for nested): shipment, pod_terminal, transport_events, pickup_facility, raw_events */
+                /** @description Comma-separated relationship paths to include (dotted for nested): shipment, pod_terminal, transport_events, pickup_facility, raw_events, custom_fields */
                 include?: string;
             };
             header?: never;
@@ -3629,6 +3711,14 @@ export interface operations {
                                     data: {
                                         /** @constant */
                                         type: "raw_event";
+                                        id: string;
+                                    }[];
+                                };
+                                /** @description Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included */
+                                custom_fields?: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field";
                                         id: string;
                                     }[];
                                 };
@@ -3887,6 +3977,14 @@ export interface operations {
                                     data: {
                                         /** @constant */
                                         type: "raw_event";
+                                        id: string;
+                                    }[];
+                                };
+                                /** @description Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included */
+                                custom_fields?: {
+                                    data: {
+                                        /** @constant */
+                                        type: "custom_field";
                                         id: string;
                                     }[];
                                 };

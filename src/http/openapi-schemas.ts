@@ -23,6 +23,12 @@ export function toManySchema(type: string, description?: string) {
   return description ? schema.describe(description) : schema;
 }
 
+/** The custom field values of a shipment or container, present only when the include parameter names custom_fields. */
+export const customFieldsRelationship = toManySchema(
+  'custom_field',
+  "Its custom field values, newest first: present only with include=custom_fields (or a path ending in it, such as containers.custom_fields), which brings the custom_field records into included",
+).optional();
+
 export interface ResourceSchemaOptions<R extends z.ZodRawShape> {
   /** The relationships every record of this type carries (then required, and listed member by member). */
   relationships?: R;

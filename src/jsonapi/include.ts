@@ -23,6 +23,12 @@ export interface ResourceType {
   defaultInclude?: string;
   /** Needed once some relationship points at this type. */
   load?(ctx: LoadContext, ids: string[]): Promise<Resource[]>;
+  /**
+   * Relationships (also listed in `relationships`) whose linkage the records' own load leaves
+   * out, as it would cost every request a read: filled in only on the records an include path
+   * reaches them through, by one call per type and level, which returns the related records.
+   */
+  attached?: Record<string, (ctx: LoadContext, records: Resource[]) => Promise<Resource[]>>;
 }
 
 export type ResourceTypes = Record<string, ResourceType>;
@@ -118,6 +124,7 @@ async function loadAlong(types: ResourceTypes, ctx: LoadContext, primary: Resour
   while (level.length > 0) {
     const steps: Step[] = [];
     for (const { resources, tree } of level) for (const segment in tree) steps.push({ resources, segment, subtree: tree[segment] });
+    await attachAlong(types, ctx, steps, known);
     // What no step of this level has yet, by type: two relationships to one type cost one query.
     const missing = new Map<string, Set<string>>();
     for (const { resources, segment } of steps) {
@@ -150,6 +157,38 @@ async function loadAlong(types: ResourceTypes, ctx: LoadContext, primary: Resour
     }
   }
   return known;
+}
+
+// The names of attached relationships, per table of types: a step along any other name has nothing to attach.
+const attachedNames = new WeakMap<ResourceTypes, Set<string>>();
+
+function attachedNamesOf(types: ResourceTypes): Set<string> {
+  let names = attachedNames.get(types);
+  if (!names) attachedNames.set(types, (names = new Set(Object.values(types).flatMap((t) => Object.keys(t.attached ?? {})))));
+  return names;
+}
+
+/**
+ * Fills the attached relationships the steps of a level follow, on each record once (one call per
+ * type and relationship, the calls at once), and remembers the records they name.
+ */
+async function attachAlong(types: ResourceTypes, ctx: LoadContext, steps: Step[], known: Related): Promise<void> {
+  const names = attachedNamesOf(types);
+  const pending = new Map<string, { fill: NonNullable<ResourceType['attached']>[string]; records: Set<Resource> }>();
+  for (const { resources, segment } of steps) {
+    if (!names.has(segment)) continue;
+    for (const r of resources) {
+      const fill = own(own(types, r.type)?.attached, segment);
+      if (!fill || r.relationships?.[segment]) continue;
+      const key = `${r.type}\u0000${segment}`;
+      const entry = pending.get(key);
+      if (entry) entry.records.add(r);
+      else pending.set(key, { fill, records: new Set([r]) });
+    }
+  }
+  if (pending.size === 0) return;
+  const calls = [...pending.values()].map(({ fill, records }) => () => fill(ctx, [...records]));
+  for (const records of await inParallel(ctx.db, calls)) for (const r of records) remember(known, r);
 }
 
 /** The records of `known` that `paths` reach from `primary`, in the order met, primaries left out. */

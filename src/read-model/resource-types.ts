@@ -18,6 +18,7 @@ import { findTrackingRequests } from '../store/tracking-requests.ts';
 import { findContainerUpdatedEvents, findEstimatedEvents, findTransportEvents } from '../store/transport-events.ts';
 import { findNotificationLogs, findNotifications } from '../store/webhook-notifications.ts';
 import { findWebhooks } from '../store/webhooks.ts';
+import { attachCustomFields, customFieldDefinitionResourcesById, customFieldResourcesById } from './custom-fields.ts';
 import { emailSubmissionsById } from './email-submissions.ts';
 import { containerResourcesById, shipmentResourcesById } from './tracking.ts';
 
@@ -37,13 +38,28 @@ export const resourceTypes: ResourceTypes = {
       destination_terminal: ['terminal'],
       customer: ['party'],
       line_tracking_stopped_by_user: ['user'],
+      custom_fields: ['custom_field'],
     },
+    attached: { custom_fields: (ctx, records) => attachCustomFields(ctx, 'Shipment', records) },
     load: shipmentResourcesById,
   },
   container: {
-    relationships: { shipment: ['shipment'], pod_terminal: ['terminal'], transport_events: ['transport_event'], pickup_facility: ['terminal'], raw_events: ['raw_event'] },
+    relationships: {
+      shipment: ['shipment'],
+      pod_terminal: ['terminal'],
+      transport_events: ['transport_event'],
+      pickup_facility: ['terminal'],
+      raw_events: ['raw_event'],
+      custom_fields: ['custom_field'],
+    },
+    attached: { custom_fields: (ctx, records) => attachCustomFields(ctx, 'Container', records) },
     load: containerResourcesById,
   },
+  custom_field: {
+    relationships: { entity: ['shipment', 'container', 'tracking_request'], definition: ['custom_field_definition'] },
+    load: customFieldResourcesById,
+  },
+  custom_field_definition: { relationships: {}, load: customFieldDefinitionResourcesById },
   transport_event: {
     relationships: { shipment: ['shipment'], container: ['container'], location: ['port'], vessel: ['vessel'], terminal: ['terminal'] },
     load: async ({ db, accountId }, ids) => (await findTransportEvents(db, accountId, ids)).map(transportEventResource),

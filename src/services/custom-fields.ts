@@ -1,8 +1,9 @@
 // Custom fields: the decisions about definitions, options and values. The value rules themselves
 // are pure (src/domain/custom-fields); this checks what needs the account's records (slugs taken,
 // options in use, entities and references that exist) and says where in the request a problem is.
+import { isDeepStrictEqual } from 'node:util';
 import { apiSlugProblem, defaultFormatProblem, referenceTypeProblem } from '../domain/custom-fields/definition.ts';
-import { OPTION_TYPES, isProblem, type DataType, type EntityType, type FieldOption, type ValueProblem } from '../domain/custom-fields/types.ts';
+import { OPTION_TYPES, isProblem, type DataType, type EntityType, type FieldDefinition, type FieldOption, type ValueProblem } from '../domain/custom-fields/types.ts';
 import { checkValidation } from '../domain/custom-fields/validation.ts';
 import { displayValue, parseValue } from '../domain/custom-fields/values.ts';
 import { Conflict, Invalid, NotFound, type FieldPath } from '../domain/errors.ts';
@@ -14,6 +15,7 @@ import {
   findDefinitions,
   findDefinitionsBySlug,
   findFieldOf,
+  fieldsOfEntities,
   findFields,
   findOption,
   insertDefinition,
@@ -24,6 +26,7 @@ import {
   updateDefinition as updateDefinitionRow,
   updateField,
   updateOption as updateOptionRow,
+  valuesOfDefinition,
   valuesHoldingOption,
   writeField,
   type DefinitionChanges,
@@ -62,7 +65,7 @@ const optionList = async (db: Queryable, definitionId: string): Promise<OptionRo
  * `input` as `def` stores it, or a refusal pointing at `base`. A reference must name a record of
  * the account that exists.
  */
-async function storedValue(db: Queryable, accountId: string, def: DefinitionRow, options: readonly FieldOption[], input: unknown, base: FieldPath): Promise<StoredValue> {
+export async function storedValue(db: Queryable, accountId: string, def: DefinitionRow, options: readonly FieldOption[], input: unknown, base: FieldPath): Promise<StoredValue> {
   const parsed = parseValue(def, options, input);
   if (isProblem(parsed)) throw invalid(base, parsed);
   if (parsed.reference) {
@@ -151,12 +154,50 @@ export async function updateDefinition(db: Queryable, accountId: string, id: str
     ...(given('default_format') ? { default_format: patch.default_format! } : {}),
     ...(given('default_value') ? { default_value: patch.default_value } : {}),
   };
-  const checked = await checkedRules(db, accountId, merged, await optionList(db, existing.id));
+  const options = await optionList(db, existing.id);
+  const checked = await checkedRules(db, accountId, merged, options);
+  if (given('validation') && !isDeepStrictEqual(checked.validation, existing.validation)) await assertValuesPass(db, accountId, checked, options);
   const changes: DefinitionChanges = {};
   for (const name of ['display_name', 'description', 'validation', 'default_format', 'default_value'] as const) {
     if (given(name)) Object.assign(changes, { [name]: checked[name] });
   }
   return updateDefinitionRow(db, accountId, id, changes, now);
+}
+
+const SCAN_BATCH = 5_000;
+const EXAMPLES = 5;
+
+/**
+ * New rules must hold for the values stored under the old ones: a value the definition would now
+ * refuse is refused here instead (422 at validation, naming how many break and the first few, by
+ * id with why), so no stored value ever breaks its definition's rules and nothing is changed or
+ * dropped behind the user's back. Values of none (null) break no rule, as an entity without a
+ * value does not: `required` binds writes. Read in batches, the whole definition once.
+ */
+async function assertValuesPass(db: Queryable, accountId: string, def: DefinitionRow, options: readonly FieldOption[]): Promise<void> {
+  let broken = 0;
+  const examples: { id: string; entity_type: EntityType; entity_id: string; problem: string }[] = [];
+  for (let cursor: FieldRow | null = null; ; ) {
+    const rows: FieldRow[] = await valuesOfDefinition(db, accountId, def.id, cursor, SCAN_BATCH);
+    for (const row of rows) {
+      // A number is checked by its exact decimal (its key), as it was written.
+      const stored = def.data_type === 'number' && row.match_keys.length > 0 ? row.match_keys[0].slice(def.id.length + 1) : row.value;
+      const parsed = parseValue(def, options, stored);
+      if (!isProblem(parsed)) continue;
+      broken++;
+      if (examples.length < EXAMPLES) examples.push({ id: row.id, entity_type: row.entity_type, entity_id: row.entity_id, problem: `value ${parsed.problem}` });
+    }
+    if (rows.length < SCAN_BATCH) break;
+    cursor = rows[rows.length - 1];
+  }
+  if (broken === 0) return;
+  const listed = examples.map((e) => `${e.id} (${e.entity_type} ${e.entity_id}: ${e.problem})`).join('; ');
+  throw new Invalid(
+    at('validation'),
+    `${broken} stored value(s) of ${def.api_slug} would break the new validation, e.g. ${listed}. Change or clear them first (PATCH /v2/custom_fields/{id}), then change the validation.`,
+    'values_break_validation',
+    { values: broken, examples },
+  );
 }
 
 export const deleteDefinition = (db: Queryable, accountId: string, id: string): Promise<DefinitionRow | undefined> => deleteDefinitionRow(db, accountId, id);
@@ -320,6 +361,12 @@ export interface FieldView {
   displayValue: string | null;
 }
 
+/** How one value shows: a number by its exact decimal (its key: the JSON number served may round past 15 digits), by label or name otherwise. */
+function viewOf(row: FieldRow, def: FieldDefinition & { id: string; api_slug: string }, options: readonly FieldOption[], referenceLabel: string | undefined): FieldView {
+  const shown = def.data_type === 'number' && row.match_keys.length > 0 ? row.match_keys[0].slice(def.id.length + 1) : row.value;
+  return { row, apiSlug: def.api_slug, displayValue: displayValue(def, options, shown, referenceLabel) };
+}
+
 /** The views of these values (of one account), in their order. */
 export async function fieldViews(db: Queryable, accountId: string, rows: FieldRow[]): Promise<FieldView[]> {
   const defIds = [...new Set(rows.map((r) => r.definition_id))];
@@ -329,12 +376,24 @@ export async function fieldViews(db: Queryable, accountId: string, rows: FieldRo
   const labels = await referenceLabels(db, accountId, refs);
   return rows.map((row) => {
     const def = byId.get(row.definition_id)!;
-    const own = options.filter((o) => o.definition_id === def.id);
     const ref = def.data_type === 'reference' && row.value ? (row.value as { type: string; id: string }) : undefined;
-    // A number's exact decimal is its key: the JSON number served may round past 15 digits.
-    const shown = def.data_type === 'number' && row.match_keys.length > 0 ? row.match_keys[0].slice(def.id.length + 1) : row.value;
-    return { row, apiSlug: def.api_slug, displayValue: displayValue(def, own, shown, ref && labels.get(`${ref.type}:${ref.id}`)) };
+    return viewOf(row, def, options.filter((o) => o.definition_id === def.id), ref && labels.get(`${ref.type}:${ref.id}`));
   });
+}
+
+/**
+ * The values of the account's entities of `entityType` with these ids, by entity (newest first,
+ * as the nested route lists them): what include=custom_fields shows, read in one statement.
+ */
+export async function fieldViewsOfEntities(db: Queryable, accountId: string, entityType: EntityType, entityIds: string[]): Promise<Map<string, FieldView[]>> {
+  const byEntity = new Map<string, FieldView[]>();
+  for (const { definition, options, reference_label, ...row } of await fieldsOfEntities(db, accountId, entityType, entityIds)) {
+    const view = viewOf(row, definition, options, reference_label ?? undefined);
+    const views = byEntity.get(row.entity_id);
+    if (views) views.push(view);
+    else byEntity.set(row.entity_id, [view]);
+  }
+  return byEntity;
 }
 
 /** A definition with the ids of its options, in display order (its `options` relationship). */

@@ -6,6 +6,7 @@ import type { Db } from '../store/db.ts';
 import { findParties } from '../store/parties.ts';
 import { findShippingLine } from '../store/reference.ts';
 import { insertTrackingRequest, type TrackingRequestRow } from '../store/tracking-requests.ts';
+import { stageInitialFields, type InitialCustomFields } from './initial-custom-fields.ts';
 import { autoDetectFailed, detectScac, type DetectedScac } from './scac-auto-detect.ts';
 
 export interface CreateTrackingRequest {
@@ -17,6 +18,8 @@ export interface CreateTrackingRequest {
   auto_detect_vocc_scac?: boolean;
   ref_numbers?: string[];
   customer_id?: string;
+  /** Custom field values for the shipment and containers it becomes (initial-custom-fields.ts). */
+  initial_custom_fields?: InitialCustomFields | null;
 }
 
 // Where in the request document a client finds the value a refusal is about.
@@ -75,7 +78,9 @@ export async function createTrackingRequest(
     const [party] = await findParties(db, accountId, [input.customer_id]);
     if (!party) throw new Invalid(['data', 'relationships', 'customer', 'data', 'id'], 'No such party in this account', 'not_found');
   }
-  // An alternative SCAC (MEDU for MSC…) is accepted and recorded as the line's own.
+  const initialCustomFields = await stageInitialFields(db, accountId, input.initial_custom_fields);
+  // An alternative SCAC (MEDU for MSC…) is accepted and recorded as the line's own; the staged
+  // values go in the same statement, so a request is never kept without them.
   const row = await insertTrackingRequest(db, {
     account_id: accountId,
     request_number: number,
@@ -83,6 +88,7 @@ export async function createTrackingRequest(
     scac: line.scac,
     ref_numbers: input.ref_numbers ?? [],
     customer_id: input.customer_id ?? null,
+    initial_custom_fields: initialCustomFields,
     at: clock.now(),
   });
   if (!row) {

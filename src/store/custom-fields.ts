@@ -201,6 +201,26 @@ export async function valuesHoldingOption(db: Queryable, definitionId: string, v
 
 // ---- values -----------------------------------------------------------------------------------
 
+/** Where a scan of a definition's values goes on from: the last row read, in the index's order. */
+export interface ValueCursor {
+  created_at: Date;
+  id: string;
+}
+
+/**
+ * A batch of the definition's values that hold something (null ones hold nothing), newest first,
+ * after `cursor`: read off custom_fields_definition, so a scan of them all never sorts.
+ */
+export async function valuesOfDefinition(db: Queryable, accountId: string, definitionId: string, cursor: ValueCursor | null, limit: number): Promise<FieldRow[]> {
+  const { rows } = await db.query<FieldRow>(
+    `SELECT * FROM custom_fields
+      WHERE definition_id = $1 AND account_id = $2 AND value IS NOT NULL AND ($3::timestamptz IS NULL OR (created_at, id) < ($3, $4::uuid))
+      ORDER BY created_at DESC, id DESC LIMIT $5`,
+    [definitionId, accountId, cursor?.created_at ?? null, cursor?.id ?? null, limit],
+  );
+  return rows;
+}
+
 export interface FieldFilters {
   entity_type?: EntityType;
   entity_id?: string;
@@ -273,6 +293,36 @@ export async function deleteField(db: Queryable, accountId: string, id: string):
   return rows[0];
 }
 
+// ---- values staged by tracking requests (migration 023) ----------------------------------------
+
+/** A value checked when its tracking request was accepted, for the definition it names. */
+export interface StagedValue extends StoredValue {
+  definition_id: string;
+}
+
+/** initial_custom_fields as a tracking request keeps them; a container entry without number is for every container. */
+export interface StagedFields {
+  shipment: StagedValue[];
+  containers: (StagedValue & { number: string | null })[];
+}
+
+/**
+ * Writes values where the entity has none of that definition yet (one statement, however many),
+ * skipping those whose definition is gone from the account; returns how many it wrote.
+ */
+export async function writeFieldsIfAbsent(db: Queryable, accountId: string, fields: (StagedValue & { entity_type: EntityType; entity_id: string })[], at: Date): Promise<number> {
+  if (fields.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `INSERT INTO custom_fields (account_id, definition_id, entity_type, entity_id, value, match_keys, created_at, updated_at)
+     SELECT $1, d.id, v.entity_type, v.entity_id, v.value, v.match_keys, $3, $3
+       FROM jsonb_to_recordset($2::jsonb) AS v(definition_id uuid, entity_type text, entity_id uuid, value jsonb, match_keys text[])
+       JOIN custom_field_definitions d ON d.account_id = $1 AND d.id = v.definition_id AND d.entity_type = v.entity_type
+     ON CONFLICT (account_id, entity_type, entity_id, definition_id) DO NOTHING`,
+    [accountId, JSON.stringify(fields.map((f) => ({ definition_id: f.definition_id, entity_type: f.entity_type, entity_id: f.entity_id, value: f.value, match_keys: matchKeys(f.definition_id, f.keys) }))), at],
+  );
+  return rowCount ?? 0;
+}
+
 // ---- entities and references ------------------------------------------------------------------
 
 const ENTITY_TABLES = { Shipment: 'shipments', Container: 'containers', TrackingRequest: 'tracking_requests' } as const;
@@ -300,4 +350,49 @@ export async function referenceLabels(db: Queryable, accountId: string, refs: Re
     for (const row of rows) labels.set(`${type}:${row.id}`, row.label);
   }
   return labels;
+}
+
+// ---- values of many entities at once (include=custom_fields) -----------------------------------
+
+/** A value with what its resource shows beside it, read in the same statement. */
+export interface FieldWithDefinition extends FieldRow {
+  definition: Pick<DefinitionRow, 'id' | 'api_slug' | 'data_type' | 'reference_type' | 'validation' | 'default_format'>;
+  /** The definition's options the value holds (enum and enum_multi only), for their labels. */
+  options: Pick<OptionRow, 'value' | 'label'>[];
+  /** How the record a reference value names reads (its number or name); null when it is gone or the value is no reference. */
+  reference_label: string | null;
+}
+
+/** A reference's label: one scalar subquery per record type, on the account's own rows only. */
+const referenceLabelSql = Object.entries(REFERENCE_LABELS)
+  .map(([type, { table, label }]) => `WHEN '${type}' THEN (SELECT ${label} FROM ${table} r WHERE r.account_id = f.account_id AND r.id = (f.value->>'id')::uuid)`)
+  .join('\n          ');
+
+/**
+ * Every value of the account's entities of `entityType` with these ids, newest first within an
+ * entity (as the nested route lists them), each with its definition, the options it holds and the
+ * label of the record it refers to: one statement for a whole page, through custom_fields_entity.
+ */
+export async function fieldsOfEntities(db: Queryable, accountId: string, entityType: EntityType, entityIds: string[]): Promise<FieldWithDefinition[]> {
+  const ids = entityIds.filter(isUuid);
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<FieldWithDefinition>(
+    `SELECT f.*,
+            json_build_object('id', d.id, 'api_slug', d.api_slug, 'data_type', d.data_type, 'reference_type', d.reference_type,
+                              'validation', d.validation, 'default_format', d.default_format) AS definition,
+            CASE WHEN d.data_type IN ('enum', 'enum_multi') AND f.value IS NOT NULL THEN
+              (SELECT coalesce(json_agg(json_build_object('value', o.value, 'label', o.label)), '[]') FROM custom_field_options o
+                WHERE o.definition_id = d.id AND o.value = ANY (ARRAY(SELECT jsonb_array_elements_text(CASE jsonb_typeof(f.value) WHEN 'array' THEN f.value ELSE jsonb_build_array(f.value) END))))
+            ELSE '[]'::json END AS options,
+            CASE WHEN d.data_type = 'reference' AND jsonb_typeof(f.value) = 'object' THEN
+              CASE f.value->>'type'
+          ${referenceLabelSql}
+              END
+            END AS reference_label
+       FROM custom_fields f JOIN custom_field_definitions d ON d.id = f.definition_id
+      WHERE f.account_id = $1 AND f.entity_type = $2 AND f.entity_id = ANY ($3::uuid[])
+      ORDER BY f.entity_id, f.created_at DESC, f.id DESC`,
+    [accountId, entityType, ids],
+  );
+  return rows;
 }

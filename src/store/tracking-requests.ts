@@ -1,4 +1,5 @@
 // SQL for tracking requests.
+import type { StagedFields } from './custom-fields.ts';
 import type { Queryable } from './db.ts';
 import { likeLiteral } from './like.ts';
 import { findOfAccount, pageOfAccount, updateLabelsOfAccount, type CountedPage, type LabelEdit } from './account-rows.ts';
@@ -27,6 +28,8 @@ export interface TrackingRequestRow {
   is_retrying: boolean;
   retry_count: number;
   customer_id: string | null;
+  /** Custom field values for the shipment and containers it becomes (migration 023); null when none were sent. */
+  initial_custom_fields: StagedFields | null;
   shipment_id: string | null;
   awaiting_since: Date | null;
   next_attempt_at: Date | null;
@@ -41,6 +44,7 @@ export interface NewTrackingRequest {
   scac: string;
   ref_numbers: string[];
   customer_id: string | null;
+  initial_custom_fields?: StagedFields | null;
   at: Date;
 }
 
@@ -48,9 +52,9 @@ export interface NewTrackingRequest {
 export async function insertTrackingRequest(db: Queryable, r: NewTrackingRequest): Promise<TrackingRequestRow | undefined> {
   try {
     const { rows } = await db.query<TrackingRequestRow>(
-      `INSERT INTO tracking_requests (account_id, request_number, request_type, scac, ref_numbers, customer_id, next_attempt_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $7) RETURNING *`,
-      [r.account_id, r.request_number, r.request_type, r.scac, r.ref_numbers, r.customer_id, r.at],
+      `INSERT INTO tracking_requests (account_id, request_number, request_type, scac, ref_numbers, customer_id, initial_custom_fields, next_attempt_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $8) RETURNING *`,
+      [r.account_id, r.request_number, r.request_type, r.scac, r.ref_numbers, r.customer_id, r.initial_custom_fields ? JSON.stringify(r.initial_custom_fields) : null, r.at],
     );
     return rows[0];
   } catch (err) {

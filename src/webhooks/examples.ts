@@ -167,6 +167,7 @@ function trackingRequestRow(event: string, seen: Date): TrackingRequestRow {
     is_retrying: false,
     retry_count: status === 'failed' ? 3 : 0,
     customer_id: null,
+    initial_custom_fields: null,
     // Only a request that found its shipment points at it.
     shipment_id: status === 'created' || status === 'tracking_stopped' ? SHIPMENT_ID : null,
     awaiting_since: status === 'awaiting_manifest' ? seen : null,

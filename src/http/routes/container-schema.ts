@@ -1,7 +1,7 @@
 // The OpenAPI schemas of a container resource and of the raw events its carrier sent.
 import { z } from 'zod';
 import { CONTAINER_STATUSES } from '../../domain/tracking/types.ts';
-import { instant, resourceSchema, timezone, toManySchema, toOneSchema } from '../openapi-schemas.ts';
+import { customFieldsRelationship, instant, resourceSchema, timezone, toManySchema, toOneSchema } from '../openapi-schemas.ts';
 
 const hold = z.object({
   name: z.string().describe('freight, customs, USDA, VACIS, TMF or other'),
@@ -76,6 +76,7 @@ export const containerSchema = resourceSchema(
       transport_events: toManySchema('transport_event', 'Its milestones, oldest first; absent after PATCH').optional(),
       pickup_facility: toOneSchema('terminal', 'The inland facility it is picked up at; always null (not reported yet)'),
       raw_events: toManySchema('raw_event', "The carrier's raw events; always empty (svc keeps normalised transport events)"),
+      custom_fields: customFieldsRelationship,
     },
     selfLink: true,
   },

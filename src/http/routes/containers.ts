@@ -21,7 +21,7 @@ const labels = z.array(z.string().trim().min(1).max(200)).max(100);
 // data.type may be left out (the reference's clients do); data.id, when sent, must be the URL's.
 const containerPatch = z.object({ data: z.object({ type: z.literal('container').optional(), id: z.string().optional(), attributes: z.object({ ref_numbers: labels }) }) });
 
-const CONTAINER_INCLUDES = ['shipment', 'pod_terminal', 'transport_events', 'pickup_facility', 'raw_events'];
+const CONTAINER_INCLUDES = ['shipment', 'pod_terminal', 'transport_events', 'pickup_facility', 'raw_events', 'custom_fields'];
 
 /** The container the path names, or a 404. */
 async function pathContainer({ services, accountId, params }: Ctx<unknown>): Promise<ContainerRow> {

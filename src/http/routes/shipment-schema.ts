@@ -1,6 +1,6 @@
 // The OpenAPI schema of a shipment resource.
 import { z } from 'zod';
-import { instant, resourceSchema, timezone, toManySchema, toOneSchema } from '../openapi-schemas.ts';
+import { customFieldsRelationship, instant, resourceSchema, timezone, toManySchema, toOneSchema } from '../openapi-schemas.ts';
 
 export const shipmentSchema = resourceSchema(
   'shipment',
@@ -57,6 +57,7 @@ export const shipmentSchema = resourceSchema(
       containers: toManySchema('container'),
       customer: toOneSchema('party'),
       line_tracking_stopped_by_user: toOneSchema('user', 'Who stopped tracking; always null (svc has API keys, not users)'),
+      custom_fields: customFieldsRelationship,
     },
     selfLink: true,
   },

@@ -18,7 +18,7 @@ const labels = z.array(z.string().trim().min(1).max(200)).max(100);
 // data.type may be left out (the reference's clients do); data.id, when sent, must be the URL's.
 const shipmentPatch = z.object({ data: z.object({ type: z.literal('shipment').optional(), id: z.string().optional(), attributes: z.object({ ref_numbers: labels.optional(), tags: labels.optional() }) }) });
 
-const SHIPMENT_INCLUDES = ['containers', 'port_of_lading', 'port_of_discharge', 'pod_terminal', 'destination', 'destination_terminal', 'customer', 'line_tracking_stopped_by_user'];
+const SHIPMENT_INCLUDES = ['containers', 'port_of_lading', 'port_of_discharge', 'pod_terminal', 'destination', 'destination_terminal', 'customer', 'line_tracking_stopped_by_user', 'custom_fields'];
 
 /** `sort`: one field, `-` before it for descending (JSON:API's form); newest first without one. */
 function sortParam(query: Query): ShipmentOrder | undefined {

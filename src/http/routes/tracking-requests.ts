@@ -15,6 +15,13 @@ const REQUEST_TYPES = ['bill_of_lading', 'booking_number', 'container'] as const
 const STATUSES = ['pending', 'awaiting_manifest', 'created', 'failed', 'tracking_stopped'] as const;
 const labels = z.array(z.string().trim().min(1).max(200)).max(100);
 
+const MAX_INITIAL_FIELDS = 200;
+const initialCustomField = z.object({
+  api_slug: z.string().min(1).max(100),
+  // Any JSON value: the definition's data type decides (left out: its default_value).
+  value: z.unknown().describe('string, number, boolean, array of option values, {type, id} for references, or null'),
+});
+
 // data.type may be left out, as the reference's request schemas allow; data.id is read for the PATCH check.
 const createBody = z.object({
   data: z.object({
@@ -39,6 +46,19 @@ const createBody = z.object({
             'Infer the SCAC from request_number when scac is not sent. Only a confident inference (auto_select) is used; otherwise 422 scac_auto_detect_failed with the candidates in meta',
           ),
         ref_numbers: labels.nullish(),
+        initial_custom_fields: z
+          .object({
+            shipment: z.array(initialCustomField).max(MAX_INITIAL_FIELDS).nullish().describe('Values for the shipment the request becomes: api_slug of a Shipment field'),
+            containers: z
+              .array(initialCustomField.extend({ number: z.string().max(20).nullish().describe('The container to set it on; left out or "" for every container of the shipment') }))
+              .max(MAX_INITIAL_FIELDS)
+              .nullish()
+              .describe('Values for its containers: api_slug of a Container field; an entry with a number wins over one without for that container'),
+          })
+          .nullish()
+          .describe(
+            'Custom field values, checked now by the rules of their definitions (a 422 points at the entry), set on the shipment and containers when the request resolves, where they have no value of that field yet',
+          ),
       })
       .superRefine((attributes, ctx) => {
         if (!attributes.scac && attributes.auto_detect_vocc_scac !== true) {

@@ -16,6 +16,7 @@ import { claimDueTrackingRequests, settleTrackingRequest, type TrackingRequestRo
 import { containersStillOut, planSnapshot, quietResult, writePlan, type ApplyResult, type Plan } from './apply.ts';
 import type { ContainerState, ShipmentState } from '../../domain/tracking/types.ts';
 import { claimDueRefreshes, saveChecks, saveLookups, type SavedCheck, type SavedLookup, type StoredTracking } from '../../store/tracking-state.ts';
+import { applyInitialFields } from '../initial-custom-fields.ts';
 import { shipmentForFoundRequest } from './same-journey.ts';
 import { defaultPolicy, nextRefreshDelay, retryDelay, type TrackingPolicy } from './policy.ts';
 import { stopReason, stopTracking } from './stop.ts';
@@ -149,6 +150,8 @@ export class TrackingWorker {
         // Settled before the stop rules run, so a journey already over stops this request with it.
         await settleTrackingRequest(tx, tr.id, { ...keep, status: 'created', failed_reason: null, is_retrying: false, next_attempt_at: null, shipment_id: shipment.id }, now);
         await this.#afterLookup(tx, plan, askedAt, now, outcome.digest ?? null, [{ ...event('tracking_request.succeeded'), shipment_id: shipment.id }]);
+        // After the containers are written, in the same transaction: values never go missing between the two.
+        await applyInitialFields(tx, tr, shipment.id, now);
         return;
       }
       const { reason, temporary } = outcome;
