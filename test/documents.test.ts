@@ -10,22 +10,15 @@ import { containerNumber } from '../src/sandbox/iso6346.ts';
 import { DocumentWorker } from '../src/services/documents-worker.ts';
 import { setFeature } from '../src/services/features.ts';
 import { claimDueDocuments } from '../src/store/documents.ts';
-import { startTestApp, type Response, type TestApp } from './support/app.ts';
-import { forFile } from './support/for-file.ts';
-import { openApiChecker, type OpenApiChecker } from './support/openapi.ts';
+import type { Response, TestApp } from './support/app.ts';
+import { documentsAppForFile } from './support/documents-app.ts';
+import type { OpenApiChecker } from './support/openapi.ts';
 import { seedShipment } from './support/shipment-seeds.ts';
 
 let t: TestApp;
 let checker: OpenApiChecker;
 const MAX_BYTES = 4096;
-forFile(
-  async () => {
-    const app = await startTestApp({ documents: { maxBytes: MAX_BYTES, linkTtlMs: 60_000 } });
-    checker = await openApiChecker(app);
-    return app;
-  },
-  (app) => (t = app),
-);
+documentsAppForFile(MAX_BYTES, (app, appChecker) => ((t = app), (checker = appChecker)));
 
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);

@@ -2,55 +2,26 @@
 // refused at RCPT (550), a message over the cap at DATA (552), and an accepted message's attachment
 // is extracted and reaches a real webhook receiver as document.extracted, linked to its submission.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
 import nodemailer from 'nodemailer';
 import { containerNumber } from '../src/sandbox/iso6346.ts';
-import { freshDatabase, type TestDatabase } from './support/database.ts';
-import { forFile } from './support/for-file.ts';
-import { startReceiver, type Received, type Receiver } from './support/receiver.ts';
+import { serveBenchForFile, type ServeBench } from './support/serve-bench.ts';
 import { freePort, startServe, stopServe } from './support/svc-process.ts';
 
 const KEY = 'svc_test_email_smtp_key_0123456789abcdef';
 const DOMAIN = 'inbound.test';
 const MAX_BYTES = 20_000;
 
-let database: TestDatabase;
-let receiver: Receiver;
-forFile(
-  async () => ({ database: await freshDatabase(), receiver: await startReceiver() }),
-  (s) => ({ database, receiver } = s),
-  async (s) => {
-    await s.receiver.close();
-    await s.database.drop();
-  },
-);
+let bench: ServeBench;
+serveBenchForFile(KEY, (b) => (bench = b));
 
 test('mail to an account alias over SMTP becomes documents whose extraction reaches the webhook', async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-email-'));
   const smtpPort = await freePort();
   const headers = { authorization: `Token ${KEY}` };
-  const svc = await startServe({
-    DATABASE_URL: database.url,
-    SVC_DATA_DIR: dataDir,
-    SVC_SANDBOX: 'false',
-    SVC_BOOTSTRAP_API_KEY: KEY,
-    SVC_WEBHOOK_ALLOW_INSECURE: 'true',
-    SVC_WORKER_INTERVAL_MS: '50',
-    SVC_SMTP_PORT: String(smtpPort),
-    SVC_INBOUND_DOMAIN: DOMAIN,
-    SVC_DOCUMENT_MAX_BYTES: String(MAX_BYTES),
-  });
+  const svc = await startServe(bench.env({ SVC_SMTP_PORT: String(smtpPort), SVC_INBOUND_DOMAIN: DOMAIN, SVC_DOCUMENT_MAX_BYTES: String(MAX_BYTES) }));
   try {
     assert.match(svc.stderr(), new RegExp(`SMTP on 127\\.0\\.0\\.1:${smtpPort}`));
-    const hook = await fetch(`${svc.base}/webhooks`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/vnd.api+json' },
-      body: JSON.stringify({ data: { type: 'webhook', attributes: { url: receiver.url, events: ['document.extracted'] } } }),
-    });
-    assert.equal(hook.status, 201, await hook.text());
+    await bench.subscribe(svc, ['document.extracted']);
     const shown = (await (await fetch(`${svc.base}/email_submissions/inbound_address`, { headers })).json()) as any;
     const to: string = shown.inbound_address;
     assert.match(to, new RegExp(`^[0-9a-f]{20}@${DOMAIN.replace('.', '\\.')}$`));
@@ -60,12 +31,7 @@ test('mail to an account alias over SMTP becomes documents whose extraction reac
     await assert.rejects(transport.sendMail({ from: 'ops@forwarder.example', to: `someone@elsewhere.example`, subject: 'x', text: 'x' }), (err: any) => err.responseCode === 550);
     await assert.rejects(transport.sendMail({ from: 'ops@forwarder.example', to, subject: 'big', text: 'y'.repeat(MAX_BYTES * 2) }), (err: any) => err.responseCode === 552);
 
-    const delivered = new Promise<Received>((resolve) => {
-      receiver.answer = (req, res) => {
-        res.writeHead(200).end('ok');
-        resolve(req);
-      };
-    });
+    const delivered = bench.nextDelivery();
     const number = containerNumber('OOLU', 765432);
     const sent = await transport.sendMail({
       from: 'ops@forwarder.example',
@@ -92,6 +58,5 @@ test('mail to an account alias over SMTP becomes documents whose extraction reac
     transport.close();
   } finally {
     assert.equal(await stopServe(svc), 0);
-    rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -8,21 +8,14 @@ import type Mail from 'nodemailer/lib/mailer/index.js';
 import { containerNumber } from '../src/sandbox/iso6346.ts';
 import { SvcClient } from '../sdk/src/client.ts';
 import { DocumentWorker } from '../src/services/documents-worker.ts';
-import { startTestApp, type TestApp } from './support/app.ts';
-import { forFile } from './support/for-file.ts';
-import { openApiChecker, type OpenApiChecker } from './support/openapi.ts';
+import type { TestApp } from './support/app.ts';
+import { documentsAppForFile } from './support/documents-app.ts';
+import type { OpenApiChecker } from './support/openapi.ts';
 
 let t: TestApp;
 let checker: OpenApiChecker;
 const MAX_BYTES = 8192;
-forFile(
-  async () => {
-    const app = await startTestApp({ documents: { maxBytes: MAX_BYTES, linkTtlMs: 60_000 } });
-    checker = await openApiChecker(app);
-    return app;
-  },
-  (app) => (t = app),
-);
+documentsAppForFile(MAX_BYTES, (app, appChecker) => ((t = app), (checker = appChecker)));
 
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n');
 

@@ -14128,7 +14128,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The submission; its documents are created and their extraction queued */
+            /** @description The submission; its documents are created and their extraction queued. The same message (the same bytes) submitted again answers with the submission made the first time, and nothing new is stored */
             201: {
                 headers: {
                     [name: string]: unknown;

@@ -30,7 +30,7 @@ import { DemoClock } from './demo-clock.ts';
 import { createLogger, databaseLog, say, warnAboutSettings, workerLog } from './logger.ts';
 import { mountMcp } from './mcp.ts';
 import { mountWeb, pageNotFound } from './web.ts';
-import { startSmtpListener, type SmtpListener } from './smtp.ts';
+import { smtpTlsOf, startSmtpListener, type SmtpListener } from './smtp.ts';
 import { listenFailure, StartError } from './start-errors.ts';
 
 /**
@@ -228,10 +228,10 @@ export async function serve(config: Config): Promise<void> {
     documents.start(config.SVC_WORKER_INTERVAL_MS);
     if (config.SVC_SMTP_PORT !== undefined) {
       const smtpPort = config.SVC_SMTP_PORT;
-      smtp = await startSmtpListener({ db: database.db, clock: systemClock, settings: documentSettingsFrom(config), domain: config.SVC_INBOUND_DOMAIN, host: config.SVC_SMTP_HOST, port: smtpPort, log: workerLog(logger, 'smtp') }).catch((err: unknown) => {
+      smtp = await startSmtpListener({ db: database.db, clock: systemClock, settings: documentSettingsFrom(config), tls: await smtpTlsOf(config), host: config.SVC_SMTP_HOST, port: smtpPort, log: workerLog(logger, 'smtp') }).catch((err: unknown) => {
         throw listenFailure(err, config.SVC_SMTP_HOST, smtpPort, { port: 'SVC_SMTP_PORT', host: 'SVC_SMTP_HOST' });
       });
-      say(`e-mail submissions: SMTP on ${config.SVC_SMTP_HOST}:${smtp.port} for <account alias>@${config.SVC_INBOUND_DOMAIN}`);
+      say(`e-mail submissions: SMTP${config.SVC_SMTP_TLS_CERT ? ' (STARTTLS)' : ''} on ${config.SVC_SMTP_HOST}:${smtp.port} for <account alias>@${config.SVC_INBOUND_DOMAIN}`);
     }
     ais = await startAisWorker(config, feeds, database.db, trackingClock, logger, metrics);
     const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;

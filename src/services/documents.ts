@@ -3,7 +3,7 @@
 // Processing itself is the document worker's (documents-worker.ts).
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import type { Config } from '../config/index.ts';
+import { loadConfig, type Config } from '../config/index.ts';
 import { Conflict, Invalid, NotFound, TooLarge, type FieldPath } from '../domain/errors.ts';
 import { isImage, sniffContentType, SNIFFED_TYPES } from '../domain/documents/sniff.ts';
 import { signToken, verifyToken } from '../domain/documents/signed-token.ts';
@@ -12,6 +12,7 @@ import type { Db, Queryable } from '../store/db.ts';
 import {
   accountOfDocument,
   blobData,
+  deleteBlob,
   findBlob,
   findDocument,
   insertBlob,
@@ -32,10 +33,8 @@ export interface DocumentSettings {
   /** The signing key (SVC_DOCUMENT_LINK_SECRET); unset, the one kept in the database. */
   linkSecret?: string;
   /** The domain of the accounts' inbound e-mail addresses (SVC_INBOUND_DOMAIN). */
-  inboundDomain?: string;
+  inboundDomain: string;
 }
-
-export const defaultDocumentSettings: DocumentSettings = Object.freeze({ maxBytes: 25 * 1024 * 1024, linkTtlMs: 300 * SECOND });
 
 export const documentSettingsFrom = (config: Pick<Config, 'SVC_DOCUMENT_MAX_BYTES' | 'SVC_DOCUMENT_LINK_TTL_S' | 'SVC_DOCUMENT_LINK_SECRET' | 'SVC_INBOUND_DOMAIN'>): DocumentSettings => ({
   maxBytes: config.SVC_DOCUMENT_MAX_BYTES,
@@ -43,6 +42,9 @@ export const documentSettingsFrom = (config: Pick<Config, 'SVC_DOCUMENT_MAX_BYTE
   linkSecret: config.SVC_DOCUMENT_LINK_SECRET,
   inboundDomain: config.SVC_INBOUND_DOMAIN,
 });
+
+/** The settings of a svc configured with nothing: the config's defaults, written there alone. */
+export const defaultDocumentSettings: DocumentSettings = Object.freeze(documentSettingsFrom(loadConfig({})));
 
 // The database's key is read once per process (it never changes).
 let storedSecret: Promise<string> | undefined;
@@ -94,6 +96,9 @@ export async function createDocument(db: Queryable, clock: Clock, settings: Docu
     at,
   });
   if ('duplicate' in result) {
+    // The blob made for these bytes above serves nothing now. A direct upload's blob (given) was
+    // made by the client's own request and is left as it is.
+    if (!blob) await deleteBlob(db, stored.id);
     const existing = result.duplicate;
     throw new Conflict('duplicate_document', `This account already has a document with the same content: ${existing.name} (${existing.id}).`, undefined, {
       existing_document_id: existing.id,

@@ -1,15 +1,24 @@
 // E-mail submissions: a message (from the SMTP listener or POST /v2/email_submissions) stored with
 // the documents it becomes, in one transaction, before the sender is told it was accepted: what
 // is acknowledged is in the database, extraction jobs queued, and a crash before the commit leaves
-// the sender to try again.
+// the sender to try again. Trying again is safe: the same bytes for the same account are the
+// submission stored before (a crash after the commit but before the answer, or a message for
+// several accounts that failed for a later one).
 import { createHash } from 'node:crypto';
 import PostalMime, { type Address, type Email } from 'postal-mime';
 import type { Clock } from '../clock.ts';
 import { mailBodyText } from '../documents/extract.ts';
 import { Conflict, Invalid, NotFound, TooLarge } from '../domain/errors.ts';
 import { withTransaction, type Db, type Queryable } from '../store/db.ts';
-import { insertBlob, type DocumentRow } from '../store/documents.ts';
-import { accountOfInboundAlias, inboundAliasOf, insertEmailSubmission, type EmailSubmissionRow } from '../store/email-submissions.ts';
+import { findDocuments, insertBlob, type DocumentRow } from '../store/documents.ts';
+import {
+  accountOfInboundAlias,
+  documentIdsOfSubmissions,
+  inboundAliasOf,
+  insertEmailSubmission,
+  lockedSubmissionOfDigest,
+  type EmailSubmissionRow,
+} from '../store/email-submissions.ts';
 import { createDocument, tooLarge, type DocumentSettings } from './documents.ts';
 
 export interface AcceptedEmail {
@@ -17,6 +26,8 @@ export interface AcceptedEmail {
   documents: DocumentRow[];
   /** Attachments that became no document, and why (the same bytes already there, a kind of file svc cannot read…). */
   skipped: { filename: string; reason: string }[];
+  /** The account had this very message already: `submission` is the one stored then, nothing new was. */
+  repeated: boolean;
 }
 
 const addresses = (list: Address[] | Address | undefined): string[] =>
@@ -58,7 +69,10 @@ export async function acceptEmail(db: Db, clock: Clock, settings: DocumentSettin
   if (!mail.headers.some((h) => /^[!-9;-~]+$/.test(h.originalKey))) throw new Invalid([], 'The message has no header fields: it is no RFC 822 message.', 'malformed_message');
   const subject = clean(mail.subject ?? '');
   const body = clean(mailBodyText(mail));
+  const rawSha256 = createHash('sha256').update(raw).digest('hex');
   return withTransaction(db, async (tx) => {
+    const stored = await lockedSubmissionOfDigest(tx, accountId, rawSha256);
+    if (stored) return { submission: stored, documents: await documentsOf(tx, stored), skipped: [], repeated: true };
     const at = clock.now();
     const rawBlob = await insertBlob(tx, {
       account_id: accountId,
@@ -83,6 +97,7 @@ export async function acceptEmail(db: Db, clock: Clock, settings: DocumentSettin
       content_type: topContentType(mail),
       received_by: receivedBy,
       raw_blob_id: rawBlob.id,
+      raw_sha256: rawSha256,
       at,
     });
     const files: { filename: string; declaredContentType: string; bytes: Buffer }[] = mail.attachments.flatMap((a, i) =>
@@ -90,7 +105,7 @@ export async function acceptEmail(db: Db, clock: Clock, settings: DocumentSettin
     );
     const text = messageText(subject, body);
     if (text) files.unshift({ filename: 'message.txt', declaredContentType: 'text/plain', bytes: text });
-    const accepted: AcceptedEmail = { submission, documents: [], skipped: [] };
+    const accepted: AcceptedEmail = { submission, documents: [], skipped: [], repeated: false };
     for (const file of files) {
       const name = file.bytes === text ? `${subject || '(no subject)'} (message text)` : undefined;
       try {
@@ -104,15 +119,17 @@ export async function acceptEmail(db: Db, clock: Clock, settings: DocumentSettin
   });
 }
 
+async function documentsOf(db: Queryable, submission: EmailSubmissionRow): Promise<DocumentRow[]> {
+  const ids = (await documentIdsOfSubmissions(db, [submission.id])).get(submission.id) ?? [];
+  return findDocuments(db, submission.account_id, ids);
+}
+
 /** The address mail for the account goes to: <its alias>@<the inbound domain>. */
 export async function inboundAddress(db: Queryable, settings: DocumentSettings, accountId: string): Promise<string> {
   const alias = await inboundAliasOf(db, accountId);
   if (!alias) throw new NotFound("Couldn't find Account");
-  return `${alias}@${settings.inboundDomain ?? DEFAULT_INBOUND_DOMAIN}`;
+  return `${alias}@${settings.inboundDomain}`;
 }
-
-/** The inbound domain when SVC_INBOUND_DOMAIN is unset (the config's default). */
-export const DEFAULT_INBOUND_DOMAIN = 'localhost';
 
 /** The account an inbound address (<alias>@<domain>) names, when the domain is svc's. */
 export async function recipientAccount(db: Queryable, inboundDomain: string, address: string): Promise<string | undefined> {

@@ -102,6 +102,11 @@ export async function blobData(db: Queryable, id: string): Promise<Buffer | unde
   return rows[0]?.data ?? undefined;
 }
 
+/** Deletes a blob no document or submission uses (one made for a file that turned out a duplicate). */
+export async function deleteBlob(db: Queryable, id: string): Promise<void> {
+  await db.query('DELETE FROM document_blobs WHERE id = $1', [id]);
+}
+
 /** Replaces the bytes (a rotated image); the document's size follows. */
 export async function replaceBlobData(db: Queryable, id: string, data: Buffer): Promise<void> {
   await db.query('UPDATE document_blobs SET data = $2, byte_size = $3 WHERE id = $1', [id, data, data.length]);

@@ -18,6 +18,8 @@ export interface EmailSubmissionRow {
   content_type: string | null;
   received_by: 'smtp' | 'api';
   raw_blob_id: string;
+  /** SHA-256 (hex) of the raw message: the account's one submission of these bytes. */
+  raw_sha256: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -26,10 +28,21 @@ export type NewEmailSubmission = Omit<EmailSubmissionRow, 'id' | 'created_at' | 
 
 export async function insertEmailSubmission(db: Queryable, s: NewEmailSubmission): Promise<EmailSubmissionRow> {
   const { rows } = await db.query<EmailSubmissionRow>(
-    `INSERT INTO email_submissions (account_id, subject, body, "from", "to", cc, sent_at, message_id, in_reply_to, "references", content_type, received_by, raw_blob_id, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14) RETURNING *`,
-    [s.account_id, s.subject, s.body, s.from, s.to, s.cc, s.sent_at, s.message_id, s.in_reply_to, s.references, s.content_type, s.received_by, s.raw_blob_id, s.at],
+    `INSERT INTO email_submissions (account_id, subject, body, "from", "to", cc, sent_at, message_id, in_reply_to, "references", content_type, received_by, raw_blob_id, raw_sha256, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15) RETURNING *`,
+    [s.account_id, s.subject, s.body, s.from, s.to, s.cc, s.sent_at, s.message_id, s.in_reply_to, s.references, s.content_type, s.received_by, s.raw_blob_id, s.raw_sha256, s.at],
   );
+  return rows[0];
+}
+
+/**
+ * The account's submission of the message with this SHA-256, if any, once no other transaction
+ * can be storing it: the lock (held to the end of the caller's transaction) makes two deliveries
+ * of one message at the same moment store it once.
+ */
+export async function lockedSubmissionOfDigest(tx: Queryable, accountId: string, rawSha256: string): Promise<EmailSubmissionRow | undefined> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('email_submission:' || $1 || ':' || $2, 0))`, [accountId, rawSha256]);
+  const { rows } = await tx.query<EmailSubmissionRow>('SELECT * FROM email_submissions WHERE account_id = $1 AND raw_sha256 = $2', [accountId, rawSha256]);
   return rows[0];
 }
 

@@ -4,6 +4,7 @@ import { ManualClock, type Clock } from '../../src/clock.ts';
 import { buildApp, type AppOptions } from '../../src/http/app.ts';
 import { createMetrics, type Metrics } from '../../src/metrics/metrics.ts';
 import { createApiKey } from '../../src/services/api-keys.ts';
+import { defaultDocumentSettings, type DocumentSettings } from '../../src/services/documents.ts';
 import { insertAccount } from '../../src/store/accounts.ts';
 import type { Db } from '../../src/store/db.ts';
 import { defaultWebhookSettings, type WebhookSettings } from '../../src/webhooks/settings.ts';
@@ -43,7 +44,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export interface TestAppOptions extends Pick<AppOptions, 'logger' | 'loggerInstance' | 'routes' | 'isTrackable' | 'timeouts' | 'metricsEndpoint' | 'pageNotFound' | 'rateLimiter' | 'documents'> {
+export interface TestAppOptions extends Pick<AppOptions, 'logger' | 'loggerInstance' | 'routes' | 'isTrackable' | 'timeouts' | 'metricsEndpoint' | 'pageNotFound' | 'rateLimiter'> {
   /**
    * The API's own clock, when it should differ from the tracking clock (`clock`, which the test
    * drives): as in `svc serve` in demo mode, where the API has real time and the tracking worker
@@ -52,18 +53,21 @@ export interface TestAppOptions extends Pick<AppOptions, 'logger' | 'loggerInsta
   apiClock?: Clock;
   /** Webhook settings over the secure defaults, e.g. `{ allowInsecure: true }` for a receiver on loopback. */
   webhooks?: Partial<WebhookSettings>;
+  /** Document settings over the defaults of an unconfigured svc, e.g. `{ maxBytes: 4096 }`. */
+  documents?: Partial<DocumentSettings>;
   /** Registers more on the app before it listens (as svc serve mounts MCP); `baseUrl` is the app's origin, known once listening. */
   beforeListen?: (app: FastifyInstance, baseUrl: () => string, services: { db: Db; clock: Clock }) => PromiseLike<unknown>;
 }
 
 /** `options` reach buildApp: a logger, extra routes, a separate API clock. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const { apiClock, webhooks: webhookOptions, beforeListen, ...appOptions } = options;
+  const { apiClock, webhooks: webhookOptions, documents: documentOptions, beforeListen, ...appOptions } = options;
   const webhooks: WebhookSettings = { ...defaultWebhookSettings, ...webhookOptions };
+  const documents: DocumentSettings = { ...defaultDocumentSettings, ...documentOptions };
   const database = await freshDatabase();
   const clock = new ManualClock('2026-11-22T12:00:00Z');
   const metrics = createMetrics({ db: database.db, trackingClock: clock, clock: apiClock ?? clock });
-  const app = await buildApp({ db: database.db, clock: apiClock ?? clock, trackingClock: clock, metrics, webhooks, ...appOptions });
+  const app = await buildApp({ db: database.db, clock: apiClock ?? clock, trackingClock: clock, metrics, webhooks, documents, ...appOptions });
   let baseUrl = '';
   await beforeListen?.(app, () => baseUrl, { db: database.db, clock: apiClock ?? clock });
   await app.listen({ port: 0, host: '127.0.0.1' });

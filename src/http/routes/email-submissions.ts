@@ -79,7 +79,11 @@ export const emailSubmissionRoutes: AnyRouteSpec[] = [
     summary: `Submit an e-mail: the raw RFC 822 message as the body, Content-Type ${RAW_MESSAGE}. Its attachments, and its subject and body as one text document, become documents (source email)`,
     tag: TAG,
     rawBody: { mediaType: RAW_MESSAGE, description: 'The message as received: header fields, a blank line, the body (MIME parts and all)' },
-    response: { status: 201, description: 'The submission; its documents are created and their extraction queued', schema: recordDocument(emailSubmissionSchema) },
+    response: {
+      status: 201,
+      description: 'The submission; its documents are created and their extraction queued. The same message (the same bytes) submitted again answers with the submission made the first time, and nothing new is stored',
+       schema: recordDocument(emailSubmissionSchema),
+    },
     errors: { 413: 'The message is over SVC_DOCUMENT_MAX_BYTES', 415: `The body is not sent as ${RAW_MESSAGE}` },
     async handler({ services, accountId, req, url }) {
       if (!Buffer.isBuffer(req.body)) {
