@@ -102,9 +102,44 @@ export async function blobData(db: Queryable, id: string): Promise<Buffer | unde
   return rows[0]?.data ?? undefined;
 }
 
-/** Replaces the bytes (a rotated image); the document's size follows. */
-export async function replaceBlobData(db: Queryable, id: string, data: Buffer): Promise<void> {
-  await db.query('UPDATE document_blobs SET data = $2, byte_size = $3 WHERE id = $1', [id, data, data.length]);
+export interface NewContent {
+  data: Buffer;
+  /** base64 MD5, as a blob's checksum. */
+  checksum: string;
+  sha256: string;
+  rotation: number;
+  at: Date;
+}
+
+/**
+ * Gives the document new bytes (a rotated image) in a blob of their own, its extraction queued
+ * again, and drops the old blob unless another document holds it (a blob attached twice). Only
+ * while the document still has the bytes `expectedSha256` names, so of two rotations at once the
+ * second is refused rather than lost: undefined then, and when the document is gone.
+ * { duplicate } is the account's other document that already has these bytes.
+ */
+export async function replaceDocumentContent(db: Queryable, doc: DocumentRow, expectedSha256: string, c: NewContent): Promise<{ row: DocumentRow } | { duplicate: DocumentRow } | undefined> {
+  const other = await db.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE account_id = $1 AND sha256 = $2 AND id <> $3 AND discarded_at IS NULL`, [doc.account_id, c.sha256, doc.id]);
+  if (other.rows[0]) return { duplicate: other.rows[0] };
+  const { rows } = await db.query<DocumentRow>(
+    `WITH current AS (
+       SELECT id, blob_id FROM documents WHERE id = $1 AND sha256 = $2 AND discarded_at IS NULL FOR UPDATE
+     ), blob AS (
+       INSERT INTO document_blobs (account_id, filename, declared_content_type, byte_size, checksum, data, created_at, uploaded_at)
+       SELECT b.account_id, b.filename, b.declared_content_type, $4, $5, $6, $7, $7 FROM document_blobs b JOIN current ON b.id = current.blob_id
+       RETURNING id
+     ), updated AS (
+       UPDATE documents d SET blob_id = (SELECT id FROM blob), sha256 = $3, file_size_bytes = $4, rotation = $8,
+              job = 'extract', job_attempts = 0, next_attempt_at = $7, updated_at = $7
+         FROM current WHERE d.id = current.id RETURNING d.*
+     ), dropped AS (
+       DELETE FROM document_blobs WHERE id = (SELECT blob_id FROM current)
+          AND EXISTS (SELECT 1 FROM updated) AND NOT EXISTS (SELECT 1 FROM documents WHERE blob_id = (SELECT blob_id FROM current) AND id <> $1)
+     )
+     SELECT updated.*, file_size_bytes::int AS file_size_bytes FROM updated`,
+    [doc.id, expectedSha256, c.sha256, c.data.length, c.checksum, c.data, c.at, c.rotation],
+  );
+  return rows[0] ? { row: rows[0] } : undefined;
 }
 
 export interface NewDocument {
@@ -212,13 +247,13 @@ export async function discardDocument(db: Queryable, accountId: string, id: stri
  * Queues `job` for the document, due at once. An extraction already queued is not downgraded to
  * a relink (it relinks too). Undefined when the account has no such document.
  */
-export async function queueDocumentJob(db: Queryable, accountId: string, id: string, job: DocumentJob, at: Date, rotation?: number): Promise<DocumentRow | undefined> {
+export async function queueDocumentJob(db: Queryable, accountId: string, id: string, job: DocumentJob, at: Date): Promise<DocumentRow | undefined> {
   if (!isUuid(id)) return undefined;
   const { rows } = await db.query<DocumentRow>(
     `UPDATE documents SET job = CASE WHEN job = 'extract' THEN 'extract' ELSE $3 END, job_attempts = 0,
-            next_attempt_at = $4, rotation = coalesce($5, rotation), updated_at = $4
+            next_attempt_at = $4, updated_at = $4
       WHERE account_id = $1 AND id = $2 AND discarded_at IS NULL RETURNING ${DOCUMENT_COLUMNS}`,
-    [accountId, id, job, at, rotation ?? null],
+    [accountId, id, job, at],
   );
   return rows[0];
 }

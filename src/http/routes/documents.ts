@@ -29,6 +29,7 @@ import { createdReply, writeRecordRoute } from '../write-routes.ts';
 import { DIRECT_UPLOAD_PATH, DOWNLOAD_PATH } from './document-files.ts';
 
 const NOT_FOUND = "Couldn't find Document";
+const DUPLICATE = 'The account already has a document with the same bytes (meta.existing_document_id)';
 const INCLUDES = ['shipments', 'cargos', 'account', 'user', 'last_document_representation', 'email_submission', 'current_extraction'];
 const TAG = 'Documents';
 
@@ -230,7 +231,7 @@ export const documentRoutes: AnyRouteSpec[] = [
     // A multipart upload has no JSON body: the handler reads its parts.
     parseBody: (schema, raw) => (raw === undefined ? undefined : validateBody(schema, raw)),
     response: { status: 201, description: 'The document; its extraction is queued', schema: recordDocument(documentSchema) },
-    errors: { 409: 'The account already has a document with the same bytes (meta.existing_document_id)', 413: 'The file is over SVC_DOCUMENT_MAX_BYTES' },
+    errors: { 409: DUPLICATE, 413: 'The file is over SVC_DOCUMENT_MAX_BYTES' },
     async handler(ctx) {
       const { services, accountId, body, req, url } = ctx;
       const settings = documentSettingsOf(services);
@@ -318,18 +319,23 @@ export const documentRoutes: AnyRouteSpec[] = [
   {
     method: 'POST',
     url: '/v2/documents/:id/rotate',
-    summary: 'Rotate an image document (then extract it again)',
+    summary: "Rotate an image document's pixels clockwise (PNG, JPEG, TIFF; PDFs are refused), then extract it again",
     tag: TAG,
     body: rotateBody,
     parseBody: validateBody,
     plainJson: true,
-    response: { status: 202, description: 'The rotation is recorded and extraction queued', schema: accepted },
+    response: { status: 202, description: 'The image is turned (its file is the turned bytes, with a new SHA-256) and its extraction queued', schema: accepted },
+    errors: { 409: `${DUPLICATE}, or the document was rotated or deleted meanwhile` },
     async handler(ctx) {
       const degrees = ctx.body.degrees;
       if (typeof degrees !== 'number' || !(ROTATIONS as readonly number[]).includes(degrees)) {
         throw ApiError.of(422, { title: 'Invalid rotation', detail: `degrees must be one of: ${ROTATIONS.join(', ')}`, code: 'invalid_rotation', source: { pointer: '/degrees' } });
       }
-      await rotateDocument(ctx.services.db, ctx.services.clock, ctx.accountId, ctx.params.id, degrees);
+      try {
+        await rotateDocument(ctx.services.db, ctx.services.clock, ctx.accountId, ctx.params.id, degrees as (typeof ROTATIONS)[number]);
+      } catch (err) {
+        throw asDuplicate(err);
+      }
       return { status: 202, body: { status: 'accepted' } };
     },
   },
