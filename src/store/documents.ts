@@ -286,14 +286,30 @@ export async function saveExtraction(db: Queryable, doc: DocumentRow, r: Extract
   return rows[0];
 }
 
-/** The shipments and containers the document names; the job is done unless it came due again meanwhile. */
+/** The shipments and containers the document names. */
 export async function saveLinks(db: Queryable, doc: DocumentRow, shipmentIds: string[], containerIds: string[], at: Date): Promise<void> {
+  await db.query('UPDATE documents SET shipment_ids = $2, container_ids = $3, updated_at = $4 WHERE id = $1', [doc.id, shipmentIds, containerIds, at]);
+}
+
+/**
+ * A claimed job's next step, queued in its place (due at `at`, still under this worker's lease, so
+ * it is retaken only if this worker dies); unless the job came due again meanwhile (a reextract
+ * asked for while it ran): that one stands.
+ */
+export async function continueJob(db: Queryable, doc: DocumentRow, next: DocumentJob, at: Date): Promise<void> {
   await db.query(
-    `UPDATE documents SET shipment_ids = $2, container_ids = $3, updated_at = $4,
-            job = CASE WHEN next_attempt_at = $5 THEN NULL ELSE job END,
-            next_attempt_at = CASE WHEN next_attempt_at = $5 THEN NULL ELSE next_attempt_at END, locked_until = NULL
+    `UPDATE documents SET job = $3, next_attempt_at = $4, job_attempts = 0 WHERE id = $1 AND next_attempt_at = $2`,
+    [doc.id, doc.next_attempt_at, next, at],
+  );
+}
+
+/** The job is done (unless it came due again meanwhile) and its lease given back. */
+export async function finishJob(db: Queryable, doc: DocumentRow, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE documents SET job = CASE WHEN next_attempt_at = $2 THEN NULL ELSE job END,
+            next_attempt_at = CASE WHEN next_attempt_at = $2 THEN NULL ELSE next_attempt_at END, locked_until = NULL, updated_at = $3
       WHERE id = $1`,
-    [doc.id, shipmentIds, containerIds, at, doc.next_attempt_at],
+    [doc.id, doc.next_attempt_at, at],
   );
 }
 
