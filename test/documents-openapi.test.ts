@@ -6,20 +6,12 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { SvcClient } from '../sdk/src/client.ts';
 import { AuthorizationError } from '../sdk/src/errors.ts';
-import { startTestApp, type TestApp } from './support/app.ts';
-import { forFile } from './support/for-file.ts';
-import { openApiChecker, type OpenApiChecker } from './support/openapi.ts';
+import type { TestApp } from './support/app.ts';
+import { checkedAppForFile, type OpenApiChecker } from './support/openapi.ts';
 
 let t: TestApp;
 let checker: OpenApiChecker;
-forFile(
-  async () => {
-    const app = await startTestApp();
-    checker = await openApiChecker(app);
-    return app;
-  },
-  (app) => (t = app),
-);
+checkedAppForFile((app, check) => ((t = app), (checker = check)));
 
 const served = async () => (await t.request('GET', '/v2/openapi.json')).body;
 

@@ -2,7 +2,11 @@
 // binaries as npm packages, decodes and encodes all three formats natively, and rotates a 300 dpi
 // A4 scan in milliseconds off the event loop (libuv's pool), where a pure-JS library (jimp) would
 // hold the loop for a second and more per page.
-import sharp from 'sharp';
+import type { Sharp, SharpInput } from 'sharp';
+
+// Loaded at the first rotation: its native library is no cost to a process that never rotates.
+let loaded: Promise<(input: SharpInput) => Sharp> | undefined;
+const image = async (bytes: Uint8Array): Promise<Sharp> => (await (loaded ??= import('sharp').then((m) => m.default)))(bytes);
 
 export type Rotation = 90 | 180 | 270;
 
@@ -16,13 +20,13 @@ export class NotRotatable extends Error {}
 export async function rotateImage(bytes: Uint8Array, contentType: string, degrees: Rotation): Promise<Buffer> {
   let pages: number | undefined;
   try {
-    pages = (await sharp(bytes).metadata()).pages;
+    pages = (await (await image(bytes)).metadata()).pages;
   } catch (err) {
     throw new NotRotatable(`The image could not be read: ${(err as Error).message}`);
   }
   // sharp turns one page; the others of a multi-page TIFF would be lost.
   if (pages !== undefined && pages > 1) throw new NotRotatable(`The TIFF has ${pages} pages; svc rotates single-page images only.`);
-  const turned = sharp(bytes).autoOrient().rotate(degrees);
+  const turned = (await image(bytes)).autoOrient().rotate(degrees);
   switch (contentType) {
     case 'image/png':
       return turned.png().toBuffer();
