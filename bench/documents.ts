@@ -2,15 +2,20 @@
 // (scripts/generate-documents.ts). Text PDFs extracted per second (text layer to fields), then,
 // when tesseract and pdftoppm are installed, every image through OCR: images per second. Prints
 // accuracy per field for each part, and the ratio of the engine's time to the PDF library's text
-// read alone (what the engine adds on top of unpdf).
+// read alone (what the engine adds on top of unpdf). Then the whole path (bench/documents-webhook.ts):
+// text PDFs uploaded to a real `svc serve` at a steady rate, p50 and p99 from POST /v2/documents to
+// document.extracted arriving at a real webhook receiver.
 //
-//   BENCH_SEED (default 15), BENCH_COUNT (240), BENCH_ROUNDS (3, for the text PDFs), BENCH_OCR=0 skips OCR
+//   BENCH_SEED (default 15), BENCH_COUNT (240), BENCH_ROUNDS (3, for the text PDFs), BENCH_OCR=0 skips OCR,
+//   BENCH_E2E=0 skips the webhook part; BENCH_E2E_COUNT (80 text PDFs: an account may make 100 requests a minute), BENCH_E2E_RATE (5 uploads/s),
+//   BENCH_E2E_INTERVAL_MS (svc's SVC_WORKER_INTERVAL_MS, default 1000 as svc's own default)
 import { cpus, loadavg } from 'node:os';
 import { generateDocuments, renderImage, type GeneratedDocument } from '../scripts/generate-documents.ts';
 import { extractDocument } from '../src/documents/extract.ts';
 import { ocrAvailable, rasteriserAvailable } from '../src/documents/ocr.ts';
 import { pdfText } from '../src/documents/pdf-text.ts';
 import { emptyTally, report, score } from '../src/domain/documents/extract/evaluation.ts';
+import { percentile, uploadToWebhook } from './documents-webhook.ts';
 
 const seed = Number(process.env.BENCH_SEED ?? 15);
 const count = Number(process.env.BENCH_COUNT ?? 240);
@@ -46,6 +51,20 @@ out(`text PDFs: ${pdfs.length} in ${median(engine).toFixed(2)} s (median of ${ro
 const textTally = emptyTally();
 for (const d of [...pdfs, ...others]) score(textTally, d.name, d.labels, await extractDocument(d.bytes, d.contentType));
 out(`\naccuracy, text documents (${pdfs.length} PDFs, ${others.length} plain text and e-mail):\n${report(textTally)}`);
+
+if (process.env.BENCH_E2E === '0') out('\nupload → document.extracted at a webhook: skipped (BENCH_E2E=0)');
+else {
+  const e2e = await uploadToWebhook(pdfs.slice(0, Number(process.env.BENCH_E2E_COUNT ?? 80)), {
+    ratePerSecond: Number(process.env.BENCH_E2E_RATE ?? 5),
+    workerIntervalMs: Number(process.env.BENCH_E2E_INTERVAL_MS ?? 1000),
+    timeoutMs: 10 * 60_000,
+  });
+  const ms = (p: number) => `${percentile(e2e.latencies, p).toFixed(0)} ms`;
+  out(
+    `\nupload → document.extracted at a webhook receiver (svc serve, ${e2e.count} text PDFs at ${e2e.ratePerSecond}/s, SVC_WORKER_INTERVAL_MS=${e2e.workerIntervalMs}): ` +
+      `p50 ${ms(50)}, p99 ${ms(99)}, max ${ms(100)}; ${(e2e.count / e2e.seconds).toFixed(1)} documents/s end to end; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+  );
+}
 
 const ocrMissing = !(await ocrAvailable()) || !(await rasteriserAvailable());
 if (process.env.BENCH_OCR === '0' || ocrMissing) {

@@ -146,6 +146,25 @@ export class SvcClient {
     return answerOf<T>(response.status, parsed, (name) => response.headers.get(name));
   }
 
+  /** A signed link as given, or its token on this client's base. */
+  private signedLink(path: string, urlOrToken: string): string {
+    return urlOrToken.includes('/') ? urlOrToken : `${this.baseUrl}${path}/${enc(urlOrToken)}`;
+  }
+
+  /** The answer's bytes (a document's file), else the typed error of the failed one. */
+  private async fetchBytes(url: string): Promise<Uint8Array> {
+    const response = await this.send(new Request(url, { headers: this.headers }));
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (response.ok) return bytes;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(new TextDecoder().decode(bytes));
+    } catch {
+      parsed = undefined;
+    }
+    return answerOf<Uint8Array>(response.status, parsed, (name) => response.headers.get(name));
+  }
+
   private async one<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const doc = await this.request<{ data: ResourceObject; included?: ResourceObject[] }>(method, path, options);
     return toRecords([doc.data], doc.included, includeList(options.query?.include))[0] as T;
@@ -382,6 +401,14 @@ export class SvcClient {
       /** Step one of a direct upload (`checksum`: base64 MD5 of the bytes); PUT the bytes to `direct_upload.url`, then `create`. */
       createDirectUpload: (blob: { filename: string; content_type?: string | null; byte_size: number; checksum: string }) =>
         this.request<BodyOf<'postV2DirectUploads'>>('POST', '/direct_uploads', { body: { blob }, plainJson: true }),
+      /** The same as createDirectUpload, at the reference's Rails path (/rails/active_storage/direct_uploads). */
+      createDirectUploadRails: (blob: { filename: string; content_type?: string | null; byte_size: number; checksum: string }) =>
+        this.fetchJson<BodyOf<'postRailsActiveStorageDirectUploads'>>('POST', `${this.root}/rails/active_storage/direct_uploads`, { body: { blob }, plainJson: true }),
+      /** PUTs a direct upload's bytes: to its direct_upload.url (or the token at its end), with the Content-MD5 the blob was declared with. */
+      putDirectUpload: async (urlOrToken: string, bytes?: Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}): Promise<void> =>
+        void (await this.fetchJson('PUT', this.signedLink('/direct_uploads', urlOrToken), { raw: { contentType: headers['Content-Type'] ?? 'application/octet-stream', body: bytes ?? new Uint8Array() } })),
+      /** A document's bytes, through its download_url (or the token at its end). */
+      downloadFile: (urlOrToken: string): Promise<Uint8Array> => this.fetchBytes(this.signedLink('/document_files', urlOrToken)),
       update: (id: string, attributes: AttributesOf<'patchV2DocumentsId'>) => this.one<Document>('PATCH', `/documents/${enc(id)}`, { body: { data: { type: 'document', id, attributes } } }),
       delete: async (id: string): Promise<void> => void (await this.request('DELETE', `/documents/${enc(id)}`)),
       /** A signed link to the file that needs no key and expires (SVC_DOCUMENT_LINK_TTL_S). */

@@ -989,7 +989,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate an image document (then extract it again) */
+        /** Rotate an image document's pixels clockwise (PNG, JPEG, TIFF; PDFs are refused), then extract it again */
         post: operations["postV2DocumentsIdRotate"];
         delete?: never;
         options?: never;
@@ -1025,6 +1025,23 @@ export interface paths {
         put?: never;
         /** Start a direct upload: a blob, its signed_id and the URL to PUT its bytes to (ActiveStorage-compatible) */
         post: operations["postV2DirectUploads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rails/active_storage/direct_uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a direct upload: a blob, its signed_id and the URL to PUT its bytes to (ActiveStorage-compatible); the reference's Rails path, the same as POST /v2/direct_uploads */
+        post: operations["postRailsActiveStorageDirectUploads"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1126,6 +1143,40 @@ export interface paths {
         };
         /** This OpenAPI 3.1 description of the API */
         get: operations["getV2OpenapiJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/direct_uploads/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Send a direct upload's bytes to the direct_upload.url POST /v2/direct_uploads answered, with its direct_upload.headers */
+        put: operations["putV2DirectUploadsToken"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/document_files/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A document's file, through the signed link GET /v2/documents/{id}/download_url answered (valid for SVC_DOCUMENT_LINK_TTL_S) */
+        get: operations["getV2DocumentFilesToken"];
         put?: never;
         post?: never;
         delete?: never;
@@ -12628,6 +12679,15 @@ export interface operations {
                         };
                     };
                 };
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The document (PDF, PNG, JPEG, TIFF, plain text or .eml; the type is sniffed from the bytes)
+                     */
+                    file: string;
+                    /** @description The document's name; the file name when absent (data[attributes][name] is read too) */
+                    name?: string;
+                };
             };
         };
         responses: {
@@ -13645,7 +13705,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The rotation is recorded and extraction queued */
+            /** @description The image is turned (its file is the turned bytes, with a new SHA-256) and its extraction queued */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -13677,6 +13737,15 @@ export interface operations {
             };
             /** @description No such record in this account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description The account already has a document with the same bytes (meta.existing_document_id), or the document was rotated or deleted meanwhile */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13838,6 +13907,112 @@ export interface operations {
         };
     };
     postV2DirectUploads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    blob: {
+                        filename: string;
+                        content_type?: string | null;
+                        byte_size: number;
+                        checksum: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The blob; PUT the bytes to direct_upload.url with direct_upload.headers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        key: string;
+                        filename: string;
+                        content_type: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        service_name: string;
+                        byte_size: number;
+                        checksum: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        signed_id: string;
+                        direct_upload: {
+                            /** Format: uri */
+                            url: string;
+                            headers: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description byte_size is over SVC_DOCUMENT_MAX_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    postRailsActiveStorageDirectUploads: {
         parameters: {
             query?: never;
             header?: never;
@@ -14600,6 +14775,118 @@ export interface operations {
                             };
                         };
                     };
+                };
+            };
+        };
+    };
+    putV2DirectUploadsToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token the link carries */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** @description The file, exactly byte_size bytes whose base64 MD5 is the checksum the blob was declared with */
+        requestBody: {
+            content: {
+                "*/*": string;
+            };
+        };
+        responses: {
+            /** @description Stored; attach the blob with POST /v2/documents (attributes.attached_document: its signed_id) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The upload URL is not valid or has expired (source.parameter: token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description The blob this URL was made for no longer exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description The bytes of this upload were sent already (already_uploaded) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description The body is over SVC_DOCUMENT_MAX_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description The bytes do not match the declared byte_size (byte_size_mismatch) or checksum (checksum_mismatch) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2DocumentFilesToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token the link carries */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes, as an attachment with the file name; Content-Type is the type sniffed at upload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The download link is not valid or has expired (source.parameter: token) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description The document has been deleted */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
                 };
             };
         };

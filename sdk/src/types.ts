@@ -16,7 +16,8 @@ type RawQuery<Op extends keyof operations> = operations[Op] extends { parameters
 /** An operation's query parameters by their wire names (`page[number]`, `filter[status]`…); `include` may be a list. */
 export type QueryOf<Op extends keyof operations> = Omit<RawQuery<Op>, 'include'> & ('include' extends keyof RawQuery<Op> ? { include?: string | string[] } : {});
 
-type RequestBody<Op extends keyof operations> = operations[Op] extends { requestBody?: { content: infer C } } ? C[keyof C] : never;
+// The JSON:API body where an operation takes others too (POST /v2/documents also takes a multipart form).
+type RequestBody<Op extends keyof operations> = operations[Op] extends { requestBody?: { content: infer C } } ? (C extends { 'application/vnd.api+json': infer J } ? J : C[keyof C]) : never;
 /** The attributes a JSON:API write of this operation sends. */
 export type AttributesOf<Op extends keyof operations> = RequestBody<Op> extends { data: { attributes?: infer A } } ? NonNullable<A> : never;
 

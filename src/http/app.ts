@@ -10,14 +10,14 @@ import { clientErrorHandler, requestIdOf, stampRequestId, withRequestId } from '
 import { collectReadRoutes } from './in-process-reads.ts';
 import { instrumentHttp, type MetricsEndpoint } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
-import { JSONAPI, registerRoute, type AnyRouteSpec, type Services } from './route.ts';
+import { JSONAPI, registerRoutes, type AnyRouteSpec, type Services } from './route.ts';
 import { accountRoutes } from './routes/account.ts';
 import { carrierCallbackRoutes } from './routes/carrier-callbacks.ts';
 import { containerMapRoutes } from './routes/container-map.ts';
 import { containerRoutes } from './routes/containers.ts';
 import { customFieldRoutes } from './routes/custom-fields.ts';
 import { documentFileRoutes } from './routes/document-files.ts';
-import { documentRoutes, registerMultipart } from './routes/documents.ts';
+import { documentRoutes } from './routes/documents.ts';
 import { emailSubmissionRoutes, registerRawMessages } from './routes/email-submissions.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inferNumberRoutes } from './routes/infer-number.ts';
@@ -126,10 +126,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.code(500).send({ errors: [errorObject(500, { detail: `Something went wrong on our side (request ${req.id}).` })] });
   });
 
-  await registerMultipart(app, services);
   registerRawMessages(app, services);
   const routes = [...v2Routes(), ...(options.routes ?? [])];
-  for (const spec of routes) registerRoute(app, services, spec);
+  await registerRoutes(app, services, routes);
   const openApi = buildOpenApi(routes);
   app.get('/v2/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(openApi));
   healthRoutes(app, services);

@@ -114,6 +114,19 @@ export interface PlainOperation {
   responses: Record<number, { description: string; schema: z.ZodType }>;
 }
 
+/** A route a signed link authorises instead of an API key (its token is the path's last segment); bodies are raw bytes. */
+export interface SignedLinkOperation {
+  method: 'GET' | 'PUT';
+  /** OpenAPI path, ending in {token}. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** What the raw request body is, when the route takes one. */
+  requestBody?: string;
+  success: { status: number; description: string; binary?: boolean };
+  errors: Record<number, string>;
+}
+
 export const errorDocument = z.object({
   errors: z.array(
     z.object({

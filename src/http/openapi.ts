@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { errorDocument, type PlainOperation } from './openapi-schemas.ts';
 import { JSONAPI, type AnyRouteSpec } from './route.ts';
+import { documentFileOperations } from './routes/document-files.ts';
 import { healthOperations } from './routes/health.ts';
 
 const requestSchema = (schema: z.ZodType) =>
@@ -89,12 +90,38 @@ export function buildOpenApi(routes: AnyRouteSpec[]): Record<string, unknown> {
         content: { [mediaType]: { schema }, ...(route.plainJson ? {} : { 'application/json': { schema } }) },
       };
     }
+    if (route.multipart) {
+      const form = route.multipart;
+      const properties = Object.fromEntries(
+        Object.entries(form.fields).map(([name, f]) => [name, f.file ? { type: 'string', format: 'binary', description: f.description } : { type: 'string', description: f.description }]),
+      );
+      const content = (operation.requestBody as { content?: Record<string, unknown> } | undefined)?.content ?? {};
+      operation.requestBody = {
+        required: true,
+        content: { ...content, 'multipart/form-data': { schema: { type: 'object', description: form.description, properties, required: form.required } } },
+      };
+    }
     if (route.rawBody) {
       operation.requestBody = { required: true, description: route.rawBody.description, content: { [route.rawBody.mediaType]: { schema: { type: 'string', format: 'binary' } } } };
     }
     (paths[path] ??= {})[route.method.toLowerCase()] = operation;
   }
   for (const op of [...healthOperations, openApiOperation]) paths[op.path] = plainPathItem(op);
+  const binary = { '*/*': { schema: { type: 'string', format: 'binary' } } };
+  for (const op of documentFileOperations) {
+    (paths[op.path] ??= {})[op.method.toLowerCase()] = {
+      summary: op.summary,
+      tags: [op.tag],
+      operationId: operationId(op.method, op.path),
+      security: [],
+      parameters: [{ name: 'token', in: 'path', required: true, description: 'The signed token the link carries', schema: { type: 'string' } }],
+      ...(op.requestBody ? { requestBody: { required: true, description: op.requestBody, content: binary } } : {}),
+      responses: {
+        [op.success.status]: { description: op.success.description, ...(op.success.binary ? { content: binary } : {}) },
+        ...Object.fromEntries(Object.entries(op.errors).map(([status, description]) => [status, errorResponse(description)])),
+      },
+    };
+  }
 
   return {
     openapi: '3.1.0',

@@ -1,5 +1,6 @@
 // One way to declare a /v2 route: its method, path, schemas and handler. The same declaration
 // registers the fastify route, validates the request and feeds the OpenAPI document.
+import multipart, { type FastifyMultipartOptions } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Clock } from '../clock.ts';
@@ -102,10 +103,38 @@ export interface RouteSpec<B = undefined> {
   plainJson?: boolean;
   /** A body that is no JSON (a raw e-mail): its media type, for OpenAPI; the handler reads the bytes. */
   rawBody?: { mediaType: string; description: string };
+  /**
+   * The route also takes multipart/form-data (a file upload): the form's fields, for OpenAPI, and
+   * the parser's limits. The handler reads the parts (req.parts()); no other route parses
+   * multipart, so a form sent to a JSON route is a 415 as any other media type it does not take.
+   */
+  multipart?: MultipartSpec;
   handler(ctx: Ctx<B>): Promise<Reply>;
 }
 
 export type AnyRouteSpec = RouteSpec<any>;
+
+export interface MultipartSpec {
+  description: string;
+  /** The form's fields; a file part is described as a binary string. */
+  fields: Record<string, { description: string; file?: boolean }>;
+  required: string[];
+  limits(services: Services): NonNullable<FastifyMultipartOptions['limits']>;
+}
+
+/** Registers the routes: each that takes a form in a fastify scope of its own, where alone the multipart parser is. */
+export async function registerRoutes(app: FastifyInstance, services: Services, routes: AnyRouteSpec[]): Promise<void> {
+  for (const spec of routes) {
+    const form = spec.multipart;
+    if (!form) registerRoute(app, services, spec);
+    else {
+      await app.register(async (scope) => {
+        await scope.register(multipart, { limits: form.limits(services) });
+        registerRoute(scope, services, spec);
+      });
+    }
+  }
+}
 
 /** The URL of this request on `origin`, for links. */
 export function requestUrl(req: FastifyRequest, origin: string): URL {

@@ -2,16 +2,21 @@
 // rows of `documents` claimed with leases (leases.ts), as tracking work is: any number of workers
 // in any number of processes share them, and a job whose process died is retaken once its lease
 // lapses. An extraction ends with document.extracted or document.extraction_failed, recorded in
-// the transaction that saves it, so webhook notifications go out through the usual outbox.
+// the transaction that saves it, so webhook notifications go out through the usual outbox. The
+// tracking requests for numbers the account does not track yet are made after that commit (on
+// connections of their own), so the same transaction leaves a 'relink' job behind, under the
+// worker's lease: a worker that dies before they are all made leaves it to the next, which links
+// and tracks again (numbers tracked by then are skipped), so no number found is lost.
 import type { Clock } from '../clock.ts';
 import { nothingRead, type ExtractDocument, type ExtractedNumbers, type Extraction } from '../domain/documents/extraction.ts';
 import { extractDocument } from '../documents/extract.ts';
 import { domainEvent } from '../domain/events/domain-event.ts';
+import { DomainError } from '../domain/errors.ts';
 import { MINUTE } from '../domain/time-units.ts';
 import { findAccount } from '../store/accounts.ts';
 import { withTransaction, type Db, type Queryable } from '../store/db.ts';
 import { recordEvents } from '../store/domain-events.ts';
-import { blobData, claimDueDocuments, jobAttemptFailed, matchNumbers, saveExtraction, saveLinks, type DocumentRow } from '../store/documents.ts';
+import { blobData, claimDueDocuments, continueJob, finishJob, jobAttemptFailed, matchNumbers, saveExtraction, saveLinks, type DocumentRow } from '../store/documents.ts';
 import { hasFeature } from './features.ts';
 import { PollLoop } from './poll-loop.ts';
 import { createTrackingRequest, type CreateTrackingRequest } from './tracking-requests.ts';
@@ -77,7 +82,10 @@ export class DocumentWorker {
 
   async #run(doc: DocumentRow): Promise<void> {
     const { db, clock } = this.deps;
-    if (doc.job === 'relink') return this.#track(doc, await this.#link(db, doc, numbersOf(doc.numbers)));
+    if (doc.job === 'relink') {
+      await this.#track(doc, await this.#link(db, doc, numbersOf(doc.numbers)));
+      return finishJob(db, doc, clock.now());
+    }
     let extraction: Extraction;
     try {
       const bytes = await blobData(db, doc.blob_id);
@@ -112,13 +120,18 @@ export class DocumentWorker {
         },
         at,
       );
-      const toTrack = await this.#link(tx, { ...saved, next_attempt_at: doc.next_attempt_at }, extraction.numbers);
+      const toTrack = await this.#link(tx, saved, extraction.numbers);
       await recordEvents(tx, [domainEvent(failed ? 'document.extraction_failed' : 'document.extracted', { account_id: doc.account_id, reference_id: doc.id })], at);
+      // Numbers to track: the job goes on as a relink until they are (see the top of this file).
+      if (toTrack.length > 0) await continueJob(tx, doc, 'relink', at);
+      else await finishJob(tx, doc, at);
       return toTrack;
     });
+    if (untracked.length === 0) return;
     // After the commit, on connections of their own: jobs run side by side, each holding one for
     // its transaction, and waiting for a second inside it could exhaust the pool.
     await this.#track(doc, untracked);
+    await finishJob(this.deps.db, { ...doc, next_attempt_at: at }, this.deps.clock.now());
   }
 
   /**
@@ -133,12 +146,19 @@ export class DocumentWorker {
     return REQUEST_TYPES.flatMap(([kind, request_type]) => numbers[kind].filter((n) => !matches.tracked.includes(n)).map((number) => ({ request_type, number })));
   }
 
-  /** Tracking requests for the numbers, one by one; a number whose line cannot be told from it alone stays untracked. */
+  /**
+   * Tracking requests for the numbers, one by one. A number svc refuses to track (its line cannot
+   * be told from it alone, say) stays untracked; any other failure (the database) is thrown, so
+   * the job is not finished and the next attempt tracks what is left.
+   */
   async #track(doc: DocumentRow, untracked: Untracked[]): Promise<void> {
     for (const { request_type, number } of untracked) {
-      await createTrackingRequest(this.deps.db, this.deps.clock, doc.account_id, { request_type, request_number: number, auto_detect_vocc_scac: true }, { isTrackable: this.deps.isTrackable }).catch(
-        (err: unknown) => this.deps.log?.('document number not tracked', { document_id: doc.id, number, reason: String(err) }),
-      );
+      try {
+        await createTrackingRequest(this.deps.db, this.deps.clock, doc.account_id, { request_type, request_number: number, auto_detect_vocc_scac: true }, { isTrackable: this.deps.isTrackable });
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        this.deps.log?.('document number not tracked', { document_id: doc.id, number, reason: String(err) });
+      }
     }
   }
 }

@@ -8,6 +8,7 @@ import { Conflict, Invalid, NotFound, TooLarge, type FieldPath } from '../domain
 import { isImage, sniffContentType, SNIFFED_TYPES } from '../domain/documents/sniff.ts';
 import { signToken, verifyToken } from '../domain/documents/signed-token.ts';
 import { SECOND } from '../domain/time-units.ts';
+import { NotRotatable, rotateImage, type Rotation } from '../documents/rotate-image.ts';
 import type { Db, Queryable } from '../store/db.ts';
 import {
   accountOfDocument,
@@ -18,6 +19,7 @@ import {
   insertBlob,
   insertDocument,
   queueDocumentJob,
+  replaceDocumentContent,
   storeBlobData,
   storedLinkSecret,
   type BlobRow,
@@ -60,6 +62,14 @@ export const tooLarge = (maxBytes: number) =>
   new TooLarge(`The document is larger than ${maxBytes} bytes (${(maxBytes / 1024 / 1024).toFixed(1)} MB), the most svc accepts (SVC_DOCUMENT_MAX_BYTES).`, maxBytes);
 
 const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('base64');
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** The 409 for bytes the account already has in `existing`. */
+const duplicateOf = (existing: DocumentRow) =>
+  new Conflict('duplicate_document', `This account already has a document with the same content: ${existing.name} (${existing.id}).`, undefined, {
+    existing_document_id: existing.id,
+    existing_document_name: existing.name,
+  });
 
 export interface Upload {
   name?: string;
@@ -92,18 +102,14 @@ export async function createDocument(db: Queryable, clock: Clock, settings: Docu
     file_name: upload.filename,
     file_content_type: contentType,
     file_size_bytes: upload.bytes.length,
-    sha256: createHash('sha256').update(upload.bytes).digest('hex'),
+    sha256: sha256(upload.bytes),
     at,
   });
   if ('duplicate' in result) {
     // The blob made for these bytes above serves nothing now. A direct upload's blob (given) was
     // made by the client's own request and is left as it is.
     if (!blob) await deleteBlob(db, stored.id);
-    const existing = result.duplicate;
-    throw new Conflict('duplicate_document', `This account already has a document with the same content: ${existing.name} (${existing.id}).`, undefined, {
-      existing_document_id: existing.id,
-      existing_document_name: existing.name,
-    });
+    throw duplicateOf(result.duplicate);
   }
   return result.row;
 }
@@ -196,11 +202,35 @@ export async function queueJob(db: Db, clock: Clock, accountId: string, id: stri
 
 export const ROTATIONS = [90, 180, 270] as const;
 
-/** Records a rotation of an image document and queues its extraction again (the text reads differently turned). */
-export async function rotateDocument(db: Db, clock: Clock, accountId: string, id: string, degrees: number): Promise<DocumentRow> {
+const ROTATE_FIELD = ['degrees'];
+
+/**
+ * Turns an image document's pixels clockwise by `degrees`: the turned bytes become its file (a
+ * new SHA-256; bytes another document of the account has already are a 409 naming it, as at
+ * upload) and its extraction is queued again, as the text reads differently turned. PDFs are
+ * refused, as the reference refuses them (images only).
+ */
+export async function rotateDocument(db: Db, clock: Clock, accountId: string, id: string, degrees: Rotation): Promise<DocumentRow> {
   const doc = await findDocument(db, accountId, id);
   if (!doc) throw new NotFound("Couldn't find Document");
-  if (!isImage(doc.file_content_type)) throw new Invalid(['degrees'], `Only images can be rotated; this document is ${doc.file_content_type}.`, 'not_rotatable');
-  const row = await queueDocumentJob(db, accountId, id, 'extract', clock.now(), (doc.rotation + degrees) % 360);
-  return row!;
+  if (!isImage(doc.file_content_type)) throw new Invalid(ROTATE_FIELD, `Only images (PNG, JPEG, TIFF) can be rotated; this document is ${doc.file_content_type}.`, 'not_rotatable');
+  const bytes = await blobData(db, doc.blob_id);
+  if (!bytes) throw new Invalid(ROTATE_FIELD, 'No document attached: the document has no file to rotate.', 'no_document_attached');
+  let turned: Buffer;
+  try {
+    turned = await rotateImage(bytes, doc.file_content_type, degrees);
+  } catch (err) {
+    if (err instanceof NotRotatable) throw new Invalid(ROTATE_FIELD, err.message, 'not_rotatable');
+    throw err;
+  }
+  const result = await replaceDocumentContent(db, doc, doc.sha256, {
+    data: turned,
+    checksum: md5(turned),
+    sha256: sha256(turned),
+    rotation: (doc.rotation + degrees) % 360,
+    at: clock.now(),
+  });
+  if (!result) throw new Conflict('document_changed', 'The document was rotated or deleted while this rotation ran; read it again and retry.');
+  if ('duplicate' in result) throw duplicateOf(result.duplicate);
+  return result.row;
 }

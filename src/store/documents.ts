@@ -107,9 +107,44 @@ export async function deleteBlob(db: Queryable, id: string): Promise<void> {
   await db.query('DELETE FROM document_blobs WHERE id = $1', [id]);
 }
 
-/** Replaces the bytes (a rotated image); the document's size follows. */
-export async function replaceBlobData(db: Queryable, id: string, data: Buffer): Promise<void> {
-  await db.query('UPDATE document_blobs SET data = $2, byte_size = $3 WHERE id = $1', [id, data, data.length]);
+export interface NewContent {
+  data: Buffer;
+  /** base64 MD5, as a blob's checksum. */
+  checksum: string;
+  sha256: string;
+  rotation: number;
+  at: Date;
+}
+
+/**
+ * Gives the document new bytes (a rotated image) in a blob of their own, its extraction queued
+ * again, and drops the old blob unless another document holds it (a blob attached twice). Only
+ * while the document still has the bytes `expectedSha256` names, so of two rotations at once the
+ * second is refused rather than lost: undefined then, and when the document is gone.
+ * { duplicate } is the account's other document that already has these bytes.
+ */
+export async function replaceDocumentContent(db: Queryable, doc: DocumentRow, expectedSha256: string, c: NewContent): Promise<{ row: DocumentRow } | { duplicate: DocumentRow } | undefined> {
+  const other = await db.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE account_id = $1 AND sha256 = $2 AND id <> $3 AND discarded_at IS NULL`, [doc.account_id, c.sha256, doc.id]);
+  if (other.rows[0]) return { duplicate: other.rows[0] };
+  const { rows } = await db.query<DocumentRow>(
+    `WITH current AS (
+       SELECT id, blob_id FROM documents WHERE id = $1 AND sha256 = $2 AND discarded_at IS NULL FOR UPDATE
+     ), blob AS (
+       INSERT INTO document_blobs (account_id, filename, declared_content_type, byte_size, checksum, data, created_at, uploaded_at)
+       SELECT b.account_id, b.filename, b.declared_content_type, $4, $5, $6, $7, $7 FROM document_blobs b JOIN current ON b.id = current.blob_id
+       RETURNING id
+     ), updated AS (
+       UPDATE documents d SET blob_id = (SELECT id FROM blob), sha256 = $3, file_size_bytes = $4, rotation = $8,
+              job = 'extract', job_attempts = 0, next_attempt_at = $7, updated_at = $7
+         FROM current WHERE d.id = current.id RETURNING d.*
+     ), dropped AS (
+       DELETE FROM document_blobs WHERE id = (SELECT blob_id FROM current)
+          AND EXISTS (SELECT 1 FROM updated) AND NOT EXISTS (SELECT 1 FROM documents WHERE blob_id = (SELECT blob_id FROM current) AND id <> $1)
+     )
+     SELECT updated.*, file_size_bytes::int AS file_size_bytes FROM updated`,
+    [doc.id, expectedSha256, c.sha256, c.data.length, c.checksum, c.data, c.at, c.rotation],
+  );
+  return rows[0] ? { row: rows[0] } : undefined;
 }
 
 export interface NewDocument {
@@ -217,13 +252,13 @@ export async function discardDocument(db: Queryable, accountId: string, id: stri
  * Queues `job` for the document, due at once. An extraction already queued is not downgraded to
  * a relink (it relinks too). Undefined when the account has no such document.
  */
-export async function queueDocumentJob(db: Queryable, accountId: string, id: string, job: DocumentJob, at: Date, rotation?: number): Promise<DocumentRow | undefined> {
+export async function queueDocumentJob(db: Queryable, accountId: string, id: string, job: DocumentJob, at: Date): Promise<DocumentRow | undefined> {
   if (!isUuid(id)) return undefined;
   const { rows } = await db.query<DocumentRow>(
     `UPDATE documents SET job = CASE WHEN job = 'extract' THEN 'extract' ELSE $3 END, job_attempts = 0,
-            next_attempt_at = $4, rotation = coalesce($5, rotation), updated_at = $4
+            next_attempt_at = $4, updated_at = $4
       WHERE account_id = $1 AND id = $2 AND discarded_at IS NULL RETURNING ${DOCUMENT_COLUMNS}`,
-    [accountId, id, job, at, rotation ?? null],
+    [accountId, id, job, at],
   );
   return rows[0];
 }
@@ -256,14 +291,30 @@ export async function saveExtraction(db: Queryable, doc: DocumentRow, r: Extract
   return rows[0];
 }
 
-/** The shipments and containers the document names; the job is done unless it came due again meanwhile. */
+/** The shipments and containers the document names. */
 export async function saveLinks(db: Queryable, doc: DocumentRow, shipmentIds: string[], containerIds: string[], at: Date): Promise<void> {
+  await db.query('UPDATE documents SET shipment_ids = $2, container_ids = $3, updated_at = $4 WHERE id = $1', [doc.id, shipmentIds, containerIds, at]);
+}
+
+/**
+ * A claimed job's next step, queued in its place (due at `at`, still under this worker's lease, so
+ * it is retaken only if this worker dies); unless the job came due again meanwhile (a reextract
+ * asked for while it ran): that one stands.
+ */
+export async function continueJob(db: Queryable, doc: DocumentRow, next: DocumentJob, at: Date): Promise<void> {
   await db.query(
-    `UPDATE documents SET shipment_ids = $2, container_ids = $3, updated_at = $4,
-            job = CASE WHEN next_attempt_at = $5 THEN NULL ELSE job END,
-            next_attempt_at = CASE WHEN next_attempt_at = $5 THEN NULL ELSE next_attempt_at END, locked_until = NULL
+    `UPDATE documents SET job = $3, next_attempt_at = $4, job_attempts = 0 WHERE id = $1 AND next_attempt_at = $2`,
+    [doc.id, doc.next_attempt_at, next, at],
+  );
+}
+
+/** The job is done (unless it came due again meanwhile) and its lease given back. */
+export async function finishJob(db: Queryable, doc: DocumentRow, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE documents SET job = CASE WHEN next_attempt_at = $2 THEN NULL ELSE job END,
+            next_attempt_at = CASE WHEN next_attempt_at = $2 THEN NULL ELSE next_attempt_at END, locked_until = NULL, updated_at = $3
       WHERE id = $1`,
-    [doc.id, shipmentIds, containerIds, at, doc.next_attempt_at],
+    [doc.id, doc.next_attempt_at, at],
   );
 }
 

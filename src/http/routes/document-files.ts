@@ -3,11 +3,41 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { verifyToken, type TokenPurpose, type VerifiedToken } from '../../domain/documents/signed-token.ts';
 import { ApiError } from '../../jsonapi/errors.ts';
+import type { SignedLinkOperation } from '../openapi-schemas.ts';
 import { linkSecret, openDownload, receiveDirectUpload, tooLarge } from '../../services/documents.ts';
 import { documentSettingsOf, type Services } from '../route.ts';
 
 export const DIRECT_UPLOAD_PATH = '/v2/direct_uploads';
 export const DOWNLOAD_PATH = '/v2/document_files';
+/** Where the reference takes POST direct_uploads: Rails' ActiveStorage path, at the root where Rails mounts it. An alias of DIRECT_UPLOAD_PATH. */
+export const RAILS_DIRECT_UPLOAD_PATH = '/rails/active_storage/direct_uploads';
+
+/** The two routes for OpenAPI: no API key (the link's token is the key), raw bytes in or out. */
+export const documentFileOperations: SignedLinkOperation[] = [
+  {
+    method: 'PUT',
+    path: `${DIRECT_UPLOAD_PATH}/{token}`,
+    summary: "Send a direct upload's bytes to the direct_upload.url POST /v2/direct_uploads answered, with its direct_upload.headers",
+    tag: 'Documents',
+    requestBody: 'The file, exactly byte_size bytes whose base64 MD5 is the checksum the blob was declared with',
+    success: { status: 204, description: 'Stored; attach the blob with POST /v2/documents (attributes.attached_document: its signed_id)' },
+    errors: {
+      403: 'The upload URL is not valid or has expired (source.parameter: token)',
+      404: 'The blob this URL was made for no longer exists',
+      409: 'The bytes of this upload were sent already (already_uploaded)',
+      413: 'The body is over SVC_DOCUMENT_MAX_BYTES',
+      422: 'The bytes do not match the declared byte_size (byte_size_mismatch) or checksum (checksum_mismatch)',
+    },
+  },
+  {
+    method: 'GET',
+    path: `${DOWNLOAD_PATH}/{token}`,
+    summary: "A document's file, through the signed link GET /v2/documents/{id}/download_url answered (valid for SVC_DOCUMENT_LINK_TTL_S)",
+    tag: 'Documents',
+    success: { status: 200, description: 'The bytes, as an attachment with the file name; Content-Type is the type sniffed at upload', binary: true },
+    errors: { 403: 'The download link is not valid or has expired (source.parameter: token)', 404: 'The document has been deleted' },
+  },
+];
 
 /** 403 for a link that does not verify (or no longer does), naming the token as the parameter at fault. */
 function refuseLink(result: VerifiedToken, what: string): string {

@@ -2,8 +2,7 @@
 // jobs that process a document again; the document types and their schemas. Uploads come as the
 // reference's direct upload (POST /v2/direct_uploads, PUT the bytes, then POST /v2/documents
 // with the blob's signed id) or as one multipart/form-data POST /v2/documents.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Conflict, NotFound } from '../../domain/errors.ts';
 import { DOCUMENT_TYPE_CODES, DOCUMENT_TYPES, findDocumentSchema } from '../../domain/documents/types.ts';
@@ -26,9 +25,10 @@ import { recordDocument, resourceSchema, toManySchema, toOneSchema } from '../op
 import { listRoute } from '../read-routes.ts';
 import { documentSettingsOf, type AnyRouteSpec, type Ctx, type Services } from '../route.ts';
 import { createdReply, writeRecordRoute } from '../write-routes.ts';
-import { DIRECT_UPLOAD_PATH, DOWNLOAD_PATH } from './document-files.ts';
+import { DIRECT_UPLOAD_PATH, DOWNLOAD_PATH, RAILS_DIRECT_UPLOAD_PATH } from './document-files.ts';
 
 const NOT_FOUND = "Couldn't find Document";
+const DUPLICATE = 'The account already has a document with the same bytes (meta.existing_document_id)';
 const INCLUDES = ['shipments', 'cargos', 'account', 'user', 'last_document_representation', 'email_submission', 'current_extraction'];
 const TAG = 'Documents';
 
@@ -127,6 +127,40 @@ const directUploadResponse = z.object({
   signed_id: z.string(),
   direct_upload: z.object({ url: z.url(), headers: z.record(z.string(), z.string()) }),
 });
+
+const directUploadRoute: AnyRouteSpec = {
+    method: 'POST',
+    url: DIRECT_UPLOAD_PATH,
+    summary: 'Start a direct upload: a blob, its signed_id and the URL to PUT its bytes to (ActiveStorage-compatible)',
+    tag: TAG,
+    body: directUploadBody,
+    parseBody: validateBody,
+    plainJson: true,
+    response: { status: 200, description: 'The blob; PUT the bytes to direct_upload.url with direct_upload.headers', schema: directUploadResponse },
+    errors: { 413: 'byte_size is over SVC_DOCUMENT_MAX_BYTES' },
+    async handler({ services, accountId, body, url: requestUrl }) {
+      const settings = documentSettingsOf(services);
+      const { blob, signedId, uploadToken } = await createDirectUpload(services.db, services.clock, settings, accountId, body.blob);
+      return {
+        body: {
+          id: blob.id,
+          key: blob.id,
+          filename: blob.filename,
+          content_type: blob.declared_content_type,
+          metadata: {},
+          service_name: 'postgresql',
+          byte_size: blob.byte_size,
+          checksum: blob.checksum,
+          created_at: blob.created_at.toISOString(),
+          signed_id: signedId,
+          direct_upload: {
+            url: new URL(`${DIRECT_UPLOAD_PATH}/${uploadToken}`, requestUrl).href,
+            headers: { 'Content-Type': blob.declared_content_type ?? 'application/octet-stream', 'Content-MD5': blob.checksum },
+          },
+        },
+      };
+    },
+  };
 
 /** The document the path names, or the reference's 404. */
 async function pathDocument({ services, accountId, params }: Ctx<unknown>): Promise<DocumentRow> {
@@ -227,10 +261,20 @@ export const documentRoutes: AnyRouteSpec[] = [
     summary: 'Upload a document: attributes.attached_document names a direct upload; or send multipart/form-data with a file part (and a name field)',
     tag: TAG,
     body: documentBody,
+    multipart: {
+      description: 'The file itself, in one request: a part named file (its file name is kept) and, optionally, a name',
+      fields: {
+        file: { description: 'The document (PDF, PNG, JPEG, TIFF, plain text or .eml; the type is sniffed from the bytes)', file: true },
+        name: { description: "The document's name; the file name when absent (data[attributes][name] is read too)" },
+      },
+      required: ['file'],
+      // Capped at the upload limit, one file per request.
+      limits: (services) => ({ fileSize: documentSettingsOf(services).maxBytes, files: 1, fields: 10, fieldSize: 10_000 }),
+    },
     // A multipart upload has no JSON body: the handler reads its parts.
     parseBody: (schema, raw) => (raw === undefined ? undefined : validateBody(schema, raw)),
     response: { status: 201, description: 'The document; its extraction is queued', schema: recordDocument(documentSchema) },
-    errors: { 409: 'The account already has a document with the same bytes (meta.existing_document_id)', 413: 'The file is over SVC_DOCUMENT_MAX_BYTES' },
+    errors: { 409: DUPLICATE, 413: 'The file is over SVC_DOCUMENT_MAX_BYTES' },
     async handler(ctx) {
       const { services, accountId, body, req, url } = ctx;
       const settings = documentSettingsOf(services);
@@ -318,18 +362,23 @@ export const documentRoutes: AnyRouteSpec[] = [
   {
     method: 'POST',
     url: '/v2/documents/:id/rotate',
-    summary: 'Rotate an image document (then extract it again)',
+    summary: "Rotate an image document's pixels clockwise (PNG, JPEG, TIFF; PDFs are refused), then extract it again",
     tag: TAG,
     body: rotateBody,
     parseBody: validateBody,
     plainJson: true,
-    response: { status: 202, description: 'The rotation is recorded and extraction queued', schema: accepted },
+    response: { status: 202, description: 'The image is turned (its file is the turned bytes, with a new SHA-256) and its extraction queued', schema: accepted },
+    errors: { 409: `${DUPLICATE}, or the document was rotated or deleted meanwhile` },
     async handler(ctx) {
       const degrees = ctx.body.degrees;
       if (typeof degrees !== 'number' || !(ROTATIONS as readonly number[]).includes(degrees)) {
         throw ApiError.of(422, { title: 'Invalid rotation', detail: `degrees must be one of: ${ROTATIONS.join(', ')}`, code: 'invalid_rotation', source: { pointer: '/degrees' } });
       }
-      await rotateDocument(ctx.services.db, ctx.services.clock, ctx.accountId, ctx.params.id, degrees);
+      try {
+        await rotateDocument(ctx.services.db, ctx.services.clock, ctx.accountId, ctx.params.id, degrees as (typeof ROTATIONS)[number]);
+      } catch (err) {
+        throw asDuplicate(err);
+      }
       return { status: 202, body: { status: 'accepted' } };
     },
   },
@@ -345,42 +394,7 @@ export const documentRoutes: AnyRouteSpec[] = [
       return { body: { data: documentSchemaResource(schema), links: { self: url.href } } };
     },
   },
-  {
-    method: 'POST',
-    url: DIRECT_UPLOAD_PATH,
-    summary: 'Start a direct upload: a blob, its signed_id and the URL to PUT its bytes to (ActiveStorage-compatible)',
-    tag: TAG,
-    body: directUploadBody,
-    parseBody: validateBody,
-    plainJson: true,
-    response: { status: 200, description: 'The blob; PUT the bytes to direct_upload.url with direct_upload.headers', schema: directUploadResponse },
-    errors: { 413: 'byte_size is over SVC_DOCUMENT_MAX_BYTES' },
-    async handler({ services, accountId, body, url: requestUrl }) {
-      const settings = documentSettingsOf(services);
-      const { blob, signedId, uploadToken } = await createDirectUpload(services.db, services.clock, settings, accountId, body.blob);
-      return {
-        body: {
-          id: blob.id,
-          key: blob.id,
-          filename: blob.filename,
-          content_type: blob.declared_content_type,
-          metadata: {},
-          service_name: 'postgresql',
-          byte_size: blob.byte_size,
-          checksum: blob.checksum,
-          created_at: blob.created_at.toISOString(),
-          signed_id: signedId,
-          direct_upload: {
-            url: new URL(`${DIRECT_UPLOAD_PATH}/${uploadToken}`, requestUrl).href,
-            headers: { 'Content-Type': blob.declared_content_type ?? 'application/octet-stream', 'Content-MD5': blob.checksum },
-          },
-        },
-      };
-    },
-  },
+  directUploadRoute,
+  // The reference's own path for it (ActiveStorage's), answering alike.
+  { ...directUploadRoute, url: RAILS_DIRECT_UPLOAD_PATH, summary: `${directUploadRoute.summary}; the reference's Rails path, the same as POST ${DIRECT_UPLOAD_PATH}` },
 ];
-
-/** multipart/form-data for POST /v2/documents, capped at the upload limit (one file per request). */
-export async function registerMultipart(app: FastifyInstance, services: Services): Promise<void> {
-  await app.register(multipart, { limits: { fileSize: documentSettingsOf(services).maxBytes, files: 1, fields: 10, fieldSize: 10_000 } });
-}
