@@ -18,7 +18,7 @@ import { containerRoutes } from './routes/containers.ts';
 import { customFieldRoutes } from './routes/custom-fields.ts';
 import { documentFileRoutes } from './routes/document-files.ts';
 import { documentRoutes } from './routes/documents.ts';
-import { emailSubmissionRoutes, registerRawMessages } from './routes/email-submissions.ts';
+import { emailSubmissionRoutes } from './routes/email-submissions.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inferNumberRoutes } from './routes/infer-number.ts';
 import { partyRoutes } from './routes/parties.ts';
@@ -126,7 +126,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.code(500).send({ errors: [errorObject(500, { detail: `Something went wrong on our side (request ${req.id}).` })] });
   });
 
-  registerRawMessages(app, services);
   const routes = [...v2Routes(), ...(options.routes ?? [])];
   await registerRoutes(app, services, routes);
   const openApi = buildOpenApi(routes);

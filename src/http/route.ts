@@ -101,8 +101,11 @@ export interface RouteSpec<B = undefined> {
   bucket?: Bucket;
   /** Plain JSON instead of JSON:API (infer_number, refresh and the like). */
   plainJson?: boolean;
-  /** A body that is no JSON (a raw e-mail): its media type, for OpenAPI; the handler reads the bytes. */
-  rawBody?: { mediaType: string; description: string };
+  /**
+   * A body that is no JSON (a raw e-mail): its media type (for OpenAPI and the parser) and largest
+   * size. The handler reads the bytes; only this route parses that media type.
+   */
+  rawBody?: { mediaType: string; description: string; maxBytes(services: Services): number };
   /**
    * The route also takes multipart/form-data (a file upload): the form's fields, for OpenAPI, and
    * the parser's limits. The handler reads the parts (req.parts()); no other route parses
@@ -122,14 +125,18 @@ export interface MultipartSpec {
   limits(services: Services): NonNullable<FastifyMultipartOptions['limits']>;
 }
 
-/** Registers the routes: each that takes a form in a fastify scope of its own, where alone the multipart parser is. */
+/**
+ * Registers the routes: each that takes a form or a raw body in a fastify scope of its own, where
+ * alone its parser is, so any other route answers 415 to that media type.
+ */
 export async function registerRoutes(app: FastifyInstance, services: Services, routes: AnyRouteSpec[]): Promise<void> {
   for (const spec of routes) {
-    const form = spec.multipart;
-    if (!form) registerRoute(app, services, spec);
+    const { multipart: form, rawBody: raw } = spec;
+    if (!form && !raw) registerRoute(app, services, spec);
     else {
       await app.register(async (scope) => {
-        await scope.register(multipart, { limits: form.limits(services) });
+        if (form) await scope.register(multipart, { limits: form.limits(services) });
+        if (raw) scope.addContentTypeParser(raw.mediaType, { parseAs: 'buffer', bodyLimit: raw.maxBytes(services) }, (_req, body, done) => done(null, body));
         registerRoute(scope, services, spec);
       });
     }

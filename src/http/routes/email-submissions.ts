@@ -1,6 +1,5 @@
 // E-mail submissions: messages mailed to an account's inbound address (the SMTP listener,
 // src/main/smtp.ts) or posted here raw, each with the documents it became.
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../jsonapi/errors.ts';
 import { emailSubmissionResources } from '../../read-model/email-submissions.ts';
@@ -78,7 +77,11 @@ export const emailSubmissionRoutes: AnyRouteSpec[] = [
     url: '/v2/email_submissions',
     summary: `Submit an e-mail: the raw RFC 822 message as the body, Content-Type ${RAW_MESSAGE}. Its attachments, and its subject and body as one text document, become documents (source email)`,
     tag: TAG,
-    rawBody: { mediaType: RAW_MESSAGE, description: 'The message as received: header fields, a blank line, the body (MIME parts and all)' },
+    rawBody: {
+      mediaType: RAW_MESSAGE,
+      description: 'The message as received: header fields, a blank line, the body (MIME parts and all)',
+      maxBytes: (services) => documentSettingsOf(services).maxBytes,
+    },
     response: {
       status: 201,
       description: 'The submission; its documents are created and their extraction queued. The same message (the same bytes) submitted again answers with the submission made the first time, and nothing new is stored',
@@ -95,9 +98,3 @@ export const emailSubmissionRoutes: AnyRouteSpec[] = [
     },
   },
 ];
-
-/** Raw messages (message/rfc822) read as bytes, up to the document cap. */
-export function registerRawMessages(app: FastifyInstance, services: Services): void {
-  const maxBytes = documentSettingsOf(services).maxBytes;
-  app.addContentTypeParser(RAW_MESSAGE, { parseAs: 'buffer', bodyLimit: maxBytes }, (_req, body, done) => done(null, body));
-}
