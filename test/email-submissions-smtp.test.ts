@@ -1,9 +1,13 @@
 // The SMTP listener of a real `svc serve`, fed by nodemailer over loopback: an unknown recipient is
 // refused at RCPT (550), a message over the cap at DATA (552), and an accepted message's attachment
-// is extracted and reaches a real webhook receiver as document.extracted, linked to its submission.
+// is extracted and reaches a real webhook receiver as document.extracted, linked to its submission;
+// npm start (svc serve --smtp) takes mail without SVC_SMTP_PORT.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import { test } from 'node:test';
 import nodemailer from 'nodemailer';
+import { LOCAL_SMTP_PORT } from '../src/main/serve.ts';
 import { containerNumber } from '../src/sandbox/iso6346.ts';
 import { serveBenchForFile, type ServeBench } from './support/serve-bench.ts';
 import { freePort, startServe, stopServe } from './support/svc-process.ts';
@@ -57,6 +61,24 @@ test('mail to an account alias over SMTP becomes documents whose extraction reac
     assert.deepEqual(doc.data.relationships.email_submission.data, { type: 'email_submission', id: submission.id });
     transport.close();
   } finally {
+    assert.equal(await stopServe(svc), 0);
+  }
+});
+
+test('npm start takes mail: svc serve --smtp listens on 2525 without SVC_SMTP_PORT, or on a free port when 2525 is taken', async () => {
+  assert.match(JSON.parse(readFileSync('package.json', 'utf8')).scripts.start, /svc\.js serve --smtp$/);
+  // Hold 2525 (or find it held already): either way svc must fall back rather than fail to start.
+  const holder = net.createServer();
+  await new Promise<void>((resolve) => holder.once('error', () => resolve()).listen(LOCAL_SMTP_PORT, '127.0.0.1', () => resolve()));
+  const svc = await startServe(bench.env({ SVC_INBOUND_DOMAIN: DOMAIN }), ['--smtp']);
+  try {
+    const port = Number(/SMTP on 127\.0\.0\.1:(\d+)/.exec(svc.stderr())?.[1]);
+    assert.ok(port > 0 && port !== LOCAL_SMTP_PORT, svc.stderr());
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
+    await assert.rejects(transport.sendMail({ from: 'a@example.com', to: `nobody@${DOMAIN}`, subject: 'x', text: 'x' }), (err: any) => err.responseCode === 550);
+    transport.close();
+  } finally {
+    holder.close();
     assert.equal(await stopServe(svc), 0);
   }
 });

@@ -26,7 +26,9 @@ const roles = () => import('./serve.ts');
 
 const USAGE = `usage: svc <command>
 
-  serve                                  start the REST API, the tracking worker and the sandbox carriers
+  serve [--smtp]                         start the REST API, the tracking worker and the sandbox carriers;
+                                         --smtp also takes e-mail on SVC_SMTP_PORT, or port 2525 when it
+                                         is unset (npm start passes it)
   deliver                                run only the webhook delivery worker (beside svc serve, on the same database)
   sandbox                                run only the sandbox carrier network (SVC_SANDBOX_PORT, SVC_SANDBOX_SPEED)
   mcp [--stdio]                          run the MCP server alone: streamable HTTP on SVC_MCP_PORT, or stdio
@@ -78,6 +80,7 @@ function parseCommandLine(argv: string[]) {
         account: { type: 'string' },
         name: { type: 'string' },
         stdio: { type: 'boolean' },
+        smtp: { type: 'boolean' },
         'password-stdin': { type: 'boolean' },
         enable: { type: 'string', multiple: true },
         disable: { type: 'string', multiple: true },
@@ -152,7 +155,7 @@ async function main(argv: string[]): Promise<void> {
   switch (`${command} ${sub ?? ''}`.trim()) {
     // The long-running commands: once up, start-up's memory is given back (start-up-memory.ts).
     case 'serve':
-      return (await roles()).serve(config).then(settle);
+      return (await roles()).serve(config, { smtp: values.smtp === true }).then(settle);
     case 'sandbox':
       return (await roles()).runSandbox(config).then(settle);
     case 'deliver':

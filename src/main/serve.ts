@@ -126,7 +126,15 @@ async function listenForMetrics(config: Config, metrics: Metrics, say: (msg: str
   return server;
 }
 
-export async function serve(config: Config): Promise<void> {
+/** `svc serve --smtp` (what npm start runs): mail is taken at SVC_SMTP_PORT, else here (else any free port when this one is taken). */
+export const LOCAL_SMTP_PORT = 2525;
+
+export interface ServeOptions {
+  /** Take e-mail even when SVC_SMTP_PORT is unset, at LOCAL_SMTP_PORT. */
+  smtp?: boolean;
+}
+
+export async function serve(config: Config, options: ServeOptions = {}): Promise<void> {
   const lock = lockDataDir(config.SVC_DATA_DIR);
   if ('heldBy' in lock) throw new StartError(`another svc serve (pid ${lock.heldBy}) already uses ${path.resolve(config.SVC_DATA_DIR)}; stop it, or set SVC_DATA_DIR to another folder`);
   process.on('exit', () => lock.release());
@@ -226,11 +234,16 @@ export async function serve(config: Config): Promise<void> {
     // Uploaded documents' processing jobs, leased like tracking work (any number of processes share them).
     documents = new DocumentWorker({ db: database.db, clock: systemClock, isTrackable: (scac) => connectors.has(scac), log: outageAwareLog(workerLog(logger, 'documents'), database.db) });
     documents.start(config.SVC_WORKER_INTERVAL_MS);
-    if (config.SVC_SMTP_PORT !== undefined) {
-      const smtpPort = config.SVC_SMTP_PORT;
-      smtp = await startSmtpListener({ db: database.db, clock: systemClock, settings: documentSettingsFrom(config), tls: await smtpTlsOf(config), host: config.SVC_SMTP_HOST, port: smtpPort, log: workerLog(logger, 'smtp') }).catch((err: unknown) => {
-        throw listenFailure(err, config.SVC_SMTP_HOST, smtpPort, { port: 'SVC_SMTP_PORT', host: 'SVC_SMTP_HOST' });
-      });
+    if (config.SVC_SMTP_PORT !== undefined || options.smtp) {
+      const smtpPort = config.SVC_SMTP_PORT ?? LOCAL_SMTP_PORT;
+      const listen = async (port: number) =>
+        startSmtpListener({ db: database.db, clock: systemClock, settings: documentSettingsFrom(config), tls: await smtpTlsOf(config), host: config.SVC_SMTP_HOST, port, log: workerLog(logger, 'smtp') });
+      smtp = await listen(smtpPort)
+        // The port npm start picks for itself gives way to a free one; one the user set does not.
+        .catch((err: unknown) => (config.SVC_SMTP_PORT === undefined && (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? listen(0) : Promise.reject(err)))
+        .catch((err: unknown) => {
+          throw listenFailure(err, config.SVC_SMTP_HOST, smtpPort, { port: 'SVC_SMTP_PORT', host: 'SVC_SMTP_HOST' });
+        });
       say(`e-mail submissions: SMTP${config.SVC_SMTP_TLS_CERT ? ' (STARTTLS)' : ''} on ${config.SVC_SMTP_HOST}:${smtp.port} for <account alias>@${config.SVC_INBOUND_DOMAIN}`);
     }
     ais = await startAisWorker(config, feeds, database.db, trackingClock, logger, metrics);

@@ -25,9 +25,9 @@ export interface SvcProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `svc serve` and resolves once it prints its banner (stderr; stdout carries log lines). */
-export function startServe(env: Record<string, string>): Promise<SvcProcess> {
-  const child = spawnSvc(['serve'], env);
+/** Starts `svc serve` (with `options`) and resolves once it prints its banner (stderr; stdout carries log lines). */
+export function startServe(env: Record<string, string>, options: string[] = []): Promise<SvcProcess> {
+  const child = spawnSvc(['serve', ...options], env);
   const output = { out: '', err: '' };
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
