@@ -110,8 +110,8 @@ const database = await benchDatabase();
 const scenarios: Scenario[] = [];
 for (const embedded of [true, false]) {
   for (const [name, args] of [
-    ['compiled', ['bin/svc.js', 'serve']],
-    ['tsx', ['--import', 'tsx', 'src/main/cli.ts', 'serve']],
+    ['compiled', ['bin/svc.js', 'serve', '--smtp']],
+    ['tsx', ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--smtp']],
   ] as const) {
     scenarios.push({ name: `${name}, ${embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'}`, args: [...args], embedded, dataDir: mkdtempSync(path.join(tmpdir(), 'svc-bench-startup-')) });
   }
