@@ -88,6 +88,15 @@ const svcBase = `http://127.0.0.1:${(app.server.address() as { port: number }).p
 
 // ---- the raw server
 const rawDb = counted(createPool(database.url));
+
+// The PostgreSQL backends each side's pool talks to, whose CPU time a request costs too: on two
+// cores the database's share of the work limits req/s as much as the server's own.
+const backends = { svc: backendsOf(svcDb), raw: backendsOf(rawDb) };
+function backendsOf(db: Db): Set<number> {
+  const pids = new Set<number>();
+  db.on('acquire', (client) => pids.add((client as unknown as { processID: number }).processID));
+  return pids;
+}
 type Auth = { account_id: string } | 'unauthorized' | 'limited';
 
 async function authenticate(header: string | undefined, limited: boolean): Promise<Auth> {
@@ -278,6 +287,8 @@ interface Run {
   cpuUs: number;
   /** The part of it spent in the kernel (system calls: sockets, timers). */
   sysUs: number;
+  /** CPU time of the side's PostgreSQL backends per request, µs. */
+  pgUs: number;
 }
 
 // The main thread's own CPU time (Linux: its /proc task entry, in clock ticks of 10 ms), so a
@@ -286,6 +297,20 @@ const mainThreadStat = `/proc/self/task/${process.pid}/stat`;
 function mainThreadCpuMs(): { total: number; sys: number } {
   const fields = readFileSync(mainThreadStat, 'utf8').split(') ')[1].split(' ');
   return { total: (Number(fields[11]) + Number(fields[12])) * 10, sys: Number(fields[12]) * 10 };
+}
+
+/** CPU time of these processes (user and system), ms; one that has gone counts nothing. */
+function processesCpuMs(pids: Set<number>): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // A backend that closed (the pool ended an idle client) has no entry any more.
+    }
+  }
+  return ticks * 10;
 }
 
 const profiler = profileDir || heapProfileDir ? new Session() : undefined;
@@ -310,13 +335,15 @@ interface Slice {
   result: LoadResult;
   cpuMs: number;
   sysMs: number;
+  pgMs: number;
 }
 
-async function slice(url: string, headers: Record<string, string>[], forSeconds: number): Promise<Slice> {
+async function slice(side: keyof typeof backends, url: string, headers: Record<string, string>[], forSeconds: number): Promise<Slice> {
   const before = mainThreadCpuMs();
+  const pgBefore = processesCpuMs(backends[side]);
   const result = await loadSlice(url, headers, forSeconds);
   const after = mainThreadCpuMs();
-  return { result, cpuMs: after.total - before.total, sysMs: after.sys - before.sys };
+  return { result, cpuMs: after.total - before.total, sysMs: after.sys - before.sys, pgMs: processesCpuMs(backends[side]) - pgBefore };
 }
 
 function runOf(slices: Slice[]): Run {
@@ -325,7 +352,8 @@ function runOf(slices: Slice[]): Run {
   const sorted = slices.flatMap((s) => s.result.latenciesMs).sort((a, b) => a - b);
   const cpuMs = slices.reduce((n, s) => n + s.cpuMs, 0);
   const sysMs = slices.reduce((n, s) => n + s.sysMs, 0);
-  return { rps: requests / secs, p50: pct(sorted, 50), p99: pct(sorted, 99), errors: slices.reduce((n, s) => n + s.result.errors, 0), cpuUs: (cpuMs * 1000) / requests, sysUs: (sysMs * 1000) / requests };
+  const pgMs = slices.reduce((n, s) => n + s.pgMs, 0);
+  return { rps: requests / secs, p50: pct(sorted, 50), p99: pct(sorted, 99), errors: slices.reduce((n, s) => n + s.result.errors, 0), cpuUs: (cpuMs * 1000) / requests, sysUs: (sysMs * 1000) / requests, pgUs: (pgMs * 1000) / requests };
 }
 
 /**
@@ -367,8 +395,8 @@ for (let round = 0; round < rounds; round++) {
       // Alternate which side goes first, so neither always meets the other's leftovers.
       const profileName = (side: string) => `${side}-${numberOf(name)}-${variant.replace(' ', '-')}-${round}`;
       const pair = await measurePair(
-        () => profiled(profileName('svc'), () => slice(svcBase + path, svcHeaders[variant], seconds / turns)),
-        () => profiled(profileName('raw'), () => slice(rawBase[variant] + path, keyHeaders, seconds / turns)),
+        () => profiled(profileName('svc'), () => slice('svc', svcBase + path, svcHeaders[variant], seconds / turns)),
+        () => profiled(profileName('raw'), () => slice('raw', rawBase[variant] + path, keyHeaders, seconds / turns)),
         round % 2 === 0,
         turns,
       );
@@ -391,6 +419,7 @@ console.log(
   'raw p50/p99 ms'.padStart(15),
   'CPU µs svc/raw'.padStart(16),
   'sys µs svc/raw'.padStart(16),
+  'PG µs svc/raw'.padStart(15),
   'errors'.padStart(7),
   'svc/raw'.padStart(16),
 );
@@ -409,6 +438,7 @@ for (const [name] of scenarios) {
       latency(r).padStart(15),
       `${median(svc.map((x) => x.cpuUs)).toFixed(0)}/${median(r.map((x) => x.cpuUs)).toFixed(0)}`.padStart(16),
       `${median(svc.map((x) => x.sysUs)).toFixed(0)}/${median(r.map((x) => x.sysUs)).toFixed(0)}`.padStart(16),
+      `${median(svc.map((x) => x.pgUs)).toFixed(0)}/${median(r.map((x) => x.pgUs)).toFixed(0)}`.padStart(15),
       String([...svc, ...r].reduce((n, x) => n + x.errors, 0)).padStart(7),
       `${median(ratios).toFixed(2)} (${range(ratios, 2)})`.padStart(16),
     );
@@ -416,7 +446,8 @@ for (const [name] of scenarios) {
 }
 console.log(
   `load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}; statements counted with the "limit" variant (auth + limit is one); ` +
-    'CPU µs: main-thread (server) CPU time per request, median of the rounds; sys µs: the part of it in the kernel',
+    'CPU µs: main-thread (server) CPU time per request, median of the rounds; sys µs: the part of it in the kernel; ' +
+    "PG µs: the CPU time of the side's PostgreSQL backends per request",
 );
 for (const [name, , { least, why }] of scenarios) {
   if (!variants.includes('limit')) break;

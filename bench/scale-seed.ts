@@ -12,7 +12,7 @@ import { from as copyFrom, type CopyStreamQuery } from 'pg-copy-streams';
 import { seedReferenceData } from '../src/refdata/seed.ts';
 import { listMigrations, migrate } from '../src/store/migrate.ts';
 import {
-  COLUMNS, containerLine, eventLines, notificationLines, partyLines, shipmentLine, shipments, trackingRequestLine, webhookLines,
+  COLUMNS, containerLine, eventLines, notificationLines, partyLines, refreshLine, shipmentLine, shipments, trackingRequestLine, webhookLines,
   type Plan, type Reference, type ScaleTable,
 } from './scale-data.ts';
 
@@ -28,7 +28,7 @@ const GENERATOR_VERSION = 2;
 const ACCOUNTS = 10;
 const PARTIES_PER_ACCOUNT = 20;
 /** The tables COPY fills: their indexes and constraints are built after the rows are in. */
-const LOADED: ScaleTable[] = ['parties', 'webhooks', 'shipments', 'containers', 'transport_events', 'tracking_requests', 'domain_events', 'webhook_notifications'];
+const LOADED: ScaleTable[] = ['parties', 'webhooks', 'shipments', 'shipment_refreshes', 'containers', 'transport_events', 'tracking_requests', 'domain_events', 'webhook_notifications'];
 
 export interface ScaleDatabase {
   size: ScaleSize;
@@ -105,8 +105,9 @@ export async function scaleDatabase(size: ScaleSize, serverUrl: string, options:
     const record = exists && !options.rebuild ? await kept(url) : undefined;
     let current = record && record.generator === GENERATOR_VERSION && record.migrations.join() === migrations.join();
     // Migrations added since the build (the kept ones unchanged) are applied to the kept data, as
-    // they would be to a service's: no rebuild, and their time on this size is reported.
-    if (record && !current && record.generator === GENERATOR_VERSION && !options.rebuild && record.migrations.every((m, i) => migrations[i] === m)) {
+    // they would be to a service's (by name: one numbered below the build's last, from a branch
+    // merged later, too): no rebuild, and their time on this size is reported.
+    if (record && !current && record.generator === GENERATOR_VERSION && !options.rebuild && record.migrations.every((m) => migrations.includes(m))) {
       await migrateKept(url, record, migrations, log);
       current = true;
     }
@@ -287,6 +288,7 @@ async function load(db: pg.Pool, size: { containers: number; trackingRequests: n
   for (const l of webhookLines(plan)) await writers.webhooks.add(l);
   for (const s of shipments(plan, ref)) {
     await writers.shipments.add(shipmentLine(s));
+    if (s.stoppedAt === null) await writers.shipment_refreshes.add(refreshLine(s));
     for (const c of s.containers) {
       await writers.containers.add(containerLine(s, c));
       await writers.transport_events.add(eventLines(s, c), c.milestones.length);
@@ -303,6 +305,10 @@ async function load(db: pg.Pool, size: { containers: number; trackingRequests: n
   phase(`COPY (${Object.values(rows).reduce((a, b) => a + b)} rows)`);
 
   for (const t of LOADED) await db.query(`ALTER TABLE ${t} ENABLE TRIGGER USER`);
+  // What the notifications' insert trigger would have queued (migration 030): the pending ones.
+  await db.query('TRUNCATE webhook_delivery_queue');
+  await db.query(`INSERT INTO webhook_delivery_queue (notification_id, webhook_id, due_at, attempts, queued_at)
+                  SELECT id, webhook_id, next_attempt_at, attempts, updated_at FROM webhook_notifications WHERE delivery_status = 'pending'`);
   await runAll(db, keys, 2);
   phase(`keys and unique constraints (${keys.length})`);
   await runAll(db, indexes, 2);

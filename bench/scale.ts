@@ -3,10 +3,16 @@
 // one tracking request per ten containers, over ten accounts) it builds or reuses a database
 // (scale-seed.ts) and serves it with svc's app on loopback, all sizes at once. Each route is then
 // driven from a worker thread (BENCH_CONCURRENCY clients for BENCH_SECONDS) as the largest account,
-// the sizes taking turns for BENCH_ROUNDS rounds. Per route: p50 at each size and the ratio of the
-// largest size's p50 to the smallest's, against the goal of 1.5×; search's p50 against 20 ms.
-// BENCH_REBUILD=1 builds the databases again; BENCH_ROUTES (a regular expression) picks routes by name.
+// the sizes taking turns (one way, then back) for BENCH_ROUNDS rounds. Per route: p50 at each size
+// and the ratio of the largest size's p50 to the smallest's (the median of the rounds' ratios, each
+// from two turns close in time, so a busy spell of the machine weighs on both), against the goal
+// of 1.5×; search's p50 against 20 ms; and the shared buffers one request's statements touch at
+// the smallest and largest size (EXPLAIN ANALYZE BUFFERS, statement-plans.ts), which the machine's
+// load does not move. BENCH_REBUILD=1 builds the databases again; BENCH_ROUTES (a regular
+// expression) picks routes by name; BENCH_EXPLAIN=1 prints each statement's plan at each size.
+import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { Worker } from 'node:worker_threads';
 import { buildApp } from '../src/http/app.ts';
 import { createApiKey } from '../src/services/api-keys.ts';
@@ -14,10 +20,12 @@ import { startEmbeddedPostgres } from '../src/store/embedded.ts';
 import { createPool, type Db } from '../src/store/db.ts';
 import { NOW } from './scale-data.ts';
 import { SCALE_SIZES, scaleDatabase, type ScaleDatabase, type ScaleSize } from './scale-seed.ts';
+import { statementCosts, statementRecorder, type StatementCost } from './statement-plans.ts';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const seconds = Number(process.env.BENCH_SECONDS ?? 1.5);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
+const explain = process.env.BENCH_EXPLAIN === '1';
 const sizes = (process.env.BENCH_SIZES ?? '10k,100k,1m').split(',').map((s) => s.trim().toLowerCase()) as ScaleSize[];
 for (const s of sizes) if (!(s in SCALE_SIZES)) throw new Error(`BENCH_SIZES: unknown size ${s} (known: ${Object.keys(SCALE_SIZES).join(', ')})`);
 /** BENCH_ROUTES: only the routes whose name matches this regular expression (all by default). */
@@ -122,11 +130,17 @@ interface LoadResult {
   latenciesMs: number[];
 }
 
+// The clients: one worker kept up for the run, sent one turn's load after another (no worker
+// start-up per turn, connections kept).
+const loader = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: { persistent: true } });
 function load(url: string, headers: Record<string, string>[]): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: { url, headers, concurrency, seconds } });
-    worker.once('message', resolve);
-    worker.once('error', reject);
+    loader.once('error', reject);
+    loader.once('message', (r: LoadResult) => {
+      loader.off('error', reject);
+      resolve(r);
+    });
+    loader.postMessage({ url, headers, concurrency, seconds });
   });
 }
 
@@ -145,6 +159,10 @@ const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 interface Served {
   size: ScaleSize;
   base: string;
+  /** Notes the statements svc runs during a request. */
+  recorder: ReturnType<typeof statementRecorder>;
+  /** A connection of its own for EXPLAIN. */
+  explainer: pg.Client;
   headers: Record<string, string>[];
   routes: Map<string, string>;
   close(): Promise<void>;
@@ -152,6 +170,9 @@ interface Served {
 
 async function serve(database: ScaleDatabase): Promise<Served> {
   const db = createPool(database.url);
+  const recorder = statementRecorder(db);
+  const explainer = new pg.Client({ connectionString: database.url });
+  await explainer.connect();
   // Each reading of this clock is a second later, so the rate limiter runs its real query on every
   // request without ever refusing one (with one key per client, as bench:api does).
   let tick = NOW;
@@ -159,11 +180,18 @@ async function serve(database: ScaleDatabase): Promise<Served> {
   const app = await buildApp({ db, clock });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const keys = await Promise.all(Array.from({ length: concurrency }, () => createApiKey(db, database.accountId, KEY_NAME)));
   const headers = keys.map(({ key }) => ({ authorization: `Token ${key}` }));
+  // The explaining connection's first statements read the catalogue (the rate limiter's function
+  // compiled, tables opened): done here once, so no route's buffers count them.
+  const warm = await recorder.during(() => fetch(`${base}/v2/shipments`, { headers: headers[0] }).then((r) => r.text()));
+  await statementCosts(explainer, warm.statements);
   return {
     size: database.size,
-    base: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+    recorder,
+    explainer,
+    base,
     headers,
     routes: new Map(routes(await samples(db, database.accountId))),
     async close() {
@@ -171,35 +199,47 @@ async function serve(database: ScaleDatabase): Promise<Served> {
       // Its own keys only: another run may be using the same database.
       await db.query('DELETE FROM api_keys WHERE id = ANY($1::uuid[])', [keys.map((k) => k.row.id)]);
       await db.end();
+      await explainer.end();
     },
   };
 }
 
-/** One route at one size, BENCH_SECONDS of load; undefined (and the reason printed) when it does not answer 200. */
-async function measure(served: Served, name: string): Promise<Figures | undefined> {
+/** What one request of a route costs the database at one size: its statements, EXPLAINed; undefined (and the reason printed) when it does not answer 200. */
+async function costOf(served: Served, name: string): Promise<StatementCost[] | undefined> {
   const url = served.base + served.routes.get(name);
-  // One request first: a route that fails is reported as such, not timed.
-  const probe = await fetch(url, { headers: served.headers[0] });
-  const body = await probe.text();
+  // A route that fails is reported as such, neither explained nor timed. The statements are those
+  // of a second request: the first may pay for what a connection or key does once.
+  const get = async () => {
+    const res = await fetch(url, { headers: served.headers[0] });
+    return { status: res.status, body: await res.text() };
+  };
+  await get();
+  const { result: probe, statements } = await served.recorder.during(get);
   if (probe.status !== 200) {
-    console.log(`  ${name.trim()} at ${served.size}: HTTP ${probe.status}: ${body.slice(0, 200)}`);
+    console.log(`  ${name.trim()} at ${served.size}: HTTP ${probe.status}: ${probe.body.slice(0, 200)}`);
     return undefined;
   }
+  return statementCosts(served.explainer, statements, explain);
+}
+
+/** One route at one size, BENCH_SECONDS of load. */
+async function measure(served: Served, name: string): Promise<Figures> {
+  const url = served.base + served.routes.get(name);
   const r = await load(url, served.headers);
   const sorted = r.latenciesMs.sort((a, b) => a - b);
   return { p50: pct(sorted, 50), p99: pct(sorted, 99), rps: r.requests / r.seconds, errors: r.errors };
 }
 
-const pg = await server();
+const pgServer = await server();
 const servers: Served[] = [];
 const fmt = (v: number | undefined, digits = 1) => (v === undefined ? '-' : v.toFixed(digits));
 let misses = 0;
 let measured = 0;
 try {
-  console.log(`svc scale benchmark: sizes ${sizes.join(', ')}; ${concurrency} clients, ${seconds} s per route and size, ${rounds} interleaved rounds; ${pg.url.replace(/\/\/[^@]*@/, '//')}`);
+  console.log(`svc scale benchmark: sizes ${sizes.join(', ')}; ${concurrency} clients, ${seconds} s per route and size, ${rounds} interleaved rounds; ${pgServer.url.replace(/\/\/[^@]*@/, '//')}`);
   for (const size of sizes) {
     const started = performance.now();
-    const database = await scaleDatabase(size, pg.url, { rebuild: process.env.BENCH_REBUILD === '1', log: (l) => console.log(l) });
+    const database = await scaleDatabase(size, pgServer.url, { rebuild: process.env.BENCH_REBUILD === '1', log: (l) => console.log(l) });
     const rows = Object.entries(database.rows).map(([t, n]) => `${t} ${n}`).join(', ');
     const phases = Object.entries(database.phases).map(([p, t]) => `${p} ${t.toFixed(1)} s`).join('; ');
     console.log(`${size}: ${database.built ? `built in ${((performance.now() - started) / 1000).toFixed(0)} s` : `kept, built in ${database.buildSeconds.toFixed(0)} s`} (${phases}); ${mb(database.bytes)} on disk; ${rows}`);
@@ -209,23 +249,36 @@ try {
   // all of them alike; each figure is the median of its rounds.
   const first = sizes[0];
   const last = sizes[sizes.length - 1];
-  console.log(`\nper route: p50 ms at each size (p99 and req/s of the largest); ratio = p50 at ${last} / p50 at ${first}, goal ≤ ${GOAL_RATIO}×; search: p50 ≤ ${SEARCH_GOAL_MS} ms at ${last}`);
-  console.log('route'.padEnd(58), ...sizes.map((s) => `p50 ${s}`.padStart(10)), `p99 ${last}`.padStart(10), 'req/s'.padStart(7), 'ratio'.padStart(7), ' verdict');
+  console.log(
+    `\nper route: p50 ms at each size (p99 and req/s of the largest), medians of ${rounds} turns of ${seconds} s; ratio = p50 at ${last} / p50 at ${first} (median of the rounds' ratios), goal ≤ ${GOAL_RATIO}×; search: p50 ≤ ${SEARCH_GOAL_MS} ms at ${last}; buffers: shared buffers one request's statements touch at ${first} → ${last}; load: 1-minute load average after the route`,
+  );
+  console.log('route'.padEnd(58), ...sizes.map((s) => `p50 ${s}`.padStart(10)), `p99 ${last}`.padStart(10), 'req/s'.padStart(7), 'ratio'.padStart(7), 'buffers'.padStart(13), 'load'.padStart(5), ' verdict');
   for (const name of [...servers[0].routes.keys()].filter((n) => !only || only.test(n))) {
+    const costs = new Map<ScaleSize, StatementCost[] | undefined>();
+    for (const served of servers) costs.set(served.size, await costOf(served, name));
+    const answering = servers.filter((s) => costs.get(s.size));
     const runs = new Map<ScaleSize, Figures[]>(sizes.map((s) => [s, []]));
+    const ratios: number[] = [];
     for (let round = 0; round < rounds; round++) {
-      for (const served of servers) {
+      // One way, then back: a machine getting busier or quieter weighs on every size alike.
+      const turn = round % 2 === 0 ? answering : [...answering].reverse();
+      const p50s = new Map<ScaleSize, number>();
+      for (const served of turn) {
         const f = await measure(served, name);
-        if (f) runs.get(served.size)?.push(f);
+        runs.get(served.size)?.push(f);
+        p50s.set(served.size, f.p50);
       }
+      const [a, b] = [p50s.get(first), p50s.get(last)];
+      if (a !== undefined && b !== undefined && sizes.length > 1) ratios.push(b / a);
     }
     const figure = (size: ScaleSize, key: keyof Figures) => {
       const values = runs.get(size)?.map((f) => f[key]) ?? [];
       return values.length ? median(values) : undefined;
     };
     const p50 = sizes.map((s) => figure(s, 'p50'));
-    const [a, b] = [p50[0], p50[p50.length - 1]];
-    const ratio = a !== undefined && b !== undefined && sizes.length > 1 ? b / a : undefined;
+    const b = p50[p50.length - 1];
+    const ratio = ratios.length ? median(ratios) : undefined;
+    const buffers = (size: ScaleSize) => costs.get(size)?.reduce((n, c) => n + c.buffers, 0);
     const marks: string[] = [];
     if (ratio !== undefined && ratio > GOAL_RATIO) marks.push(`MISS ratio > ${GOAL_RATIO}×`);
     if (name.startsWith('GET /v2/search') && b !== undefined && b > SEARCH_GOAL_MS) marks.push(`MISS p50 > ${SEARCH_GOAL_MS} ms`);
@@ -240,11 +293,19 @@ try {
       fmt(figure(last, 'p99')).padStart(10),
       fmt(figure(last, 'rps'), 0).padStart(7),
       (ratio === undefined ? '-' : `${ratio.toFixed(2)}×`).padStart(7),
+      `${buffers(first) ?? '-'} → ${buffers(last) ?? '-'}`.padStart(13),
+      os.loadavg()[0].toFixed(0).padStart(5),
       ` ${marks.length ? marks.join('; ') : 'ok'}`,
     );
+    if (explain) {
+      for (const [size, statements] of costs) {
+        for (const c of statements ?? []) console.log(`\n--- ${name.trim()} at ${size}: ${c.buffers} buffers, ${c.executionMs.toFixed(2)} ms\n${c.statement.text}\n${JSON.stringify(c.statement.values)}\n${c.plan}`);
+      }
+    }
   }
 } finally {
   for (const served of servers) await served.close();
-  await pg.stop();
+  await loader.terminate();
+  await pgServer.stop();
 }
 console.log(`\n${misses} of ${measured} routes miss a goal.`);

@@ -18,12 +18,16 @@
 //    commit → arrival latency, p50 and p99, with svc's per-receiver cap
 //    (SVC_WEBHOOK_RECEIVER_CONCURRENCY's default), and once with the cap lifted to show what it
 //    prevents.
+// 3. Only with BENCH_PART=statements: the worker's statements without HTTP (claim, render, record)
+//    in batches of 32, 128 and 256, with the CPU per notification of each in Node and PostgreSQL.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import type { Db } from '../src/store/db.ts';
+import { claimDueNotifications, recordAttempts, type Attempt } from '../src/store/webhook-notifications.ts';
 import { BUFFER } from '../src/webhooks/delivery-worker.ts';
+import { deliveryBodies } from '../src/webhooks/notification-document.ts';
 import { defaultDeliveryPolicy } from '../src/webhooks/policy.ts';
 import { recordBurstEvents, seedBurst, type Burst } from '../test/support/webhook-burst.ts';
 import { benchDatabase } from './database.ts';
@@ -42,6 +46,7 @@ const FAIR_ROUNDS = Math.max(1, Number(process.env.BENCH_FAIR_ROUNDS ?? 3));
 const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 5_000);
 const SLOW_BACKLOG = Number(process.env.BENCH_SLOW_BACKLOG ?? 200);
 const CAP = defaultDeliveryPolicy.receiverConcurrency;
+const GOAL = 0.5; // issue 14: svc's deliveries/s at least half the bare loop's
 const BATCH = 1000; // events per recording transaction
 const INTERVAL_MS = 20;
 const DEADLINE = Date.now() + 15 * 60_000; // the whole run fails rather than hangs past this
@@ -303,6 +308,11 @@ async function throughputPart() {
   const statementsPer = rounds.reduce((a, r) => a + r.svc.statements, 0) / (ROUNDS * N);
   console.log(`statements per delivery: ${statementsPer.toFixed(3)} (the workers' pools, burst only: claims, renders, records, health)`);
   if (WORKERS > 1) console.log(`the ${WORKERS} workers share one process's thread: this shows them sharing the work (see duplicates), not scale-out across cores.`);
+  const met = median(rateRatios) >= GOAL;
+  console.log(
+    `goal (svc ≥ ${GOAL} of the bare loop's deliveries/s, full durability): ${met ? 'MET' : 'NOT MET'} — median ratio ${median(rateRatios).toFixed(3)}, ${rateRatios.filter((r) => r >= GOAL).length} of ${ROUNDS} rounds at or above; ` +
+      `CPU per delivery, svc ${us(svcCpu)} µs Node + ${pgCpu ? us(pgCpu) : '?'} µs PostgreSQL against ${us(bareCpu)} µs for the bare loop; load average ${rounds.map((r) => r.load).join(', ')}`,
+  );
 
   const svc = { deliveries_per_s: +median(rounds.map((r) => r.svc.rate)).toFixed(1), statements_per_delivery: +statementsPer.toFixed(3), cpu_us: summary(svcCpu), pg_cpu_us: pgCpu ? summary(pgCpu) : null, burst_latency_ms: b, idle_latency_ms: p };
   const bare = { deliveries_per_s: +median(rounds.map((r) => r.bare.rate)).toFixed(1), cpu_us: summary(bareCpu), latency_ms: c };
@@ -317,6 +327,7 @@ async function throughputPart() {
     svc,
     bare,
     ratio: summary(rateRatios),
+    goal: { ratio: GOAL, met },
     cpu_ratio: summary(cpuRatios),
     cpu_with_pg_ratio: cpuPgRatios ? summary(cpuPgRatios) : null,
   };
@@ -365,12 +376,74 @@ async function fairnessPart() {
   };
 }
 
+/**
+ * Part 3, only with BENCH_PART=statements: the worker's statements alone, no HTTP: claim, render
+ * and record (all delivered) BENCH_EVENTS notifications in batches of each size, one connection;
+ * the CPU per notification of this process and of its PostgreSQL backend, phase by phase. Steadier
+ * than part 1 on a loaded machine, and it shows what a statement's fixed cost weighs per batch size.
+ */
+async function statementsPart() {
+  console.log(`\nthe worker's statements alone: ${N} notifications claimed, rendered and recorded as delivered, in batches; CPU µs per notification`);
+  row('batch', 'PG claim', 'PG rendr', 'PG recrd', 'JS claim', 'JS rendr', 'JS recrd', 'load');
+  const out: Record<string, unknown>[] = [];
+  for (const size of [32, 128, 256]) {
+    const burst = await seedBurst(db, 'http://127.0.0.1:9/never-sent', N);
+    const client = await db.connect();
+    try {
+      const pid = (client as unknown as { processID: number }).processID;
+      const pgMs = () => {
+        const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+      };
+      const jsMs = () => {
+        const u = process.cpuUsage();
+        return (u.user + u.system) / 1000;
+      };
+      const pg = { claim: 0, render: 0, record: 0 };
+      const js = { claim: 0, render: 0, record: 0 };
+      const timed = async <T>(phase: keyof typeof pg, run: () => Promise<T>): Promise<T> => {
+        const [p0, j0] = [pgMs(), jsMs()];
+        const result = await run();
+        pg[phase] += pgMs() - p0;
+        js[phase] += jsMs() - j0;
+        return result;
+      };
+      let done = 0;
+      for (;;) {
+        const now = new Date();
+        const claimed = await timed('claim', () => claimDueNotifications(client, now, new Date(now.getTime() + 60_000), size));
+        if (claimed.length === 0) break;
+        await timed('render', () => deliveryBodies(client, burst.accountId, claimed, now));
+        const attempts: Attempt[] = claimed.map((n) => ({
+          log: { notificationId: n.id, accountId: n.account_id, attempt: n.attempts, url: n.url, succeeded: true, statusCode: 200, durationMs: 1, error: null, responseBody: 'ok' },
+          outcome: { status: 'succeeded' },
+          at: now,
+        }));
+        await timed('record', () => recordAttempts(client, attempts));
+        done += claimed.length;
+      }
+      const us = (ms: number) => +((ms * 1000) / done).toFixed(1);
+      const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+      row(String(size), us(pg.claim), us(pg.render), us(pg.record), us(js.claim), us(js.render), us(js.record), load);
+      out.push({ batch: size, pg_us: { claim: us(pg.claim), render: us(pg.render), record: us(pg.record) }, js_us: { claim: us(js.claim), render: us(js.render), record: us(js.record) }, load: +load });
+    } finally {
+      client.release();
+    }
+  }
+  console.log('PG: the backend\'s CPU (from /proc, 10 ms ticks); JS: this process\'s, building the statements and parsing the answers (render: the documents too).');
+  return out;
+}
+
 try {
-  // BENCH_PART=throughput or fairness runs one part; BENCH_CHILD_PROF=<dir> profiles the sending process.
+  // BENCH_PART=throughput or fairness runs one part (statements runs the third, only on demand);
+  // BENCH_CHILD_PROF=<dir> profiles the sending process.
   const part = process.env.BENCH_PART;
-  const throughput = part === 'fairness' ? undefined : await throughputPart();
-  const fairnessJson = part === 'throughput' ? undefined : await fairnessPart();
-  console.log(JSON.stringify({ bench: 'webhooks', ...throughput, fairness: fairnessJson }));
+  if (part === 'statements') console.log(JSON.stringify({ bench: 'webhooks', statements: await statementsPart() }));
+  else {
+    const throughput = part === 'fairness' ? undefined : await throughputPart();
+    const fairnessJson = part === 'throughput' ? undefined : await fairnessPart();
+    console.log(JSON.stringify({ bench: 'webhooks', ...throughput, fairness: fairnessJson }));
+  }
 } finally {
   backends.stop();
   await host.close();

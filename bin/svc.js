@@ -16,9 +16,9 @@ setFlagsFromString('--semi-space-growth-factor=1');
 const say = (msg) => process.stderr.write(`svc: ${msg}\n`);
 let entry;
 try {
-  entry = process.env.NODE_TEST_CONTEXT ? undefined : compiledEntry(say);
+  entry = process.env.NODE_TEST_CONTEXT ? undefined : await compiledEntry(say);
 } catch (err) {
-  say(err.message); // tsc's own report of what it could not compile
+  say(err.message); // esbuild's own report of what it could not compile
   process.exit(1);
 }
 if (entry) {
@@ -26,7 +26,7 @@ if (entry) {
   module.enableCompileCache?.(path.join(DIST_DIR, '.compile-cache'));
   await import(entry);
 } else {
-  if (!process.env.NODE_TEST_CONTEXT) say('TypeScript is not installed (npm ci --omit=dev?), so the sources run through tsx; npm run build before leaving out dev dependencies avoids that');
+  if (!process.env.NODE_TEST_CONTEXT) say('esbuild is not installed, so the sources run through tsx');
   const { register } = await import('tsx/esm/api');
   register();
   await import('../src/main/cli.ts');

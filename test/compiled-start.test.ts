@@ -1,9 +1,11 @@
-// The production start: bin/svc.js outside the test runner compiles the sources (bin/build.js) and
-// runs the compiled JavaScript, with no TypeScript loader in the process. Each svc below is started
+// The production start: bin/svc.js outside the test runner bundles the sources (bin/build.js) and
+// runs the bundled JavaScript, with no TypeScript loader in the process. Each svc below is started
 // with a module hook that refuses to load tsx, so a start that still needed it would fail; the same
 // hook stops the start from sources, which shows it bites.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { compiledEntry } from '../bin/build.js';
@@ -25,14 +27,16 @@ let database: TestDatabase;
 forFile(serveDatabase, (d) => (database = d), (d) => d.drop());
 
 // Compiling takes a while on a busy machine: done once here, so svc itself finds the build ready.
-test('the build of the sources holds the compiled entry, migrations, web assets and reference data', { timeout: 300_000 }, () => {
-  const entry = compiledEntry();
-  assert.ok(entry, 'TypeScript is installed (a dev dependency)');
+test('the build of the sources holds the bundled entry, migrations, web assets and reference data', { timeout: 300_000 }, async () => {
+  const entry = await compiledEntry();
+  assert.ok(entry, 'esbuild is installed');
   const build = fileURLToPath(new URL('../../', entry));
-  for (const file of ['src/main/cli.js', 'src/main/serve.js', 'src/store/migrations/001_accounts.sql', 'src/web/assets/app.css', 'refdata/ports.csv', 'sdk/src/index.js']) {
+  for (const file of ['src/main/cli.js', 'src/store/migrations/001_accounts.sql', 'src/web/assets/app.css', 'refdata/ports.csv']) {
     assert.ok(existsSync(build + file), `${file} in ${build}`);
   }
-  assert.equal(compiledEntry(), entry, 'the same sources give the same build, found again without compiling');
+  // Bundled: svc's modules are in the entry and its chunks, not one file each.
+  assert.ok(!existsSync(`${build}src/main/serve.js`), 'src/main/serve.ts is bundled, not emitted on its own');
+  assert.equal(await compiledEntry(), entry, 'the same sources give the same build, found again without compiling');
 });
 
 test('the hook that refuses tsx stops svc started from its sources', () => {
@@ -60,4 +64,40 @@ test('compiled client and administration commands run without tsx', () => {
   const r = runSvc(['accounts', 'list'], { ...PRODUCTION, DATABASE_URL: database.url });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^id +name +default/);
+});
+
+test('compiled svc serve loads the MCP SDK, ioredis and the mail and PDF parsers on first use, not at start', { timeout: 300_000 }, async () => {
+  // A module hook that writes down every module resolved: what the start loaded, then what a request did.
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-modules-'));
+  const list = path.join(dir, 'resolved.txt');
+  const record = `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  appendFileSync(${JSON.stringify(list)}, resolved.url + '\\n');
+  return resolved;
+}`;
+  const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(record)}`)});`;
+  const key = 'compiled-start-first-use-0123456789';
+  const svc = await startServe({ NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(register)}`, NODE_TEST_CONTEXT: '', DATABASE_URL: database.url, SVC_BOOTSTRAP_API_KEY: key });
+  const loaded = (name: string) => readFileSync(list, 'utf8').includes(`/node_modules/${name}/`);
+  try {
+    assert.equal((await fetch(`${svc.origin}/healthz`)).status, 200);
+    assert.ok(loaded('fastify'), 'the hook saw the start');
+    for (const name of ['@modelcontextprotocol/sdk', 'ioredis', 'postal-mime', 'unpdf']) assert.ok(!loaded(name), `${name} is not loaded at start`);
+
+    const mcp = await fetch(`${svc.origin}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'compiled-start', version: '1' } } }),
+    });
+    assert.equal(mcp.status, 200, await mcp.clone().text());
+    assert.ok(((await mcp.json()) as { result?: { serverInfo?: unknown } }).result?.serverInfo, 'the first MCP request is answered');
+    assert.ok(loaded('@modelcontextprotocol/sdk'), 'the MCP SDK was loaded for it');
+    const openApi = await fetch(`${svc.base}/openapi.json`);
+    assert.equal(openApi.status, 200);
+    assert.equal(((await openApi.json()) as { openapi: string }).openapi.slice(0, 3), '3.1');
+  } finally {
+    assert.equal(await stopServe(svc), 0);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

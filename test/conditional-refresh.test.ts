@@ -11,15 +11,18 @@ import { TrackingWorker } from '../src/services/tracking/worker.ts';
 import { makeDueNow } from '../src/store/shipments.ts';
 import { startTestApp, type TestApp } from './support/app.ts';
 
-test('an answer is the same when its pages and terminal answers are, or when an incremental query found no event', () => {
+test('an answer is the same when its pages are (or an incremental query found no event) and each box the terminal answered for answered as before', () => {
   const page = { status: 200, body: '[{"eventID":"a"}]' };
-  const terminal = [{ status: 200, body: '{"containerNumber":"X"}' }];
-  const applied = answerDigest([page], terminal, false);
-  assert.ok(sameAnswer(applied, answerDigest([page], terminal, false)));
-  assert.ok(sameAnswer(applied, answerDigest([{ status: 200, body: '[]' }], terminal, true)), 'nothing published since svc last asked');
-  assert.ok(!sameAnswer(applied, answerDigest([{ status: 200, body: '[{"eventID":"b"}]' }], terminal, false)), 'another event');
-  assert.ok(!sameAnswer(applied, answerDigest([{ status: 200, body: '[]' }], [{ status: 404, body: '' }], true)), 'another terminal answer');
-  assert.ok(!sameAnswer(applied, answerDigest([page], [], false)), 'a terminal asked no more');
+  const x: [string, { status: number; body: string }] = ['X', { status: 200, body: '{"containerNumber":"X"}' }];
+  const y: [string, { status: number; body: string }] = ['Y', { status: 200, body: '{"containerNumber":"Y"}' }];
+  const applied = answerDigest([page], [x, y], false);
+  assert.ok(sameAnswer(applied, answerDigest([page], [y, x], false)), 'whichever box was asked first');
+  assert.ok(sameAnswer(applied, answerDigest([{ status: 200, body: '[]' }], [x, y], true)), 'nothing published since svc last asked');
+  assert.ok(!sameAnswer(applied, answerDigest([{ status: 200, body: '[{"eventID":"b"}]' }], [x, y], false)), 'another event');
+  assert.ok(!sameAnswer(applied, answerDigest([{ status: 200, body: '[]' }], [['X', { status: 404, body: '' }], y], true)), 'another terminal answer');
+  assert.ok(sameAnswer(applied, answerDigest([page], [y], false)), 'a box the terminal was not asked about is no news: the state keeps what it said last');
+  assert.ok(sameAnswer(applied, answerDigest([page], [['X', { status: 0, body: 'no answer' }], y], false)), 'nor one it did not answer for');
+  assert.ok(!sameAnswer(applied, answerDigest([page], [x, y, ['Z', { status: 404, body: '' }]], false)), 'a box asked about for the first time');
   assert.ok(!sameAnswer(null, applied), 'nothing applied yet');
   assert.ok(!sameAnswer(applied, undefined), 'a connector that gives no digest');
 });
@@ -49,8 +52,8 @@ interface Row {
 const shipmentRow = async () =>
   (
     await t.db.query<Row>(
-      `SELECT id, state, carrier_answer_digest, line_tracking_last_succeeded_at, line_tracking_last_changed_at, next_refresh_at, locked_until
-         FROM shipments WHERE account_id = $1`,
+      `SELECT id, state, carrier_answer_digest, line_tracking_last_succeeded_at, line_tracking_last_changed_at, r.next_refresh_at, r.locked_until
+         FROM shipments s JOIN shipment_refreshes r ON r.shipment_id = s.id WHERE account_id = $1`,
       [t.accountId],
     )
   ).rows[0];
@@ -97,4 +100,12 @@ test('asked again with nothing new, a refresh records the check alone; news is s
   const moved = await shipmentRow();
   assert.notEqual(moved.carrier_answer_digest, applied.carrier_answer_digest);
   assert.ok((await eventCount()) > events, 'the news is announced');
+  // Written with the news, in the same statement as the containers: what their trigger computes.
+  const { rows: statuses } = await t.db.query(
+    `SELECT s.container_statuses AS kept, ARRAY(SELECT DISTINCT coalesce(c.state->>'current_status', 'new') FROM containers c WHERE c.shipment_id = s.id ORDER BY 1) AS actual
+       FROM shipments s WHERE s.account_id = $1`,
+    [t.accountId],
+  );
+  assert.deepEqual(statuses[0].kept, statuses[0].actual);
+  assert.ok(statuses[0].kept.length > 0);
 });

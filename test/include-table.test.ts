@@ -81,6 +81,27 @@ describe('relationships the reference declares', () => {
     assert.deepEqual(raw.body.included, [], 'nothing to include');
   });
 
+  test("a container's events included along transport_events (read with them, not before) are the ones it names, in its order, however the include goes on", async () => {
+    const bare = (await t.request('GET', `/v2/containers/${containerId}`)).body.data;
+    const ids = bare.relationships.transport_events.data.map((r: any) => r.id);
+    assert.ok(ids.length > 1, 'the container has events to order');
+    for (const include of ['transport_events', 'shipment,pod_terminal,transport_events', 'transport_events.location,transport_events.vessel', 'transport_events,custom_fields']) {
+      const res = await t.request('GET', `/v2/containers/${containerId}?include=${include}`);
+      assert.equal(res.status, 200, res.text);
+      // The same record, its relationships in the same order, as without the include (and
+      // custom_fields after them when included).
+      const { custom_fields: _values, ...relationships } = res.body.data.relationships;
+      assert.deepEqual({ ...res.body.data, relationships }, bare, include);
+      assert.deepEqual(Object.keys(res.body.data.relationships).slice(0, 4), ['shipment', 'pod_terminal', 'transport_events', 'pickup_facility'], include);
+      assert.deepEqual(res.body.included.filter((r: any) => r.type === 'transport_event').map((r: any) => r.id), ids, include);
+    }
+    // An id no container has is still a 404 before an include the type has not is a 400.
+    const unknown = await t.request('GET', `/v2/containers/00000000-0000-4000-8000-000000000000?include=transport_events`);
+    assert.equal(unknown.status, 404, unknown.text);
+    const refused = await t.request('GET', `/v2/containers/00000000-0000-4000-8000-000000000000?include=nope`);
+    assert.equal(refused.status, 404, refused.text);
+  });
+
   test("a shipment names who stopped its tracking (nobody: svc has no users), and it can be included", async () => {
     const res = await t.request('GET', `/v2/shipments/${shipmentId}?include=line_tracking_stopped_by_user,containers.pickup_facility`);
     assert.equal(res.status, 200, res.text);

@@ -9,35 +9,7 @@ import { SvcClient } from '../sdk/src/index.ts';
 import { compiledCheck } from '../src/mcp/output-check.ts';
 import { createMcpServer } from '../src/mcp/server.ts';
 import { keptTools } from '../src/mcp/tool-call.ts';
-
-type Json = Record<string, unknown>;
-const UUID = '0d5c1d0e-3a4b-4c5d-8e6f-7a8b9c0d1e2f';
-
-/** A value `schema` (a JSON Schema as zod writes it) accepts, with every optional member present. */
-function sampleOf(schema: Json): unknown {
-  if (Array.isArray(schema.anyOf)) return sampleOf((schema.anyOf as Json[]).find((s) => s.type !== 'null') ?? (schema.anyOf as Json[])[0]);
-  if (Array.isArray(schema.enum)) return schema.enum[0];
-  if ('const' in schema) return schema.const;
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
-  switch (type) {
-    case 'object':
-      return Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, Json>).map(([name, s]) => [name, sampleOf(s)]));
-    case 'array':
-      return [sampleOf(schema.items as Json)];
-    case 'string':
-      return schema.format === 'uuid' ? UUID : 'text';
-    case 'integer':
-      return 3;
-    case 'number':
-      return 2.5;
-    case 'boolean':
-      return true;
-    case 'null':
-      return null;
-    default:
-      throw new Error(`no sample for ${JSON.stringify(schema)}`);
-  }
-}
+import { sampleOf, type Json } from './support/schema-sample.ts';
 
 const REMOVED = Symbol('removed');
 const OTHER_VALUES: unknown[] = [REMOVED, undefined, null, 'text', '', 0, -1, 2.5, 2 ** 60, Number.NaN, Number.POSITIVE_INFINITY, true, [], [null], {}, { id: 1 }, new Date(0)];

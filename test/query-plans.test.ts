@@ -139,6 +139,36 @@ describe('no list, filter or search statement reads a tenant table sequentially'
     }
   });
 
+  test('search by a whole container number looks its serial up and keeps only the whole number: in a number or a reference number, never the same serial of another owner', async () => {
+    const account = seeded.accounts[9];
+    const { rows } = await database.db.query<{ id: string }>('SELECT id FROM shipments WHERE account_id = $1 LIMIT 1', [account]);
+    const { rows: made } = await database.db.query<{ id: string; number: string }>(
+      `INSERT INTO containers (account_id, shipment_id, number, ref_numbers, created_at, updated_at)
+       SELECT $1, $2, n, array_remove(ARRAY[r], ''), now(), now() FROM unnest($3::text[], $4::text[]) AS x(n, r) RETURNING id, number`,
+      [account, rows[0].id, ['ZZZU1234567', 'YYYU1234567', 'XXXU7654321'], ['', '', 'BOOKED AS zzzu 123456-7']],
+    );
+    const ids = (numbers: string[]) => made.filter((c) => numbers.includes(c.number)).map((c) => c.id).sort();
+    for (const query of ['ZZZU1234567', 'zzzu 123456-7', 'ZZZU123456']) {
+      const hits = await search(database.db, account, query);
+      assert.deepEqual(hits.filter((h) => h.entity_type === 'cargo').map((h) => h.id).sort(), ids(['ZZZU1234567', 'XXXU7654321']), query);
+    }
+    await assertIndexed('search whole number of another owner', (db) => search(db, account, 'YYYU1234567'));
+    await database.db.query('DELETE FROM containers WHERE id = ANY($1::uuid[])', [made.map((c) => c.id)]);
+  });
+
+  test('the ports of lading and discharge kept as columns for the filters follow the shipment state', async () => {
+    const account = seeded.accounts[8];
+    const { rows } = await database.db.query<{ id: string; pol: string }>(
+      "UPDATE shipments SET state = state || '{\"port_of_discharge_locode\": \"XXNEW\"}' WHERE id = (SELECT id FROM shipments WHERE account_id = $1 LIMIT 1) RETURNING id, state->>'port_of_lading_locode' AS pol",
+      [account],
+    );
+    const found = async (f: ShipmentFilters) => (await listShipments(database.db, account, f, 1000, 0)).rows.map((r) => r.id);
+    assert.deepEqual(await found({ pod_locode: ['XXNEW'] }), [rows[0].id]);
+    assert.ok((await found({ pol_locode: [rows[0].pol] })).includes(rows[0].id));
+    await database.db.query("UPDATE shipments SET state = state - 'port_of_discharge_locode' WHERE id = $1", [rows[0].id]);
+    assert.deepEqual(await found({ pod_locode: ['XXNEW'] }), []);
+  });
+
   test('shipments: every filter, alone and combined, every order, and a deep page', async () => {
     const account = seeded.accounts[0];
     const { rows } = await database.db.query<{ scac: string }>('SELECT scac FROM shipments WHERE account_id = $1 LIMIT 1', [account]);
@@ -183,6 +213,18 @@ describe('no list, filter or search statement reads a tenant table sequentially'
       const used = await assertIndexed(`shipments ${JSON.stringify(f)}`, (db) => listShipments(db, account, f, 30, 0));
       const kept = ['shipments_account_journey', f.status ? 'shipments_container_statuses' : 'shipments_port_locodes'];
       assert.ok(kept.some((i) => used.has(i)), `none of ${kept.join(', ')} in ${[...used].join(', ')}`);
+    }
+    // A total of shipments by their port of lading or discharge, or of those still tracked, is
+    // counted from index entries alone, no row visited (the ports kept as columns, migration 031).
+    for (const [index, f] of [
+      ['shipments_account_pol_locode', { pol_locode: [seeded.port] }],
+      ['shipments_account_pod_locode', { pod_locode: [seeded.port] }],
+      ['shipments_account_tracked', { tracking_stopped: false }],
+    ] as [string, ShipmentFilters][]) {
+      const count = (await statementsOf((db) => listShipments(db, account, f, 30, 0))).find((st) => st.text.startsWith('SELECT count(*)'));
+      assert.ok(count, `shipments ${JSON.stringify(f)}: no count`);
+      const scans = (await plansOf(count)).flatMap(nodes).filter((n) => n['Relation Name'] === 'shipments');
+      assert.ok(scans.length > 0 && scans.every((n) => n['Node Type'] === 'Index Only Scan' && n['Index Name'] === index), `${JSON.stringify(f)}: ${JSON.stringify(scans)}`);
     }
     await reads('shipments_account_pod_eta', { pod_eta: lastMonth });
     await reads('shipments_account_updated', { updated: lastMonth });

@@ -87,7 +87,7 @@ describe('a journey', () => {
   test('refreshing again records nothing new', async () => {
     const count = async () => Number((await t.db.query('SELECT count(*) FROM domain_events')).rows[0].count);
     const n = await count();
-    await t.db.query('UPDATE shipments SET next_refresh_at = $2 WHERE id = $1', [shipmentId, t.clock.now()]);
+    await t.db.query('UPDATE shipment_refreshes SET next_refresh_at = $2 WHERE shipment_id = $1', [shipmentId, t.clock.now()]);
     await t.worker.drain();
     assert.equal(await count(), n);
   });
@@ -223,7 +223,7 @@ describe('refresh and search', () => {
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /^application\/json/);
     assert.ok(res.body.message);
-    const { rows } = await t.db.query('SELECT next_refresh_at FROM shipments WHERE id = $1', [shipmentId]);
+    const { rows } = await t.db.query('SELECT next_refresh_at FROM shipment_refreshes WHERE shipment_id = $1', [shipmentId]);
     assert.ok(rows[0].next_refresh_at <= t.clock.now());
     const done = await t.worker.runDue();
     assert.equal(done.shipments, 1);
@@ -256,7 +256,7 @@ describe('carrier push', () => {
     const shipmentId = (await getTr(id)).relationships.tracked_object.data.id;
     assert.ok((await t.db.query('SELECT carrier_subscription_id FROM shipments WHERE id = $1', [shipmentId])).rows[0].carrier_subscription_id, 'subscribed');
     // Every scheduled refresh is far away; meanwhile the carriers publish and push.
-    await t.db.query('UPDATE shipments SET next_refresh_at = $1 WHERE line_tracking_stopped_at IS NULL', [new Date(t.clock.now().getTime() + 30 * DAY)]);
+    await t.db.query('UPDATE shipment_refreshes SET next_refresh_at = $1 WHERE next_refresh_at IS NOT NULL', [new Date(t.clock.now().getTime() + 30 * DAY)]);
     t.clock.advance(3 * DAY);
     const before = t.deliveries.length;
     await t.sandbox.sandbox.tick();
@@ -265,7 +265,10 @@ describe('carrier push', () => {
     assert.ok(pushed.every((d) => d.status === 204), JSON.stringify(pushed));
     const ids = [...new Set(pushed.map((d) => d.callbackUrl.split('/').at(-1)))];
     // Shipments no longer tracked ignore pushes; every tracked one is now due.
-    const { rows } = await t.db.query('SELECT next_refresh_at FROM shipments WHERE id = ANY($1) AND line_tracking_stopped_at IS NULL', [ids]);
+    const { rows } = await t.db.query(
+      'SELECT r.next_refresh_at FROM shipments s JOIN shipment_refreshes r ON r.shipment_id = s.id WHERE s.id = ANY($1) AND s.line_tracking_stopped_at IS NULL',
+      [ids],
+    );
     assert.ok(rows.length > 0);
     for (const r of rows) assert.ok(r.next_refresh_at.getTime() <= t.clock.now().getTime(), 'the push made its shipment due');
     assert.equal((await t.worker.runDue(100)).shipments, rows.length);

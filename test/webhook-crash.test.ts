@@ -80,7 +80,7 @@ test(`kill -9 of the delivery worker mid-burst of ${BURST.toLocaleString('en')} 
   const atKill = seen.size;
   assert.ok(atKill < BURST, `the worker was killed mid-burst (${atKill} delivered)`);
   // What the dead worker had claimed and not settled: each must arrive (again) once its lease ends.
-  const { rows: stranded } = await database.db.query<{ id: string }>(`SELECT id FROM webhook_notifications WHERE delivery_status = 'pending' AND attempts > 0`);
+  const { rows: stranded } = await database.db.query<{ id: string }>(`SELECT notification_id AS id FROM webhook_delivery_queue WHERE attempts > 0`);
   const before = new Map(stranded.map((r) => [r.id, seen.get(r.id) ?? 0]));
 
   const second = startWorker();

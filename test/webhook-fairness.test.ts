@@ -99,7 +99,10 @@ test('attempts whose batched record fails are not lost: they are delivered again
     await database.db.query('DROP TRIGGER refuse_logs ON webhook_notification_logs');
   }
   assert.equal(fast.received.length, 5, 'the five were sent');
-  const unrecorded = await database.db.query(`SELECT delivery_status, attempts FROM webhook_notifications WHERE account_id = $1`, [burst.accountId]);
+  const unrecorded = await database.db.query(
+    `SELECT n.delivery_status, q.attempts FROM webhook_notifications n JOIN webhook_delivery_queue q ON q.notification_id = n.id WHERE n.account_id = $1`,
+    [burst.accountId],
+  );
   assert.deepEqual(
     unrecorded.rows.map((r) => [r.delivery_status, r.attempts]),
     Array.from({ length: 5 }, () => ['pending', 1]),
@@ -143,8 +146,8 @@ test('a stopping worker hands back the claims it never sent: due at once, their 
 
   assert.equal(held.received.length, 2, 'nothing new is sent once stopping');
   const { rows } = await database.db.query<{ delivery_status: string; attempts: number; due: boolean; n: number }>(
-    `SELECT delivery_status, attempts, next_attempt_at = '-infinity' AS due, count(*)::int AS n
-       FROM webhook_notifications WHERE account_id = $1 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    `SELECT n.delivery_status, coalesce(q.attempts, n.attempts) AS attempts, coalesce(q.due_at, n.next_attempt_at) = '-infinity' AND coalesce(q.leased_until, '-infinity') = '-infinity' AS due, count(*)::int AS n
+       FROM webhook_notifications n LEFT JOIN webhook_delivery_queue q ON q.notification_id = n.id WHERE n.account_id = $1 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
     [burst.accountId],
   );
   assert.deepEqual(

@@ -454,18 +454,31 @@ function answerOf<T>(status: number, parsed: unknown, header: (name: string) => 
   throw errorFor(status, parsed, header('x-request-id') ?? undefined, wait === undefined ? undefined : Math.ceil(wait / 1000));
 }
 
+/** What application/x-www-form-urlencoded (URLSearchParams) leaves unescaped. */
+const AS_IS = /^[\w*.-]*$/;
+
 /** `url` with the query's parameters; a list goes comma-separated, as svc reads `include`. */
 function withQuery(url: string, query: Query = {}): string {
   // The common case, a URL of the client's own without a query: the parameters are appended as
   // URLSearchParams writes them, which is what a URL's searchParams would have added, without
   // parsing the URL (whoever sends it parses it anyway).
   if (!url.includes('?') && !url.includes('#')) {
-    const params = new URLSearchParams();
+    // Names and values of characters URLSearchParams writes as they are (most: `include=shipment`,
+    // `page[number]` aside) are joined here, without making one.
+    let search = '';
+    let params: URLSearchParams | undefined;
     for (const name of Object.keys(query)) {
       const value = query[name];
-      if (value !== undefined && value !== null) params.append(name, Array.isArray(value) ? value.join(',') : String(value));
+      if (value === undefined || value === null) continue;
+      const text = Array.isArray(value) ? value.join(',') : String(value);
+      if (params) params.append(name, text);
+      else if (AS_IS.test(name) && AS_IS.test(text)) search += `${search ? '&' : ''}${name}=${text}`;
+      else {
+        params = new URLSearchParams(search);
+        params.append(name, text);
+      }
     }
-    const search = params.toString();
+    if (params) search = params.toString();
     return search ? `${url}?${search}` : url;
   }
   const result = new URL(url);

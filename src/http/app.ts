@@ -128,8 +128,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const routes = [...v2Routes(), ...(options.routes ?? [])];
   await registerRoutes(app, services, routes);
-  const openApi = buildOpenApi(routes);
-  app.get('/v2/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(openApi));
+  // Made at the first request for it: turning every route's zod schemas into JSON Schema is about
+  // 0.1 s that svc serve's start need not pay.
+  let openApi: Record<string, unknown> | undefined;
+  app.get('/v2/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send((openApi ??= buildOpenApi(routes))));
   healthRoutes(app, services);
   carrierCallbackRoutes(app, services);
   documentFileRoutes(app, services);

@@ -21,10 +21,22 @@ export interface MetricsEndpoint {
  */
 export function instrumentHttp(app: FastifyInstance, metrics: Metrics, endpoint?: MetricsEndpoint): void {
   app.addHook('onResponse', (req, reply, done) => {
-    metrics.observeHttpRequest(req.method, req.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
+    metrics.observeHttpRequest(req.method, routePatternOf(req) ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   if (endpoint) metricsRoute(app, metrics, endpoint.token);
+}
+
+// fastify's key to a request's route context, an own symbol of every request (what its public
+// is404 reads): request.routeOptions builds an object of a dozen fields on every read, for the
+// one URL pattern the context holds. Found on the first request; routeOptions if it ever is not.
+let routeContextKey: symbol | null | undefined;
+
+/** The pattern of the route that answered (/v2/shipments/:id), undefined when none matched. */
+function routePatternOf(req: FastifyRequest): string | undefined {
+  if (routeContextKey === undefined) routeContextKey = Object.getOwnPropertySymbols(req).find((s) => s.description === 'fastify.context') ?? null;
+  const context = routeContextKey === null ? undefined : (req as unknown as Record<symbol, { config?: { url?: string } } | undefined>)[routeContextKey];
+  return context ? context.config?.url : req.routeOptions.url;
 }
 
 function metricsRoute(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {

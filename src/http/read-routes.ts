@@ -4,8 +4,8 @@ import type { z } from 'zod';
 import type { Resource } from '../jsonapi/document.ts';
 import { notFound } from '../jsonapi/errors.ts';
 import { paginate } from '../jsonapi/pagination.ts';
-import { parsePage } from '../jsonapi/query.ts';
-import { loadResources } from '../read-model/resources.ts';
+import { param, parsePage, type Query } from '../jsonapi/query.ts';
+import { includePaths, loadResources } from '../read-model/resources.ts';
 import type { CountedPage } from '../store/account-rows.ts';
 import { includeParam, listDocument, pageParams, recordDocument } from './openapi-schemas.ts';
 import { trackingClockOf, type AnyRouteSpec, type Ctx, type QueryParamSpec } from './route.ts';
@@ -45,11 +45,24 @@ export function showRoute<Row>(
   };
 }
 
+/**
+ * The include paths the request names, so the record is loaded for them; none when the parameter
+ * is not valid, which ctx.include refuses with a 400 once the record is found (a 404 first).
+ */
+function validIncludePaths(type: string, query: Query): string[] | undefined {
+  try {
+    return includePaths(type, param(query, 'include'));
+  } catch {
+    return undefined;
+  }
+}
+
 /** A GET of one of the account's records by its id (`:id`), loaded as the read model loads `type`. */
 export function showRecordRoute(spec: ReadRouteSpec): AnyRouteSpec {
   return showRoute<Resource>({
     ...spec,
-    find: async ({ services, accountId, params }) => (await loadResources({ db: services.db, accountId, now: trackingClockOf(services).now() }, spec.type, [params.id]))[0],
+    find: async ({ services, accountId, params, query }) =>
+      (await loadResources({ db: services.db, accountId, now: trackingClockOf(services).now() }, spec.type, [params.id], validIncludePaths(spec.type, query)))[0],
     serialize: (resource) => resource,
   });
 }

@@ -7,7 +7,7 @@ import type { Clock } from '../clock.ts';
 import type { Document, Resource } from '../jsonapi/document.ts';
 import { assertSameId } from '../jsonapi/body.ts';
 import { ApiError } from '../jsonapi/errors.ts';
-import { memoize } from '../jsonapi/memo.ts';
+import { memoize } from '../memoize.ts';
 import { param, type Query } from '../jsonapi/query.ts';
 import { includePaths, loadIncludedResources } from '../read-model/resources.ts';
 import type { RateLimiter } from '../services/rate-limiters.ts';
@@ -143,9 +143,9 @@ export async function registerRoutes(app: FastifyInstance, services: Services, r
   }
 }
 
-/** The URL of this request on `origin`, for links. */
-export function requestUrl(req: FastifyRequest, origin: string): URL {
-  const url = new URL(req.url, origin);
+/** The URL of a request for `path` (with its query, as sent) on `origin`, for links. */
+function requestUrl(path: string, origin: string): URL {
+  const url = new URL(path, origin);
   // Links are built on this URL: page[size] sent raw would come back with raw brackets, which
   // curl (without -g) and strict URL parsers refuse. Both forms are read alike.
   url.search = url.search.replace(/\[/g, '%5B').replace(/\]/g, '%5D');
@@ -234,35 +234,71 @@ interface Incoming {
   origin: () => string;
 }
 
-async function runHandler(services: Services, spec: AnyRouteSpec, incoming: Incoming): Promise<Reply> {
+// Not async: its callers await it in async functions, where what it throws becomes their rejection.
+function runHandler(services: Services, spec: AnyRouteSpec, incoming: Incoming): Promise<Reply> {
   const { url: rawUrl, apiKey, params, query } = incoming;
   rejectNulCharacters(rawUrl, params, query);
   const body = spec.body ? (spec.parseBody ?? ((s, r) => s.parse(r)))(spec.body, incoming.body) : undefined;
   // JSON:API: a PATCH whose data.id names another record than the URL is a conflict.
   if (spec.method === 'PATCH' && params.id && typeof body?.data?.id === 'string') assertSameId(body, params.id);
-  const accountId = apiKey.account_id;
   // The Host is checked on every request (a 400 when it is not a host name); the URL, which
   // only links need, is made when first asked for.
   const origin = services.publicUrl ?? incoming.origin();
-  let url: URL | undefined;
-  return spec.handler({
-    req: incoming.req,
-    reply: incoming.reply,
-    services,
-    accountId,
-    disabledFeatures: apiKey.disabled_features,
-    params,
-    query,
-    body,
-    get url() {
-      return (url ??= requestUrl({ url: rawUrl } as FastifyRequest, origin));
-    },
-    async include(rootType, primary) {
-      const paths = includePaths(rootType, param(query, 'include'));
-      if (paths.length === 0) return undefined;
-      return loadIncludedResources({ db: services.db, accountId, now: trackingClockOf(services).now() }, primary, paths);
-    },
-  });
+  return spec.handler(new HandlerCtx(incoming, services, apiKey, body, origin));
+}
+
+const NO_INCLUDE: Promise<undefined> = Promise.resolve(undefined);
+
+/**
+ * A handler's Ctx. A class rather than an object literal: the lazy `url` getter lives on its
+ * prototype, where a literal would define an accessor afresh on every request.
+ */
+class HandlerCtx<B> implements Ctx<B> {
+  readonly req: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly services: Services;
+  readonly accountId: string;
+  readonly disabledFeatures: readonly string[];
+  readonly params: Record<string, string>;
+  readonly query: Query;
+  readonly body: B;
+  readonly include: Ctx<B>['include'];
+  readonly #rawUrl: string;
+  readonly #origin: string;
+  #url: URL | undefined;
+
+  constructor(incoming: Incoming, services: Services, apiKey: AuthenticatedKey, body: B, origin: string) {
+    this.req = incoming.req;
+    this.reply = incoming.reply;
+    this.services = services;
+    this.accountId = apiKey.account_id;
+    this.disabledFeatures = apiKey.disabled_features;
+    this.params = incoming.params;
+    this.query = incoming.query;
+    this.body = body;
+    this.#rawUrl = incoming.url;
+    this.#origin = origin;
+    this.include = includeOf(this as HandlerCtx<unknown>);
+  }
+
+  get url(): URL {
+    return (this.#url ??= requestUrl(this.#rawUrl, this.#origin));
+  }
+}
+
+/** HandlerCtx's include, bound to it: handlers take it out of their Ctx (`{ include }`). */
+function includeOf(ctx: HandlerCtx<unknown>): Ctx<unknown>['include'] {
+  return (rootType, primary) => {
+    // A refused include is a rejection, as from an async function, not a throw at the caller.
+    let paths: string[];
+    try {
+      paths = includePaths(rootType, param(ctx.query, 'include'));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (paths.length === 0) return NO_INCLUDE;
+    return loadIncludedResources({ db: ctx.services.db, accountId: ctx.accountId, now: trackingClockOf(ctx.services).now() }, primary, paths);
+  };
 }
 
 const NOT_IN_PROCESS = (what: string) => () => {

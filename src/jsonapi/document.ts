@@ -1,5 +1,5 @@
 // The JSON:API document shapes svc produces.
-import { memoize } from './memo.ts';
+import { memoize } from '../memoize.ts';
 export interface Identifier {
   type: string;
   id: string;

@@ -21,43 +21,58 @@ export interface ResourceType {
   aliases?: Record<string, string>;
   /** The include a request for records of this type gets when it sends none (the reference's default). */
   defaultInclude?: string;
-  /** Needed once some relationship points at this type. */
-  load?(ctx: LoadContext, ids: string[]): Promise<Resource[]>;
+  /**
+   * Needed once some relationship points at this type. `filledByInclude`: attached relationships
+   * whose linkage the include about to be followed fills in on these records anyway, so the load
+   * may leave it out (the records' place for it kept) rather than read it twice.
+   */
+  load?(ctx: LoadContext, ids: string[], filledByInclude?: ReadonlySet<string>): Promise<Resource[]>;
   /**
    * Relationships (also listed in `relationships`) whose linkage the records' own load leaves
-   * out, as it would cost every request a read: filled in only on the records an include path
-   * reaches them through, by one call per type and level, which returns the related records.
+   * out, as it would cost every request a read, or may leave out (`filledByInclude`): filled in
+   * only on the records an include path reaches them through and that lack it, by one call per
+   * type and level, which returns the related records.
    */
   attached?: Record<string, (ctx: LoadContext, records: Resource[]) => Promise<Resource[]>>;
 }
 
 export type ResourceTypes = Record<string, ResourceType>;
 
-interface PathTree {
-  [segment: string]: PathTree;
-}
-
 // Names come from the query string: only a map's own entries count, so "constructor" or
 // "__proto__" never reach Object.prototype.
 const own = <T>(map: Record<string, T> | undefined, key: string): T | undefined => (map && Object.hasOwn(map, key) ? map[key] : undefined);
 
+/**
+ * Include paths as a tree, in the order they were given: each branch a relationship and the
+ * branches that go on from it (none at a leaf). Arrays rather than an object keyed by name, so
+ * the walks of every request loop over them without enumerating an object's keys.
+ */
+interface Branch {
+  segment: string;
+  next: Branch[];
+}
+
 // The same paths arrays come back request after request (the read model remembers them), and so
 // do their trees.
-const trees = new WeakMap<string[], PathTree>();
+const trees = new WeakMap<string[], Branch[]>();
 
-function toTree(paths: string[]): PathTree {
+function toTree(paths: string[]): Branch[] {
   let tree = trees.get(paths);
   if (!tree) trees.set(paths, (tree = pathTree(paths)));
   return tree;
 }
 
-function pathTree(paths: string[]): PathTree {
-  const tree: PathTree = Object.create(null);
+function pathTree(paths: string[]): Branch[] {
+  const root: Branch[] = [];
   for (const path of paths) {
-    let node = tree;
-    for (const segment of path.split('.')) node = own(node, segment) ?? (node[segment] = Object.create(null));
+    let branches = root;
+    for (const segment of path.split('.')) {
+      let branch = branches.find((b) => b.segment === segment);
+      if (!branch) branches.push((branch = { segment, next: [] }));
+      branches = branch.next;
+    }
   }
-  return tree;
+  return root;
 }
 
 /**
@@ -80,6 +95,21 @@ export function validateInclude(types: ResourceTypes, rootType: string, paths: s
     return segments.join('.');
   });
   return [...new Set(canonical)];
+}
+
+const attachedFirstSteps = new WeakMap<string[], ReadonlySet<string>>();
+
+/**
+ * The attached relationships of `type` that `paths` (from records of that type) go along first:
+ * their linkage is filled in by the include, whatever the records' load brought.
+ */
+export function attachedAlong(types: ResourceTypes, type: string, paths: string[]): ReadonlySet<string> {
+  let names = attachedFirstSteps.get(paths);
+  if (!names) {
+    const attached = own(types, type)?.attached;
+    attachedFirstSteps.set(paths, (names = new Set(toTree(paths).map((b) => b.segment).filter((segment) => own(attached, segment) !== undefined))));
+  }
+  return names;
 }
 
 /**
@@ -112,24 +142,25 @@ export const loadRelated = (types: ResourceTypes, ctx: LoadContext, primary: Res
 
 interface Step {
   resources: Iterable<Resource>;
-  segment: string;
-  subtree: PathTree;
+  branch: Branch;
 }
 
-async function loadAlong(types: ResourceTypes, ctx: LoadContext, primary: Resource[], paths: PathTree): Promise<Related> {
+async function loadAlong(types: ResourceTypes, ctx: LoadContext, primary: Resource[], tree: Branch[]): Promise<Related> {
   const known: Related = new Map();
   for (const r of primary) remember(known, r);
 
-  let level: { resources: Iterable<Resource>; tree: PathTree }[] = [{ resources: primary, tree: paths }];
+  let level: { resources: Iterable<Resource>; branches: Branch[] }[] = [{ resources: primary, branches: tree }];
   while (level.length > 0) {
     const steps: Step[] = [];
-    for (const { resources, tree } of level) for (const segment in tree) steps.push({ resources, segment, subtree: tree[segment] });
-    await attachAlong(types, ctx, steps, known);
-    // What no step of this level has yet, by type: two relationships to one type cost one query.
+    for (const { resources, branches } of level) for (const branch of branches) steps.push({ resources, branch });
+    // The attached relationships this level fills, and what no step of it has yet, by type (two
+    // relationships to one type cost one query), read at once: a record whose attached linkage
+    // is still to be filled names nothing yet, so nothing is loaded twice for it.
+    const reads = attachCalls(types, ctx, steps);
     const missing = new Map<string, Set<string>>();
-    for (const { resources, segment } of steps) {
+    for (const { resources, branch } of steps) {
       for (const r of resources) {
-        for (const ident of identifiers(r, segment)) {
+        for (const ident of identifiers(r, branch.segment)) {
           if (found(known, ident)) continue;
           const ids = missing.get(ident.type);
           if (ids) ids.add(ident.id);
@@ -137,23 +168,23 @@ async function loadAlong(types: ResourceTypes, ctx: LoadContext, primary: Resour
         }
       }
     }
-    const loads = [...missing].map(([type, ids]) => {
+    for (const [type, ids] of missing) {
       const load = own(types, type)?.load;
       if (!load) throw new Error(`no loader for included type ${type}`);
-      return () => load(ctx, [...ids]);
-    });
-    for (const records of await inParallel(ctx.db, loads)) for (const r of records) remember(known, r);
+      reads.push(() => load(ctx, [...ids]));
+    }
+    if (reads.length > 0) for (const records of await inParallel(ctx.db, reads)) for (const r of records) remember(known, r);
     level = [];
-    for (const { resources, segment, subtree } of steps) {
-      if (isLeaf(subtree)) continue;
+    for (const { resources, branch } of steps) {
+      if (branch.next.length === 0) continue;
       const next = new Set<Resource>();
       for (const r of resources) {
-        for (const ident of identifiers(r, segment)) {
+        for (const ident of identifiers(r, branch.segment)) {
           const record = found(known, ident);
           if (record) next.add(record);
         }
       }
-      level.push({ resources: next, tree: subtree });
+      level.push({ resources: next, branches: branch.next });
     }
   }
   return known;
@@ -169,44 +200,43 @@ function attachedNamesOf(types: ResourceTypes): Set<string> {
 }
 
 /**
- * Fills the attached relationships the steps of a level follow, on each record once (one call per
- * type and relationship, the calls at once), and remembers the records they name.
+ * The reads that fill the attached relationships the steps of a level follow, on each record
+ * that has not its linkage yet (one call per type and relationship), each returning the records
+ * the relationship names.
  */
-async function attachAlong(types: ResourceTypes, ctx: LoadContext, steps: Step[], known: Related): Promise<void> {
+function attachCalls(types: ResourceTypes, ctx: LoadContext, steps: Step[]): (() => Promise<Resource[]>)[] {
   const names = attachedNamesOf(types);
-  const pending = new Map<string, { fill: NonNullable<ResourceType['attached']>[string]; records: Set<Resource> }>();
-  for (const { resources, segment } of steps) {
+  let pending: Map<string, { fill: NonNullable<ResourceType['attached']>[string]; records: Set<Resource> }> | undefined;
+  for (const { resources, branch } of steps) {
+    const segment = branch.segment;
     if (!names.has(segment)) continue;
     for (const r of resources) {
       const fill = own(own(types, r.type)?.attached, segment);
       if (!fill || r.relationships?.[segment]) continue;
       const key = `${r.type}\u0000${segment}`;
-      const entry = pending.get(key);
+      const entry = (pending ??= new Map()).get(key);
       if (entry) entry.records.add(r);
       else pending.set(key, { fill, records: new Set([r]) });
     }
   }
-  if (pending.size === 0) return;
-  const calls = [...pending.values()].map(({ fill, records }) => () => fill(ctx, [...records]));
-  for (const records of await inParallel(ctx.db, calls)) for (const r of records) remember(known, r);
+  return pending ? [...pending.values()].map(({ fill, records }) => () => fill(ctx, [...records])) : [];
 }
 
 /** The records of `known` that `paths` reach from `primary`, in the order met, primaries left out. */
 export const includedFrom = (known: Related, primary: Resource[], paths: string[]): Resource[] => includedAlong(known, primary, toTree(paths));
 
-function includedAlong(known: Related, primary: Resource[], paths: PathTree): Resource[] {
+function includedAlong(known: Related, primary: Resource[], tree: Branch[]): Resource[] {
   // `known` holds one object per type and id, so records are told apart by identity, not by
   // "type:id" strings.
   const included = new Set<Resource>();
-  collect(known, primary, paths, new Set(primary), included);
+  collect(known, primary, tree, new Set(primary), included);
   return [...included];
 }
 
-function collect(known: Related, resources: Iterable<Resource>, tree: PathTree, primary: Set<Resource>, included: Set<Resource>): void {
-  for (const segment in tree) {
-    const subtree = tree[segment];
+function collect(known: Related, resources: Iterable<Resource>, tree: Branch[], primary: Set<Resource>, included: Set<Resource>): void {
+  for (const { segment, next: subtree } of tree) {
     // Only a path that goes on needs the records it reached, each once.
-    const next = isLeaf(subtree) ? undefined : new Set<Resource>();
+    const next = subtree.length === 0 ? undefined : new Set<Resource>();
     for (const r of resources) {
       for (const ident of identifiers(r, segment)) {
         const record = found(known, ident);
@@ -217,11 +247,6 @@ function collect(known: Related, resources: Iterable<Resource>, tree: PathTree, 
     }
     if (next) collect(known, next, subtree, primary, included);
   }
-}
-
-function isLeaf(tree: PathTree): boolean {
-  for (const _ in tree) return false;
-  return true;
 }
 
 const NONE: readonly Identifier[] = [];

@@ -6,7 +6,6 @@ import { apiBaseUrl, type Config } from '../config/index.ts';
 import { timeoutOptions } from '../http/server-timeouts.ts';
 import type { KeyCache } from '../mcp/auth.ts';
 import { mcpHttp } from '../mcp/http.ts';
-import { serveStdio } from '../mcp/stdio.ts';
 import { injectFetch } from './inject-fetch.ts';
 import { createLogger, say } from './logger.ts';
 import { listenFailure, StartError } from './start-errors.ts';
@@ -43,6 +42,8 @@ export async function runMcp(config: Config, stdio: boolean): Promise<void> {
   process.on('unhandledRejection', (err) => say(`unexpected failure (continuing): ${err instanceof Error ? err.message : String(err)}`));
   if (stdio) {
     if (!config.SVC_API_TOKEN) throw new StartError('svc mcp --stdio needs SVC_API_TOKEN, the API key its tools use (create one with: npx svc keys create)');
+    // Here only: the stdio server loads the MCP SDK and tools, which svc serve loads at the first MCP request.
+    const { serveStdio } = await import('../mcp/stdio.ts');
     const server = await serveStdio({ apiBaseUrl: restBase, token: config.SVC_API_TOKEN, say }).catch((err: unknown) => {
       throw new StartError((err as Error).message);
     });

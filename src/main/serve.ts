@@ -47,6 +47,7 @@ async function startSandboxCarriers(config: Config, say: (msg: string) => void) 
     clock,
     speed: config.SVC_SANDBOX_SPEED,
     statePath: path.join(config.SVC_DATA_DIR, 'sandbox-state.json'),
+    worldDataPath: path.join(config.SVC_DATA_DIR, 'sandbox-world.json'),
   }).catch((err: unknown) => {
     throw listenFailure(err, '127.0.0.1', config.SVC_SANDBOX_PORT, { port: 'SVC_SANDBOX_PORT' });
   });
@@ -129,6 +130,9 @@ async function listenForMetrics(config: Config, metrics: Metrics, say: (msg: str
 /** `svc serve --smtp` (what npm start runs): mail is taken at SVC_SMTP_PORT, else here (else any free port when this one is taken). */
 export const LOCAL_SMTP_PORT = 2525;
 
+/** How long a signal's shutdown may take before svc exits anyway (with code 1). */
+const SHUTDOWN_LIMIT_MS = 10_000;
+
 export interface ServeOptions {
   /** Take e-mail even when SVC_SMTP_PORT is unset, at LOCAL_SMTP_PORT. */
   smtp?: boolean;
@@ -140,7 +144,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   process.on('exit', () => lock.release());
   const logger = createLogger(config.SVC_LOG_LEVEL);
   const database = await openDatabase(config, say, databaseLog(logger));
-  const rateLimiter = chooseRateLimiter({ redisUrl: config.SVC_REDIS_URL, embeddedDatabase: database.embedded, log: workerLog(logger, 'rate-limit') });
+  const rateLimiter = await chooseRateLimiter({ redisUrl: config.SVC_REDIS_URL, embeddedDatabase: database.embedded, log: workerLog(logger, 'rate-limit') });
   let sandbox: SandboxCarriers | undefined;
   let app: FastifyInstance | undefined;
   let worker: TrackingWorker | undefined;
@@ -149,25 +153,35 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   let ais: AisWorker | undefined;
   let metricsServer: FastifyInstance | undefined;
   let smtp: SmtpListener | undefined;
-  /** Stops whatever has started: requests first, then the workers, then what they use. */
+  /** Stops whatever has started: requests first, then the workers, then what they use; in order, each named for a stop that hangs. */
+  const steps: [string, () => Promise<unknown> | undefined][] = [
+    ['the HTTP server', () => app?.close()],
+    ['the metrics server', () => metricsServer?.close()],
+    ['the SMTP listener', () => smtp?.close()],
+    ['the tracking worker', () => worker?.stop()],
+    ['the webhook delivery worker', () => delivery?.stop()],
+    ['the document worker', () => documents?.stop()],
+    ['the AIS worker', () => ais?.stop()],
+    ['the sandbox', () => sandbox?.close()],
+    ['the rate limiter', () => rateLimiter.close()],
+    ['the database connections', () => database.close()],
+  ];
+  let stopping = '';
   const stopAll = async () => {
-    await app?.close().catch(() => {});
-    await metricsServer?.close().catch(() => {});
-    await smtp?.close().catch(() => {});
-    await worker?.stop().catch(() => {});
-    await delivery?.stop().catch(() => {});
-    await documents?.stop().catch(() => {});
-    await ais?.stop().catch(() => {});
-    await sandbox?.close().catch(() => {});
-    await rateLimiter.close().catch(() => {});
-    await database.close().catch(() => {});
+    for (const [name, step] of steps) {
+      stopping = name;
+      await step()?.catch(() => {});
+    }
   };
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     say(`${signal} received, shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => {
+      say(`shutdown did not end within ${SHUTDOWN_LIMIT_MS / 1000} s (still stopping ${stopping}); exiting`);
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS);
     force.unref();
     await stopAll();
     process.exit(0);

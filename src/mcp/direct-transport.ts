@@ -16,6 +16,10 @@ import {
   type MessageExtraInfo,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { memoize } from '../memoize.ts';
+
+// A client sends the same Content-Type every time: each is parsed once (bounded: clients choose them).
+const jsonContentType = memoize(isJsonContentType, 1_000);
 
 /** The web-standard transport's own bound on a body (DEFAULT_MAX_REQUEST_BODY_SIZE, 4 MiB). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -35,7 +39,7 @@ export function plainRequest({ headers, body }: PostedRequest): JSONRPCRequest |
   const accept = headers.accept;
   if (typeof accept !== 'string' || !accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
   const contentType = headers['content-type'];
-  if (typeof contentType !== 'string' || !isJsonContentType(contentType)) return undefined;
+  if (typeof contentType !== 'string' || !jsonContentType(contentType)) return undefined;
   const version = headers['mcp-protocol-version'];
   if (version !== undefined && (typeof version !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return undefined;
   if (body.length > MAX_BODY_BYTES / 3 && Buffer.byteLength(body) > MAX_BODY_BYTES) return undefined;

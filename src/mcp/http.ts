@@ -5,14 +5,12 @@
 // request, headers as the transport wants them) goes straight to a server kept connected to a
 // DirectTransport; anything else to the SDK's web-standard transport, which answers it its own way.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { RequestInfo } from '@modelcontextprotocol/sdk/types.js';
 import { apiKeyOfHeader } from '../domain/api-key-header.ts';
 import { KeyCache, MISSING_TOKEN, type KeyCheck } from './auth.ts';
-import { plainRequest } from './direct-transport.ts';
 import { OriginPolicy, type OriginPolicyOptions } from './origin-policy.ts';
 import { keyedClient, restClient } from './rest-client.ts';
-import { McpServerPool } from './server.ts';
+import type { McpServerPool } from './server.ts';
 
 export interface McpHttpOptions extends OriginPolicyOptions {
   /** Where MCP answers POSTs: /mcp and /api/mcp (and / for the standalone server). */
@@ -44,16 +42,33 @@ function fail(reply: FastifyReply, status: number, error: string, message: strin
   return reply.code(status).headers(headers).type('application/json; charset=utf-8').send({ error, message });
 }
 
+/**
+ * The MCP SDK and svc's tools, loaded with the first MCP request (then kept): about 0.15 s of CPU
+ * that svc serve's start need not pay.
+ */
+const loadEngine = async () => {
+  const [{ McpServerPool }, { plainRequest }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
+    import('./server.ts'),
+    import('./direct-transport.ts'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+  ]);
+  return { McpServerPool, plainRequest, WebStandardStreamableHTTPServerTransport };
+};
+let engine: Awaited<ReturnType<typeof loadEngine>> | undefined;
+
 export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) => {
   const policy = new OriginPolicy(options);
   const keys = options.keys ?? new KeyCache();
   const send = options.fetch ?? globalThis.fetch;
-  // REST refusing a key mid-call (revoked since it was checked): check it afresh next time.
-  const servers = new McpServerPool((baseUrl) => keyedClient(baseUrl, send, (token) => keys.forget(token)));
+  let pool: McpServerPool | undefined;
 
   // The transport reads the body itself, to answer bad JSON and media types the JSON-RPC way.
+  // application/json is named as well as '*': fastify remembers which parser a Content-Type
+  // takes only for a named one, and works out the catch-all afresh for every request.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  const asText = (_req: FastifyRequest, body: string | Buffer, done: (err: null, body: string | Buffer) => void) => done(null, body);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, asText);
+  app.addContentTypeParser('*', { parseAs: 'string' }, asText);
 
   app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
     const status = err.statusCode ?? 500;
@@ -85,6 +100,9 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) 
       return fail(reply, 502, check.error, check.message);
     }
 
+    const { McpServerPool, plainRequest, WebStandardStreamableHTTPServerTransport } = (engine ??= await loadEngine());
+    // REST refusing a key mid-call (revoked since it was checked): check it afresh next time.
+    const servers = (pool ??= new McpServerPool((baseUrl) => keyedClient(baseUrl, send, (token) => keys.forget(token))));
     const body = typeof req.body === 'string' ? req.body : '';
     const request = plainRequest({ headers: req.headers, body });
     if (request) {

@@ -2,6 +2,7 @@
 // requests to a server on the user's own machine (DNS rebinding: a hostile name resolving to
 // 127.0.0.1), so a server bound to loopback answers only loopback names unless told otherwise,
 // and browsers only from loopback pages unless origins are listed.
+import { memoize } from '../memoize.ts';
 
 export interface OriginPolicyOptions {
   /** The address the server listens on (HOST or SVC_MCP_HOST). */
@@ -26,6 +27,9 @@ function splitHost(host: string): { name: string; port?: string } {
   return m ? { name: m[1], port: m[2] || undefined } : { name: host.toLowerCase() };
 }
 
+// Every request of a client carries the same Host: each is split once (bounded: clients choose them).
+const splitHostOf = memoize(splitHost, 1_000);
+
 const normaliseOrigin = (origin: string) => origin.trim().toLowerCase().replace(/\/+$/, '');
 
 export class OriginPolicy {
@@ -41,7 +45,7 @@ export class OriginPolicy {
 
   hostAllowed(host: string | undefined): boolean {
     if (host === undefined || host === '') return this.hosts.length === 0 && !this.loopbackOnly;
-    const given = splitHost(host);
+    const given = splitHostOf(host);
     if (this.hosts.length > 0) return this.hosts.some((h) => h.name === given.name && (h.port === undefined || h.port === given.port));
     return !this.loopbackOnly || LOOPBACK_NAMES.has(given.name);
   }

@@ -4,7 +4,8 @@
 // asynchronously, the structured content checked asynchronously field by field, and the result
 // parsed again into a copy. For svc's tools, whose answers are built from typed views, that was a
 // fifth of what MCP adds to the REST call behind a tool. Here a call whose arguments the tool's
-// own input schema accepts runs the tool's handler directly; its structured content is still
+// own input schema accepts (a compiled check for the plain schemas most tools have,
+// input-check.ts) runs the tool's handler directly; its structured content is still
 // checked against the output schema, synchronously, by a validator compiled for it
 // (output-check.ts). Anything else (an unknown tool, arguments
 // the schema refuses, a task or _meta in the request) is left to the SDK, so every error answer
@@ -13,6 +14,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { getParseErrorMessage } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { ErrorCode, McpError, type CallToolResult, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { compiledInputParse, type InputParse } from './input-check.ts';
 import { compiledCheck, type CompiledCheck } from './output-check.ts';
 
 export interface KeptTool {
@@ -22,6 +24,8 @@ export interface KeptTool {
   handler: (args: unknown) => Promise<CallToolResult>;
   /** The output schema's compiled check, made on the tool's first short call (null: there is none). */
   outputCheck?: CompiledCheck | null;
+  /** The input schema's short parse, made on the tool's first short call (null: zod parses). */
+  inputParse?: InputParse | null;
 }
 
 const kept = new WeakMap<McpServer, Map<string, KeptTool>>();
@@ -54,11 +58,16 @@ export function shortToolCall(server: McpServer, request: JSONRPCRequest): (() =
   if (!isPlainObject(args)) return undefined;
   const tool = kept.get(server)?.get(params.name);
   if (!tool) return undefined;
-  const parsed = tool.input.safeParse(args);
-  if (!parsed.success) return undefined;
+  if (tool.inputParse === undefined) tool.inputParse = compiledInputParse(tool.input) ?? null;
+  let parsed = tool.inputParse?.(args);
+  if (parsed === undefined) {
+    const zodParsed = tool.input.safeParse(args);
+    if (!zodParsed.success) return undefined;
+    parsed = zodParsed.data;
+  }
   const name = params.name;
   return async () => {
-    const result = await tool.handler(parsed.data);
+    const result = await tool.handler(parsed);
     if (result.isError) return result;
     if (tool.outputCheck === undefined) tool.outputCheck = compiledCheck(tool.output) ?? null;
     if (tool.outputCheck?.(result.structuredContent)) return result;

@@ -20,7 +20,7 @@ import { findNotificationLogs, findNotifications } from '../store/webhook-notifi
 import { findWebhooks } from '../store/webhooks.ts';
 import { attachCustomFields, customFieldDefinitionResourcesById, customFieldResourcesById } from './custom-fields.ts';
 import { emailSubmissionsById } from './email-submissions.ts';
-import { containerResourcesById, shipmentResourcesById } from './tracking.ts';
+import { containerEventsAttached, containerResourcesById, shipmentResourcesById } from './tracking.ts';
 
 export const resourceTypes: ResourceTypes = {
   tracking_request: {
@@ -52,7 +52,7 @@ export const resourceTypes: ResourceTypes = {
       raw_events: ['raw_event'],
       custom_fields: ['custom_field'],
     },
-    attached: { custom_fields: (ctx, records) => attachCustomFields(ctx, 'Container', records) },
+    attached: { custom_fields: (ctx, records) => attachCustomFields(ctx, 'Container', records), transport_events: containerEventsAttached },
     load: containerResourcesById,
   },
   custom_field: {

@@ -1,18 +1,22 @@
 // The read model's entry points: records by type and id, and the records an `include` names,
 // loaded through the one table of resource types.
 import type { Resource } from '../jsonapi/document.ts';
-import { loadIncluded, validateInclude, type LoadContext } from '../jsonapi/include.ts';
-import { memoize } from '../jsonapi/memo.ts';
+import { attachedAlong, loadIncluded, validateInclude, type LoadContext } from '../jsonapi/include.ts';
+import { memoize } from '../memoize.ts';
 import { includeList } from '../jsonapi/query.ts';
 import { resourceTypes } from './resource-types.ts';
 
 export type { LoadContext };
 
-/** The records of `type` with these ids that the account may see (fewer when some are not). */
-export async function loadResources(ctx: LoadContext, type: string, ids: string[]): Promise<Resource[]> {
+/**
+ * The records of `type` with these ids that the account may see (fewer when some are not); with
+ * `paths`, for the include along those paths that follows (loadIncludedResources), which fills
+ * in what it goes along.
+ */
+export async function loadResources(ctx: LoadContext, type: string, ids: string[], paths?: string[]): Promise<Resource[]> {
   const load = resourceTypes[type]?.load;
   if (!load) throw new Error(`no loader for resource type ${type}`);
-  return load(ctx, ids);
+  return load(ctx, ids, paths && paths.length > 0 ? attachedAlong(resourceTypes, type, paths) : undefined);
 }
 
 const includePathsByRoot = new Map<string, (include: string) => string[]>();

@@ -4,15 +4,16 @@
 import type { Resource } from '../jsonapi/document.ts';
 import type { LoadContext } from '../jsonapi/include.ts';
 import { rawEventResource } from '../jsonapi/serializers/raw-event.ts';
-import { containerResource, shipmentResource } from '../jsonapi/serializers/tracking.ts';
+import { toMany } from '../jsonapi/document.ts';
+import { containerResource, EVENTS_FILLED_BY_INCLUDE, shipmentResource, transportEventResource } from '../jsonapi/serializers/tracking.ts';
 import { inParallel } from '../store/concurrent.ts';
 import type { Queryable } from '../store/db.ts';
 import { companyNamesOf } from '../store/parties.ts';
 import { shippingLineNamesOf } from '../store/reference.ts';
 import { freshAisPortEtas, type AisEtaShown } from '../store/ais-arrivals.ts';
-import { containersOfShipments, type ContainerRow, type ShipmentRow } from '../store/shipments.ts';
+import { containerIdsOfShipments, findContainers, type ContainerRow, type ShipmentRow } from '../store/shipments.ts';
 import { shownContainers, shownShipments, transportEventIdsOf } from '../store/tracking-reads.ts';
-import { eventNamesBySourceEvent, rawEventsOfContainer } from '../store/transport-events.ts';
+import { eventNamesBySourceEvent, rawEventsOfContainer, transportEventsOfContainers } from '../store/transport-events.ts';
 
 /**
  * How long an AIS estimate is shown after svc computed it. The AIS pass recomputes it about once
@@ -38,7 +39,7 @@ const aisSince = (now: Date) => new Date(now.getTime() - AIS_ETA_MAX_AGE_MS);
 export async function shipmentResources(db: Queryable, rows: ShipmentRow[], now: Date): Promise<Resource[]> {
   const aisKeys = rows.map(aisEtaKey);
   const [containers, lineOf, customerName, aisEtas] = await inParallel(db, [
-    () => containersOfShipments(db, rows.map((r) => r.id)),
+    () => containerIdsOfShipments(db, rows.map((r) => r.id)),
     () => shippingLineNamesOf(db, [...new Set(rows.map((r) => r.scac))]),
     () => companyNamesOf(db, [...new Set(rows.map((r) => r.customer_id).filter((id): id is string => !!id))]),
     () => freshAisPortEtas(db, aisKeys.filter((k) => k !== null), aisSince(now)),
@@ -62,9 +63,29 @@ export async function containerResources(db: Queryable, rows: ContainerRow[]): P
   return rows.map((r) => containerResource(r, eventIds.get(r.id) ?? []));
 }
 
-/** The account's containers with these ids as resources, with their events' ids: one statement. */
-export async function containerResourcesById({ db, accountId }: LoadContext, ids: string[]): Promise<Resource[]> {
+/**
+ * The account's containers with these ids as resources, with their events' ids: one statement.
+ * When the include that follows reads their transport events (containerEventsAttached), the
+ * containers are read alone and the ids come with the events.
+ */
+export async function containerResourcesById({ db, accountId }: LoadContext, ids: string[], filledByInclude?: ReadonlySet<string>): Promise<Resource[]> {
+  if (filledByInclude?.has('transport_events')) return (await findContainers(db, accountId, ids)).map((r) => containerResource(r, EVENTS_FILLED_BY_INCLUDE));
   return (await shownContainers(db, accountId, ids)).map((r) => containerResource(r, r.transport_event_ids));
+}
+
+/**
+ * include=transport_events on containers read without their events' ids: the events, read by
+ * container in their listed order, fill in each container's linkage. One statement, as reading
+ * the ids with the containers and then the events by id would take two.
+ */
+export async function containerEventsAttached({ db }: LoadContext, records: Resource[]): Promise<Resource[]> {
+  const events = await transportEventsOfContainers(db, records.map((r) => r.id));
+  for (const record of records) {
+    const ids: string[] = [];
+    for (const e of events) if (e.container_id === record.id) ids.push(e.id);
+    (record.relationships ??= {}).transport_events = toMany('transport_event', ids);
+  }
+  return events.map(transportEventResource);
 }
 
 /** What a container's carrier sent, oldest first, each with the transport event it became. */

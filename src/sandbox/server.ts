@@ -22,6 +22,8 @@ export interface SandboxOptions {
   clock: Clock;
   /** JSON file keeping first-seen anchors across restarts; without it (tests) they live in memory. */
   statePath?: string;
+  /** JSON file keeping the world's reference data between starts (loadSandboxWorld); without it, read from refdata/ each time. */
+  worldDataPath?: string;
   /** Simulated seconds per real second, reported by GET /sandbox/clock (default: the ScaledClock's speed, else 1). */
   speed?: number;
   /** Real milliseconds between subscription deliveries; without it, deliveries happen only on sandbox.tick(). */
@@ -64,7 +66,7 @@ function parseQueryString(text: string): Record<string, string> {
 
 export async function buildSandboxServer(options: SandboxOptions): Promise<SandboxApp> {
   const { clock } = options;
-  const world = options.world ?? (await loadSandboxWorld());
+  const world = options.world ?? (await loadSandboxWorld(options.worldDataPath));
   const registry = new JourneyRegistry(world, clock, options.statePath);
   const hub = new SubscriptionHub(registry, clock, options.onDelivery);
   const served = new Set<string>(SANDBOX_SCACS);

@@ -1,6 +1,8 @@
 // What the sandbox knows about the real world: ports with coordinates, time zones and SMDG
 // terminal codes, the carriers it impersonates with their B/L and container prefixes, real
 // vessels, and sea distances. Built once from refdata/ through svc's own parsers.
+import { createHash } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { numberOrNull, textOrNull } from '../refdata/csv.ts';
 import { haversineNm } from '../geo/distance.ts';
@@ -64,7 +66,7 @@ export interface SandboxWorld {
 type Port = Pick<LocationRow, 'locode' | 'name' | 'country_code' | 'latitude' | 'longitude' | 'time_zone' | 'alias_of'>;
 
 /** What the world is built from: the reference data, reduced to what the sandbox reads. */
-interface SandboxData {
+export interface SandboxData {
   ports: Port[];
   /** Their `port_id` is the port's LOCODE. */
   terminals: TerminalRow[];
@@ -203,12 +205,44 @@ function buildSandboxWorld(data: SandboxData): SandboxWorld {
   };
 }
 
+/** Bump when sandboxData() makes something else of unchanged files, so kept copies are made again. */
+const DATA_FORMAT = 1;
+
+/**
+ * sandboxData(), kept in `file` between starts: reading ports.csv and matching terminals to ports
+ * is about half a second of CPU, paid at every start of svc serve before this copy. The copy is
+ * keyed by a digest of the source files (a couple of milliseconds), so changed reference data or
+ * parsers (DATA_FORMAT) make it again; a copy that cannot be read or written (a read-only folder,
+ * a torn file) is made afresh, as without one.
+ */
+export async function keptSandboxData(sources: Sources, file: string | undefined): Promise<SandboxData> {
+  if (!file) return sandboxData(sources);
+  const hash = createHash('sha256').update(`sandbox-data:${DATA_FORMAT}\n`);
+  for (const [name, bytes] of Object.entries(sources)) hash.update(`${name}:${bytes.length}\n`).update(bytes);
+  const key = hash.digest('hex');
+  const kept = await readFile(file, 'utf8').then(
+    (text) => JSON.parse(text) as { key?: string; data?: SandboxData } | null,
+    () => null,
+  ).catch(() => null);
+  if (kept?.key === key && kept.data) return kept.data;
+  const data = sandboxData(sources);
+  // Written aside and renamed: a concurrent reader sees the old copy or the new one, never half.
+  const aside = `${file}.${process.pid}.tmp`;
+  await writeFile(aside, JSON.stringify({ key, data }))
+    .then(() => rename(aside, file))
+    .catch(() => rm(aside, { force: true }));
+  return data;
+}
+
 let loading: Promise<SandboxWorld> | undefined;
 
-/** The world from refdata/, parsed on first use and shared by every sandbox in the process. */
-export function loadSandboxWorld(): Promise<SandboxWorld> {
+/**
+ * The world from refdata/, parsed on first use and shared by every sandbox in the process; with
+ * `dataFile`, what it is built from is kept there for the next process (keptSandboxData).
+ */
+export function loadSandboxWorld(dataFile?: string): Promise<SandboxWorld> {
   loading ??= readSources()
-    .then((sources) => buildSandboxWorld(sandboxData(sources)))
+    .then(async (sources) => buildSandboxWorld(await keptSandboxData(sources, dataFile)))
     .catch((error: unknown) => {
       loading = undefined; // a later call may succeed (e.g. a file being replaced)
       throw error;

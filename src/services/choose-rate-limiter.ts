@@ -3,13 +3,16 @@
 // only one svc serve (the one API process) run on it; else PostgreSQL, which any number of API
 // processes on one DATABASE_URL share.
 import { memoryRateLimiter, postgresRateLimiter, type RateLimiter } from './rate-limiters.ts';
-import { redisRateLimiter } from './redis-rate-limiter.ts';
 
-export function chooseRateLimiter(options: {
+export async function chooseRateLimiter(options: {
   redisUrl?: string;
   embeddedDatabase: boolean;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
-}): RateLimiter {
-  if (options.redisUrl) return redisRateLimiter({ url: options.redisUrl, log: options.log });
+}): Promise<RateLimiter> {
+  if (options.redisUrl) {
+    // Loaded only when used: the Redis client is some 45 modules a start without Redis need not read.
+    const { redisRateLimiter } = await import('./redis-rate-limiter.ts');
+    return redisRateLimiter({ url: options.redisUrl, log: options.log });
+  }
   return options.embeddedDatabase ? memoryRateLimiter() : postgresRateLimiter();
 }

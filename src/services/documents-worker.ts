@@ -9,7 +9,6 @@
 // and tracks again (numbers tracked by then are skipped), so no number found is lost.
 import type { Clock } from '../clock.ts';
 import { nothingRead, type ExtractDocument, type ExtractedNumbers, type Extraction } from '../domain/documents/extraction.ts';
-import { extractDocument } from '../documents/extract.ts';
 import { domainEvent } from '../domain/events/domain-event.ts';
 import { DomainError } from '../domain/errors.ts';
 import { MINUTE } from '../domain/time-units.ts';
@@ -47,6 +46,12 @@ const REQUEST_TYPES: readonly [keyof ExtractedNumbers, CreateTrackingRequest['re
   ['bookings', 'booking_number'],
 ];
 
+/**
+ * svc's own extraction engine (src/documents/extract.ts), loaded with the first document: its PDF,
+ * e-mail and schema modules are no part of svc serve's start.
+ */
+const svcExtract: ExtractDocument = async (bytes, contentType) => (await import('../documents/extract.ts')).extractDocument(bytes, contentType);
+
 export class DocumentWorker {
   readonly #extract: ExtractDocument;
   readonly #loop = new PollLoop(
@@ -55,7 +60,7 @@ export class DocumentWorker {
   );
 
   constructor(private readonly deps: DocumentWorkerDeps) {
-    this.#extract = deps.extract ?? extractDocument;
+    this.#extract = deps.extract ?? svcExtract;
   }
 
   /** Runs the jobs due now; returns how many it took. */

@@ -5,9 +5,8 @@
 // submission stored before (a crash after the commit but before the answer, or a message for
 // several accounts that failed for a later one).
 import { createHash } from 'node:crypto';
-import PostalMime, { type Address, type Email } from 'postal-mime';
+import type { Address, Email } from 'postal-mime';
 import type { Clock } from '../clock.ts';
-import { mailBodyText } from '../documents/extract.ts';
 import { Conflict, Invalid, NotFound, TooLarge } from '../domain/errors.ts';
 import { withTransaction, type Db, type Queryable } from '../store/db.ts';
 import { findDocuments, insertBlob, type DocumentRow } from '../store/documents.ts';
@@ -59,6 +58,8 @@ const SKIPPABLE = (err: unknown): err is Invalid | Conflict | TooLarge => err in
 export async function acceptEmail(db: Db, clock: Clock, settings: DocumentSettings, accountId: string, raw: Buffer, receivedBy: 'smtp' | 'api'): Promise<AcceptedEmail> {
   if (raw.length > settings.maxBytes) throw tooLarge(settings.maxBytes);
   if (raw.length === 0) throw new Invalid([], 'The message is empty (0 bytes).', 'empty_message');
+  // Loaded with the first message: the mail parser and the extraction engine are no part of svc serve's start.
+  const [{ default: PostalMime }, { mailBodyText }] = await Promise.all([import('postal-mime'), import('../documents/extract.ts')]);
   let mail: Email;
   try {
     mail = await PostalMime.parse(raw);

@@ -32,12 +32,14 @@ export interface FeatureCollection {
  */
 export const SIMPLIFY_TOLERANCE_DEG = 0.02;
 
-const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+/** Made on first use: loading ICU's region names costs about 0.1 s, which svc serve's start need not pay. */
+let regionNames: Intl.DisplayNames | undefined;
 
 /** English name of an ISO 3166 country code (Intl's CLDR data), the code itself when unknown. */
 export function countryName(code: string): string {
   try {
-    return REGION_NAMES.of(code) ?? code;
+    regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' });
+    return regionNames.of(code) ?? code;
   } catch {
     return code;
   }

@@ -22,14 +22,17 @@ export async function shipmentsAtSea(db: Queryable): Promise<ShipmentAtSea[]> {
 
 /**
  * Locks, for the rest of the transaction, those of the shipments no tracking worker holds and
- * that are still at sea. A worker refreshing one holds its lease (locked_until), and one about to
- * claim it skips the locked row (FOR UPDATE SKIP LOCKED), so an AIS arrival and a carrier refresh
- * never write one shipment's events at the same time.
+ * that are still at sea, with their refresh rows (shipment_refreshes). A worker refreshing one
+ * holds its lease (locked_until), and one about to claim it skips the locked refresh row (FOR
+ * UPDATE SKIP LOCKED), so an AIS arrival and a carrier refresh never write one shipment's events
+ * at the same time. A shipment never scheduled is given its (unscheduled) refresh row first, to lock.
  */
 export async function lockShipmentsAtSea(db: Queryable, ids: string[], now: Date): Promise<ShipmentRow[]> {
+  await db.query('INSERT INTO shipment_refreshes (shipment_id) SELECT unnest($1::uuid[]) ON CONFLICT (shipment_id) DO NOTHING', [ids]);
   const { rows } = await db.query<ShipmentRow>(
-    `SELECT * FROM shipments WHERE id = ANY($1::uuid[]) AND (locked_until IS NULL OR locked_until <= $2) AND ${AT_SEA}
-      ORDER BY id FOR UPDATE SKIP LOCKED`,
+    `SELECT s.* FROM shipments s JOIN shipment_refreshes r ON r.shipment_id = s.id
+      WHERE s.id = ANY($1::uuid[]) AND (r.locked_until IS NULL OR r.locked_until <= $2) AND ${AT_SEA}
+      ORDER BY s.id FOR UPDATE OF s, r SKIP LOCKED`,
     [ids, now],
   );
   return rows;

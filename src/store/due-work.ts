@@ -21,11 +21,13 @@ export const BACKLOG_COUNT_CAP = 10_000;
 
 /**
  * Tracking work is due on the tracking clock (demo time while the sandbox runs), notifications on
- * the delivery worker's real time, so each queue is measured against its own "now". Each part is
- * a range scan of the partial index the claim query uses, in due order and stopped by the cap
- * (test/due-work-plan.test.ts checks the plans); past the cap, the oldest is that of the items
- * that came due first. A notification due at once has next_attempt_at '-infinity': it has been
- * due since it was written (or redelivered).
+ * the delivery worker's real time, so each queue is measured against its own "now". The tracking
+ * parts are range scans of the partial indexes the claims use, in due order and stopped by the
+ * cap (test/due-work-plan.test.ts checks the plans); past the cap, the oldest is that of the items
+ * that came due first. Notifications are counted off the delivery queue (migration 030), which
+ * holds pending notifications only, so reading it costs what is pending whatever the history;
+ * past the cap, the oldest is that of the ones counted. A notification due at once has due_at
+ * '-infinity': it has been due since it was queued (or since its lease ended).
  */
 export async function dueWorkBacklog(db: Queryable, trackingNow: Date, deliveryNow: Date): Promise<QueueBacklog[]> {
   const { rows } = await db.query<{ queue: WorkQueue; due: number; oldest: Date | null }>(dueWorkBacklogSql, [trackingNow, deliveryNow, BACKLOG_COUNT_CAP]);
@@ -37,8 +39,8 @@ export const dueWorkBacklogSql = `SELECT 'tracking_requests' AS queue, count(*) 
    FROM (SELECT next_attempt_at FROM tracking_requests WHERE ${dueAt1('tracking_requests')} ORDER BY next_attempt_at LIMIT $3) AS d
   UNION ALL
  SELECT 'shipment_refreshes', count(*), min(next_refresh_at)
-   FROM (SELECT next_refresh_at FROM shipments WHERE ${dueAt1('shipments')} ORDER BY next_refresh_at LIMIT $3) AS d
+   FROM (SELECT next_refresh_at FROM shipment_refreshes WHERE ${dueAt1('shipment_refreshes')} ORDER BY next_refresh_at LIMIT $3) AS d
   UNION ALL
- SELECT 'webhook_notifications', count(*), min(greatest(next_attempt_at, updated_at))
-   FROM (SELECT next_attempt_at, updated_at FROM webhook_notifications
-          WHERE delivery_status = 'pending' AND next_attempt_at <= $2 ORDER BY next_attempt_at LIMIT $3) AS d`;
+ SELECT 'webhook_notifications', count(*), min(greatest(due_at, leased_until, queued_at))
+   FROM (SELECT due_at, leased_until, queued_at FROM webhook_delivery_queue
+          WHERE due_at <= $2 AND leased_until <= $2 LIMIT $3) AS d`;

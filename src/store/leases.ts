@@ -2,7 +2,10 @@
 // workers (and processes) skip each other's. Table and column come from a closed set, never input.
 import { plannedPerRun, type Queryable } from './db.ts';
 
-export const DUE_COLUMN = { shipments: 'next_refresh_at', tracking_requests: 'next_attempt_at', documents: 'next_attempt_at' } as const;
+export const DUE_COLUMN = { shipment_refreshes: 'next_refresh_at', tracking_requests: 'next_attempt_at', documents: 'next_attempt_at' } as const;
+
+/** The column a queue's rows are named by: a refresh by its shipment (shipment_refreshes, migration 029). */
+export const KEY_COLUMN = { shipment_refreshes: 'shipment_id', tracking_requests: 'id', documents: 'id' } as const;
 
 /** What "due" means for a row of `table` at `now` ($1): its time has come and no live lease holds it. */
 export const dueAt1 = (table: keyof typeof DUE_COLUMN) => `${DUE_COLUMN[table]} <= $1 AND (locked_until IS NULL OR locked_until <= $1)`;
@@ -28,7 +31,7 @@ export async function claimDue<Row>(
  */
 export const claimDueSql = (table: keyof typeof DUE_COLUMN) =>
   `UPDATE ${table} SET locked_until = $2
-    WHERE id IN (SELECT id FROM ${table}
+    WHERE ${KEY_COLUMN[table]} IN (SELECT ${KEY_COLUMN[table]} FROM ${table}
                   WHERE ${dueAt1(table)}
                   ORDER BY ${DUE_COLUMN[table]} LIMIT $3 FOR UPDATE SKIP LOCKED)
     RETURNING *`;

@@ -1,7 +1,8 @@
 // SQL for shipments and their containers. This is the only module that writes the shipments row.
-import type { Queryable } from './db.ts';
+import { plannedPerRun, type Queryable } from './db.ts';
 import { findOfAccount, updateLabelsOfAccount, type LabelEdit } from './account-rows.ts';
-import { claimDue } from './leases.ts';
+import { claimDueSql } from './leases.ts';
+import { scheduleRefreshes } from './shipment-refreshes.ts';
 import { isUuid } from './uuid.ts';
 
 export interface ShipmentRow {
@@ -21,7 +22,6 @@ export interface ShipmentRow {
   line_tracking_last_changed_at: Date | null;
   line_tracking_stopped_at: Date | null;
   line_tracking_stopped_reason: string | null;
-  next_refresh_at: Date | null;
   /** The digest of the carrier answer the stored state was last brought up to date with (028). */
   carrier_answer_digest?: string | null;
   created_at: Date;
@@ -87,6 +87,17 @@ export const findShipments = (db: Queryable, accountId: string, ids: string[]): 
 
 export const findContainers = (db: Queryable, accountId: string, ids: string[]): Promise<ContainerRow[]> => findOfAccount(db, 'containers', accountId, ids);
 
+/**
+ * The ids of these shipments' containers, by number: what a list of shipments shows of them.
+ * (Not their rows: each container's state is a kilobyte or more to carry and parse, twice a
+ * shipment's, and a page of shipments names about two containers each.)
+ */
+export async function containerIdsOfShipments(db: Queryable, shipmentIds: string[]): Promise<{ id: string; shipment_id: string }[]> {
+  if (shipmentIds.length === 0) return [];
+  const { rows } = await db.query<{ id: string; shipment_id: string }>('SELECT id, shipment_id FROM containers WHERE shipment_id = ANY($1::uuid[]) ORDER BY number', [shipmentIds]);
+  return rows;
+}
+
 export async function containersOfShipments(db: Queryable, shipmentIds: string[]): Promise<ContainerRow[]> {
   if (shipmentIds.length === 0) return [];
   const { rows } = await db.query<ContainerRow>('SELECT * FROM containers WHERE shipment_id = ANY($1::uuid[]) ORDER BY number', [shipmentIds]);
@@ -122,9 +133,13 @@ export async function updateContainerRefNumbers(db: Queryable, accountId: string
   return rows[0];
 }
 
-/** Claims up to `limit` shipments due for a refresh, leasing them until `leaseUntil`. */
-export const claimDueShipments = (db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ShipmentRow[]> =>
-  claimDue(db, 'shipments', now, leaseUntil, limit);
+/** Claims up to `limit` shipments due for a refresh, leasing them until `leaseUntil` (planned for its values, as claimDue is). */
+export async function claimDueShipments(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ShipmentRow[]> {
+  const { rows } = await db.query<ShipmentRow>(
+    plannedPerRun(`WITH claimed AS (${claimDueSql('shipment_refreshes')}) SELECT s.* FROM claimed c JOIN shipments s ON s.id = c.shipment_id`, [now, leaseUntil, limit]),
+  );
+  return rows;
+}
 
 /** Stores the carrier's push subscription for a shipment, so its callbacks can be verified. */
 export async function saveCarrierSubscription(db: Queryable, shipmentId: string, subscriptionId: string, secret: Buffer): Promise<void> {
@@ -141,7 +156,8 @@ export async function carrierSubscriptionSecret(db: Queryable, shipmentId: strin
 /** Brings a tracked shipment's next refresh forward to `now` (never later than it already was); a stopped one stays stopped. */
 export async function makeDueNow(db: Queryable, shipmentId: string, now: Date): Promise<void> {
   await db.query(
-    'UPDATE shipments SET next_refresh_at = LEAST(coalesce(next_refresh_at, $2), $2) WHERE id = $1 AND line_tracking_stopped_at IS NULL',
+    `INSERT INTO shipment_refreshes AS r (shipment_id, next_refresh_at) SELECT id, $2 FROM shipments WHERE id = $1 AND line_tracking_stopped_at IS NULL
+     ON CONFLICT (shipment_id) DO UPDATE SET next_refresh_at = LEAST(coalesce(r.next_refresh_at, $2), $2)`,
     [shipmentId, now],
   );
 }
@@ -163,8 +179,8 @@ export async function saveShipmentState(
 /** A lookup that answered: records when it was asked and when the shipment last changed, and releases the lease. */
 export async function markLookupSucceeded(db: Queryable, shipmentId: string, askedAt: Date, lastChangedAt: Date): Promise<void> {
   await db.query(
-    `UPDATE shipments SET line_tracking_last_attempted_at = $2, line_tracking_last_succeeded_at = $2,
-            line_tracking_last_changed_at = $3, locked_until = NULL WHERE id = $1`,
+    `WITH answered AS (UPDATE shipments SET line_tracking_last_attempted_at = $2, line_tracking_last_succeeded_at = $2, line_tracking_last_changed_at = $3 WHERE id = $1)
+     UPDATE shipment_refreshes SET locked_until = NULL WHERE shipment_id = $1`,
     [shipmentId, askedAt, lastChangedAt],
   );
 }
@@ -172,7 +188,8 @@ export async function markLookupSucceeded(db: Queryable, shipmentId: string, ask
 /** A lookup that failed: records the attempt, releases the lease and schedules the retry. */
 export async function markLookupFailed(db: Queryable, shipmentId: string, now: Date, nextRefreshAt: Date): Promise<void> {
   await db.query(
-    'UPDATE shipments SET line_tracking_last_attempted_at = $2, next_refresh_at = $3, locked_until = NULL WHERE id = $1',
+    `WITH attempted AS (UPDATE shipments SET line_tracking_last_attempted_at = $2 WHERE id = $1)
+     ${scheduleRefreshes('SELECT $1::uuid, $3::timestamptz')}`,
     [shipmentId, now, nextRefreshAt],
   );
 }
@@ -180,8 +197,8 @@ export async function markLookupFailed(db: Queryable, shipmentId: string, now: D
 /** Stops tracking the shipment: no more refreshes, and its lease is released. */
 export async function stopShipment(db: Queryable, shipmentId: string, reason: string, now: Date): Promise<void> {
   await db.query(
-    `UPDATE shipments SET line_tracking_stopped_at = $2, line_tracking_stopped_reason = $3, next_refresh_at = NULL,
-            locked_until = NULL, updated_at = $2 WHERE id = $1`,
+    `WITH stopped AS (UPDATE shipments SET line_tracking_stopped_at = $2, line_tracking_stopped_reason = $3, updated_at = $2 WHERE id = $1)
+     UPDATE shipment_refreshes SET next_refresh_at = NULL, locked_until = NULL WHERE shipment_id = $1`,
     [shipmentId, now, reason],
   );
 }
@@ -192,8 +209,9 @@ export async function stopShipment(db: Queryable, shipmentId: string, reason: st
  */
 export async function resumeStoppedShipment(db: Queryable, shipmentId: string, now: Date): Promise<void> {
   await db.query(
-    `UPDATE shipments SET line_tracking_stopped_at = NULL, line_tracking_stopped_reason = NULL, next_refresh_at = $2,
-            line_tracking_last_changed_at = $2, updated_at = $2 WHERE id = $1`,
+    `WITH resumed AS (UPDATE shipments SET line_tracking_stopped_at = NULL, line_tracking_stopped_reason = NULL,
+                                          line_tracking_last_changed_at = $2, updated_at = $2 WHERE id = $1)
+     ${scheduleRefreshes('SELECT $1::uuid, $2::timestamptz')}`,
     [shipmentId, now],
   );
 }

@@ -4,7 +4,7 @@
 // and on its shipment's ports and line. Migrations 008, 015, 017 and 026 index each of them beside account_id
 // (015 and 017: followed by the lists' order, so a page on one value is read off the index in
 // order, and a range's page is sorted from index entries alone).
-import { ACCOUNT, pageOfAccount } from './account-rows.ts';
+import { ACCOUNT, pageOfAccount, type CountPath } from './account-rows.ts';
 import { customFieldConditions, type CustomFieldMatch } from './custom-field-filters.ts';
 import type { Conditions, TimeRange } from './conditions.ts';
 import type { Queryable } from './db.ts';
@@ -86,10 +86,20 @@ function onShipment(where: Conditions, s: string, f: JourneyFilters): Conditions
   return where
     // The three legs' ports kept as one array on the shipment (migration 026).
     .when(f.port, (p) => `${s}.port_locodes && ${p}::text[]`)
-    .oneOf(`${s}.state->>'port_of_lading_locode'`, f.pol_locode)
-    .oneOf(`${s}.state->>'port_of_discharge_locode'`, f.pod_locode)
+    // The ports of lading and discharge kept as columns (migration 031): a total is counted from
+    // their index's entries alone.
+    .oneOf(`${s}.pol_locode`, f.pol_locode)
+    .oneOf(`${s}.pod_locode`, f.pod_locode)
     .oneOf(`${s}.scac`, f.line_scac);
 }
+
+/**
+ * The total of a list filtered by a range alone (filter[updated_at], filter[pod_eta_at]): counted
+ * walking the range's index in its own order, which stops at the bound, rather than in the list's
+ * order, which first sorts every match in the range (a day of a large account's updates: thousands
+ * of index entries). A count's order changes nothing but the reading.
+ */
+const countInRangeOrder = (table: string, where: Conditions, column: string): CountPath => ({ from: `FROM ${table} WHERE ${where.sql}`, order: `${column} DESC` });
 
 /** The filters with line_scac as shipments record it (an alternative SCAC becomes its line's own). */
 async function resolved<F extends JourneyFilters>(db: Queryable, f: F): Promise<F> {
@@ -137,6 +147,7 @@ export async function listShipments(
         .within('pod_eta_instant', f.pod_eta);
       onShipment(where, 'shipments', f);
       customFieldConditions(where, 'shipments', f);
+      if (where.size === 2 && (f.updated || f.pod_eta)) return countInRangeOrder('shipments', where, f.updated ? 'updated_at' : 'pod_eta_instant');
     },
     orderBy,
   );
@@ -156,6 +167,7 @@ export async function listContainers(db: Queryable, accountId: string, filters: 
     customFieldConditions(where, 'containers', f);
     const own = where.size;
     const shipment = onShipment(where.nested(), 's', f);
+    if (own === 2 && f.updated && shipment.isEmpty) return countInRangeOrder('containers', where, 'updated_at');
     where.whenAny(shipment, (sql) => `shipment_id IN (SELECT s.id FROM shipments s WHERE s.account_id = ${ACCOUNT} AND ${sql})`);
     // Filtered by the shipment alone: the count walks the matching shipments newest first (off
     // their filter's index when it has one, migration 015) and takes their containers, rather

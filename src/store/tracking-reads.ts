@@ -66,7 +66,8 @@ export async function shownShipments(db: Queryable, accountId: string, ids: stri
        LEFT JOIN ais_port_etas e ON e.vessel_imo = s.state->>'pod_vessel_imo' AND e.port_locode = s.state->>'port_of_discharge_locode'
                                 AND e.computed_at >= $3
       WHERE s.account_id = $1 AND s.id = ANY($2::uuid[])`,
-    [accountId, uuidArray(valid), aisComputedSince],
+    // As text: node-postgres formats a Date parameter field by field, in local time (a few µs).
+    [accountId, uuidArray(valid), aisComputedSince.toISOString()],
   );
   return rows;
 }

@@ -10,6 +10,7 @@ import { recordingCtes } from './domain-events.ts';
 import { announcedEvents, carrierEventOf, trackingEventCtes, trackingEventParams, type TrackingEvents } from './events.ts';
 import { insertNewVessels, vesselColumns, type NamedVessel } from './learned-vessels.ts';
 import { claimDueSql } from './leases.ts';
+import { scheduleRefreshes } from './shipment-refreshes.ts';
 import type { ShipmentRow } from './shipments.ts';
 
 export interface StoredTracking {
@@ -62,19 +63,39 @@ export async function storedTrackingOf(db: Queryable, shipmentId: string, locode
 }
 
 /**
- * Claims up to `limit` shipments due for a refresh (claimDueSql: leased until `leaseUntil`) and
- * reads each one's stored state in the same statement: a refresh then needs no read of its own
- * before asking the carrier, nor after it when the answer is new (read here for many shipments
- * at once, it costs PostgreSQL a fraction of a statement per shipment, so it is read even for the
- * answers that turn out to be applied already). The lease keeps other writers away until the
- * refresh is written.
+ * What the diffs of lookups of these shipments start from, in one statement (the worker groups
+ * the reads of the lookups whose answers are new while one is on its way); in the order given.
+ * The places named are those of the stored events (planSnapshot adds those only the answer names).
  */
-export async function claimDueRefreshes(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<{ shipment: ShipmentRow; stored: StoredTracking }[]> {
-  // Planned for its values, as claimDue is (leases.ts).
-  const { rows } = await db.query<ShipmentRow & { stored: StoredColumns }>(
-    plannedPerRun(`WITH claimed AS (${claimDueSql('shipments')}) SELECT c.*, (SELECT to_json(s) FROM (SELECT ${storedColumns('c.id', "'{}'")}) AS s) AS stored FROM claimed c`, [now, leaseUntil, limit]),
+export async function storedTrackingOfShipments(db: Queryable, shipmentIds: string[]): Promise<StoredTracking[]> {
+  const { rows } = await db.query<{ stored: StoredColumns }>(
+    `SELECT (SELECT to_json(s) FROM (SELECT ${storedColumns('k.id', "'{}'")}) AS s) AS stored FROM unnest($1::uuid[]) WITH ORDINALITY AS k(id, ord) ORDER BY k.ord`,
+    [shipmentIds],
   );
-  return rows.map(({ stored, ...shipment }) => ({ shipment, stored: storedOf(stored) }));
+  return rows.map((r) => storedOf(r.stored));
+}
+
+/** A shipment's containers as the diff stores them. */
+export type StoredContainers = StoredTracking['containers'];
+
+/**
+ * Claims up to `limit` shipments due for a refresh (claimDueSql on shipment_refreshes: leased
+ * until `leaseUntil`), with each one's containers: what a refresh needs before it asks the
+ * carrier (the boxes to ask the terminal about), and when the answer is the one applied already
+ * (the stop rules and the next refresh, from the containers' states). The rest of the stored state
+ * (events, milestones, places) is read only for an answer that is new (storedTrackingOfShipments);
+ * the lease keeps other writers away until the refresh is written.
+ */
+export async function claimDueRefreshes(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<{ shipment: ShipmentRow; containers: StoredContainers }[]> {
+  // Planned for its values, as claimDue is (leases.ts).
+  const { rows } = await db.query<ShipmentRow & { stored_containers: StoredContainers }>(
+    plannedPerRun(
+      `WITH claimed AS (${claimDueSql('shipment_refreshes')})
+       SELECT sh.*, ${storedContainers('sh.id')} AS stored_containers FROM claimed c JOIN shipments sh ON sh.id = c.shipment_id`,
+      [now, leaseUntil, limit],
+    ),
+  );
+  return rows.map(({ stored_containers, ...shipment }) => ({ shipment, containers: stored_containers }));
 }
 
 /** What a successful lookup writes on the shipment row (besides the lease it releases). */
@@ -96,17 +117,16 @@ interface LookupValues {
   billOfLadingNumber: string;
   bookingNumber: string;
   askedAt: string;
-  nextRefreshAt: string;
   at: string;
   lastChangedAt: string;
   answerDigest: string;
 }
 
-/** The SET clause of a lookup's shipment row; the lease is released. */
+/** The SET clause of a lookup's shipment row (its schedule and lease are written by scheduleRefreshes). */
 const lookupSet = (v: LookupValues) =>
   `state = ${v.state}, bill_of_lading_number = coalesce(${v.billOfLadingNumber}, bill_of_lading_number), booking_number = coalesce(${v.bookingNumber}, booking_number),
    updated_at = ${v.at}, line_tracking_last_attempted_at = ${v.askedAt}, line_tracking_last_succeeded_at = ${v.askedAt},
-   line_tracking_last_changed_at = ${v.lastChangedAt}, next_refresh_at = ${v.nextRefreshAt}, carrier_answer_digest = ${v.answerDigest}, locked_until = NULL`;
+   line_tracking_last_changed_at = ${v.lastChangedAt}, carrier_answer_digest = ${v.answerDigest}`;
 
 export type SavedLookup = LookupRow & { shipmentId: string; at: Date; lastChangedAt: Date };
 
@@ -117,9 +137,13 @@ export type SavedLookup = LookupRow & { shipmentId: string; at: Date; lastChange
 export async function saveLookups(db: Queryable, lookups: SavedLookup[]): Promise<void> {
   if (lookups.length === 0) return;
   await db.query(
-    `UPDATE shipments SET ${lookupSet({ state: 'v.state', billOfLadingNumber: 'v.bl', bookingNumber: 'v.booking', askedAt: 'v.asked_at', nextRefreshAt: 'v.next_refresh_at', at: 'v.at', lastChangedAt: 'v.last_changed_at', answerDigest: 'v.digest' })}
-       FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, state jsonb, bl text, booking text, asked_at timestamptz, next_refresh_at timestamptz, at timestamptz, last_changed_at timestamptz, digest text)
-      WHERE shipments.id = v.id`,
+    `WITH v AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, state jsonb, bl text, booking text, asked_at timestamptz, next_refresh_at timestamptz, at timestamptz, last_changed_at timestamptz, digest text)
+     ), saved AS (
+       UPDATE shipments SET ${lookupSet({ state: 'v.state', billOfLadingNumber: 'v.bl', bookingNumber: 'v.booking', askedAt: 'v.asked_at', at: 'v.at', lastChangedAt: 'v.last_changed_at', answerDigest: 'v.digest' })}
+         FROM v WHERE shipments.id = v.id
+     )
+     ${scheduleRefreshes('SELECT id, next_refresh_at FROM v')}`,
     [
       JSON.stringify(
         lookups.map((l) => ({ id: l.shipmentId, state: l.state, bl: l.billOfLadingNumber, booking: l.bookingNumber, asked_at: l.askedAt, next_refresh_at: l.nextRefreshAt, at: l.at, last_changed_at: l.lastChangedAt, digest: l.answerDigest })),
@@ -133,22 +157,25 @@ export interface SavedCheck {
   shipmentId: string;
   askedAt: Date;
   nextRefreshAt: Date;
-  at: Date;
 }
 
 /**
  * Records checks that found nothing to apply, in one statement however many (grouped as
  * saveLookups' are): when svc asked and when to ask next; leases released. The state, the
- * digest and "last changed" stay as they are.
+ * digest, "last changed" and updated_at stay as they are: nothing of the shipment changed, and
+ * the columns written on its row are in no index, so its new version can be a HOT update (where
+ * the page has room).
  */
 export async function saveChecks(db: Queryable, checks: SavedCheck[]): Promise<void> {
   if (checks.length === 0) return;
   await db.query(
-    `UPDATE shipments SET line_tracking_last_attempted_at = v.asked_at, line_tracking_last_succeeded_at = v.asked_at, next_refresh_at = v.next_refresh_at,
-            updated_at = v.at, locked_until = NULL
-       FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[]) AS v(id, asked_at, next_refresh_at, at)
-      WHERE shipments.id = v.id`,
-    [checks.map((c) => c.shipmentId), checks.map((c) => c.askedAt), checks.map((c) => c.nextRefreshAt), checks.map((c) => c.at)],
+    `WITH v AS (
+       SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) AS v(id, asked_at, next_refresh_at)
+     ), asked AS (
+       UPDATE shipments SET line_tracking_last_attempted_at = v.asked_at, line_tracking_last_succeeded_at = v.asked_at FROM v WHERE shipments.id = v.id
+     )
+     ${scheduleRefreshes('SELECT id, next_refresh_at FROM v')}`,
+    [checks.map((c) => c.shipmentId), checks.map((c) => c.askedAt), checks.map((c) => c.nextRefreshAt)],
   );
 }
 
@@ -165,6 +192,8 @@ export interface TrackingChanges extends TrackingEvents {
   containerWrites: { number: string; state: object; isNew: boolean }[];
   /** Vessels the answer names (IMO validated), learned when new. */
   vessels: NamedVessel[];
+  /** Every container's status after the writes ('new' without one), as the shipment row keeps them (migration 026); null when no container is written. */
+  containerStatuses: string[] | null;
 }
 
 export interface SavedChanges {
@@ -213,12 +242,16 @@ export async function saveTrackingChanges(db: Queryable, c: TrackingChanges, fin
            billOfLadingNumber: '$15',
            bookingNumber: '$16',
            askedAt: '$17',
-           nextRefreshAt: '$18',
            at: '$3',
            lastChangedAt: 'CASE WHEN EXISTS (SELECT 1 FROM announced WHERE news) THEN $3 ELSE coalesce(line_tracking_last_changed_at, $3) END',
            answerDigest: '$19',
-         })}
+         })},
+         -- As the containers' trigger (migration 026) would make them at the end of the statement, which then
+         -- finds them so and leaves the row alone: one new version of the shipment row (and its index entries), not two.
+         container_statuses = CASE WHEN $20::text[] IS NULL THEN container_statuses ELSE ARRAY(SELECT DISTINCT unnest($20::text[]) ORDER BY 1) END
           WHERE id = $2
+       ), scheduled AS (
+         ${scheduleRefreshes('SELECT $2::uuid, $18::timestamptz')}
        ), input AS (
          SELECT $1::uuid AS account_id, a.name, a.reference_type, a.reference_id, $2::uuid AS shipment_id, a.container_id,
                 row_number() OVER (ORDER BY a.grp, a.ord) AS ord
@@ -238,7 +271,7 @@ export async function saveTrackingChanges(db: Queryable, c: TrackingChanges, fin
     imos,
     names,
     ...(finish
-      ? [JSON.stringify(finish.lookup.state), finish.lookup.billOfLadingNumber, finish.lookup.bookingNumber, finish.lookup.askedAt, finish.lookup.nextRefreshAt, finish.lookup.answerDigest]
+      ? [JSON.stringify(finish.lookup.state), finish.lookup.billOfLadingNumber, finish.lookup.bookingNumber, finish.lookup.askedAt, finish.lookup.nextRefreshAt, finish.lookup.answerDigest, c.containerStatuses]
       : []),
   ]);
   const r = rows[0];

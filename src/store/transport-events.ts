@@ -1,7 +1,7 @@
 // Reads of recorded events.
 import type { Queryable } from './db.ts';
 import { findOfAccount } from './account-rows.ts';
-import { isUuid } from './uuid.ts';
+import { isUuid, uuidArray } from './uuid.ts';
 
 /** The columns an actual (transport) and an expected (estimated) event share: what, where, on which voyage, from whom. */
 interface ObservedEventRow {
@@ -30,7 +30,7 @@ export async function transportEventsOfContainers(db: Queryable, containerIds: s
   if (containerIds.length === 0) return [];
   const { rows } = await db.query<TransportEventRow>(
     'SELECT * FROM transport_events WHERE container_id = ANY($1::uuid[]) ORDER BY timestamp NULLS LAST, created_at, id',
-    [containerIds],
+    [uuidArray(containerIds)],
   );
   return rows;
 }

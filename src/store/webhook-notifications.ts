@@ -81,21 +81,24 @@ export interface ClaimedNotification extends NotificationDocumentRow {
 }
 
 /**
- * Claims up to `limit` due notifications by pushing their due time to `leaseUntil`: a worker that
- * dies mid-delivery leaves them due again when the lease ends, so nothing is lost (the receiver
- * may see that attempt twice, which the notification id lets it recognise). Returns all a
- * delivery needs, so delivering takes no further read of the notification or its webhook.
+ * Claims up to `limit` due notifications by leasing their rows of the delivery queue (migration
+ * 030) until `leaseUntil`: a worker that dies mid-delivery leaves them due again when the lease
+ * ends, so nothing is lost (the receiver may see that attempt twice, which the notification id
+ * lets it recognise). The lease and the attempt count are columns no index holds, so taking it is
+ * a HOT update of a narrow row; the notification's own row is not written. Returns all a delivery
+ * needs, so delivering takes no further read of the notification or its webhook.
  *
  * Fair: each receiver (webhook) gets at most `receiverCap` minus what this worker already holds
  * for it (`held`), and the claim takes receivers in turns (every receiver's oldest due
  * notification, then every one's second…), so a receiver with a long backlog, or one at its cap
  * because it answers slowly, never keeps another's notifications waiting. The webhooks with
- * pending work are found by skipping through the (webhook_id, next_attempt_at) index, one probe
- * per webhook, whatever their backlogs. Each probe reads a column the index lacks (`retries`,
- * never negative) so that it is a plain index scan, not an index-only one: a plain scan marks the
- * entries of rows that are no longer pending dead as it passes them, where an index-only scan
- * would fetch every one of them from the table again at every claim until a vacuum (in a burst,
- * thousands per claim, the better part of the database's work per delivery).
+ * pending work are found by skipping through the (webhook_id, due_at) index, one probe per
+ * webhook, whatever their backlogs. Each probe reads a column the index lacks (`attempts`, never
+ * negative) so that it is a plain index scan, not an index-only one: a plain scan marks the
+ * entries of rows settled since (deleted) dead as it passes them, where an index-only scan would
+ * fetch every one of them from the table again at every claim until a vacuum. A receiver's rows
+ * leased by running attempts come first in its due order and are passed over (at most what the
+ * workers hold, not what is queued).
  *
  * A notification's earlier attempts are looked up only when it has had some (it is a retry).
  * Only the columns a delivery reads come back: a claim returns hundreds of rows in a burst, and
@@ -112,32 +115,35 @@ export async function claimDueNotifications(
 ): Promise<ClaimedNotification[]> {
   const { rows } = await db.query<ClaimedNotification>(
     `WITH RECURSIVE receivers (webhook_id) AS (
-       (SELECT webhook_id FROM webhook_notifications WHERE delivery_status = 'pending' AND retries >= 0 ORDER BY webhook_id, next_attempt_at LIMIT 1)
+       (SELECT webhook_id FROM webhook_delivery_queue WHERE attempts >= 0 ORDER BY webhook_id, due_at LIMIT 1)
        UNION ALL
-       SELECT (SELECT n.webhook_id FROM webhook_notifications n
-                WHERE n.delivery_status = 'pending' AND n.retries >= 0 AND n.webhook_id > r.webhook_id ORDER BY n.webhook_id, n.next_attempt_at LIMIT 1)
+       SELECT (SELECT q.webhook_id FROM webhook_delivery_queue q
+                WHERE q.attempts >= 0 AND q.webhook_id > r.webhook_id ORDER BY q.webhook_id, q.due_at LIMIT 1)
          FROM receivers r WHERE r.webhook_id IS NOT NULL
      ), held AS (
        SELECT * FROM unnest($4::uuid[], $5::integer[]) AS h (webhook_id, n)
      ), candidates AS (
-       SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY r.webhook_id ORDER BY c.next_attempt_at, c.id) AS turn
+       SELECT c.notification_id, c.due_at, row_number() OVER (PARTITION BY r.webhook_id ORDER BY c.due_at, c.notification_id) AS turn
          FROM receivers r
          LEFT JOIN held h ON h.webhook_id = r.webhook_id
          CROSS JOIN LATERAL (
-           SELECT n.id, n.next_attempt_at FROM webhook_notifications n
-            WHERE n.webhook_id = r.webhook_id AND n.delivery_status = 'pending' AND n.next_attempt_at <= $1
-            ORDER BY n.webhook_id, n.next_attempt_at LIMIT least(greatest($6 - coalesce(h.n, 0), 0), $3)
+           SELECT q.notification_id, q.due_at FROM webhook_delivery_queue q
+            WHERE q.webhook_id = r.webhook_id AND q.due_at <= $1 AND q.leased_until <= $1
+            ORDER BY q.webhook_id, q.due_at LIMIT least(greatest($6 - coalesce(h.n, 0), 0), $3)
             FOR UPDATE SKIP LOCKED
          ) c
         WHERE r.webhook_id IS NOT NULL
      ), due AS (
-       SELECT id FROM candidates ORDER BY turn, next_attempt_at, id LIMIT $3
+       SELECT notification_id FROM candidates ORDER BY turn, due_at, notification_id LIMIT $3
      ), claimed AS (
-       UPDATE webhook_notifications n SET next_attempt_at = $2, attempts = n.attempts + 1
-         FROM due WHERE n.id = due.id
-       RETURNING n.id, n.account_id, n.webhook_id, n.domain_event_id, n.event, n.delivery_status, n.attempts, n.retries, n.created_at
+       UPDATE webhook_delivery_queue q SET leased_until = $2, attempts = q.attempts + 1
+        WHERE q.notification_id = ANY (ARRAY(SELECT notification_id FROM due))
+       RETURNING q.notification_id, q.attempts
+     ), notifications AS (
+       SELECT n.id, n.account_id, n.webhook_id, n.domain_event_id, n.event, n.delivery_status, c.attempts, n.retries, n.created_at
+         FROM claimed c JOIN webhook_notifications n ON n.id = c.notification_id
      )
-     ${selectNotifications('claimed', ', w.url, w.secret, w.headers, w.active', 'n.attempts > 1', CLAIMED_COLUMNS)} JOIN webhooks w ON w.id = n.webhook_id`,
+     ${selectNotifications('notifications', ', w.url, w.secret, w.headers, w.active', 'n.attempts > 1', CLAIMED_COLUMNS)} JOIN webhooks w ON w.id = n.webhook_id`,
     [now, leaseUntil, limit, [...held.keys()], [...held.values()], receiverCap],
   );
   return rows;
@@ -150,9 +156,9 @@ export async function claimDueNotifications(
 export async function releaseClaims(db: Queryable, claims: { id: string; attempts: number }[]): Promise<void> {
   if (claims.length === 0) return;
   await db.query(
-    `UPDATE webhook_notifications n SET next_attempt_at = '-infinity', attempts = n.attempts - 1
+    `UPDATE webhook_delivery_queue q SET leased_until = '-infinity', attempts = q.attempts - 1
        FROM unnest($1::uuid[], $2::integer[]) AS c (id, attempts)
-      WHERE n.id = c.id AND n.attempts = c.attempts AND n.delivery_status = 'pending'`,
+      WHERE q.notification_id = c.id AND q.attempts = c.attempts`,
     [claims.map((c) => c.id), claims.map((c) => c.attempts)],
   );
 }
@@ -180,7 +186,9 @@ export interface Attempt {
 /**
  * Logs attempts and settles their notifications (delivered, abandoned, or due again later) in one
  * statement, so a log and its notification cannot disagree, and attempts that end together cost
- * one round trip to record.
+ * one round trip to record. A settled notification leaves the delivery queue; one to retry stays
+ * in it, due at its next attempt and no longer leased. The notification's row takes the outcome in
+ * columns no index holds (a HOT update).
  */
 export async function recordAttempts(db: Queryable, attempts: Attempt[]): Promise<void> {
   if (attempts.length === 0) return;
@@ -191,17 +199,26 @@ export async function recordAttempts(db: Queryable, attempts: Attempt[]): Promis
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::integer[], $4::text[], $5::boolean[], $6::integer[], $7::integer[], $8::text[], $9::text[],
                             $10::timestamptz[], $11::text[], $12::integer[], $13::timestamptz[])
          AS x (account_id, notification_id, attempt, url, succeeded, status_code, duration_ms, error, response_body, at, status, retries, next_attempt_at)
-     ), logged AS (
-       INSERT INTO webhook_notification_logs (account_id, webhook_notification_id, attempt, url, succeeded, status_code, duration_ms, error, response_body, created_at)
-       SELECT account_id, notification_id, attempt, url, succeeded, status_code, duration_ms, error, response_body, at FROM input
+     ), settled AS (
+       DELETE FROM webhook_delivery_queue WHERE notification_id = ANY (ARRAY(SELECT notification_id FROM input WHERE status <> 'pending'))
+     ), retrying AS (
+       UPDATE webhook_delivery_queue q SET due_at = i.next_attempt_at, leased_until = '-infinity', queued_at = i.at
+         FROM input i WHERE q.notification_id = i.notification_id AND i.status = 'pending'
+     ), updated AS (
+       UPDATE webhook_notifications n SET
+         delivery_status = i.status,
+         attempts = greatest(n.attempts, i.attempt),
+         retries = COALESCE(i.retries, n.retries),
+         next_attempt_at = COALESCE(i.next_attempt_at, '-infinity'),
+         delivered_at = CASE WHEN i.status = 'succeeded' THEN i.at ELSE n.delivered_at END,
+         updated_at = i.at
+       FROM input i WHERE n.id = i.notification_id
+       RETURNING n.id
      )
-     UPDATE webhook_notifications n SET
-       delivery_status = i.status,
-       retries = COALESCE(i.retries, n.retries),
-       next_attempt_at = COALESCE(i.next_attempt_at, '-infinity'),
-       delivered_at = CASE WHEN i.status = 'succeeded' THEN i.at ELSE n.delivered_at END,
-       updated_at = i.at
-     FROM input i WHERE n.id = i.notification_id`,
+     -- Logged only for a notification that is still there (its webhook may have been deleted meanwhile).
+     INSERT INTO webhook_notification_logs (account_id, webhook_notification_id, attempt, url, succeeded, status_code, duration_ms, error, response_body, created_at)
+     SELECT i.account_id, i.notification_id, i.attempt, i.url, i.succeeded, i.status_code, i.duration_ms, i.error, i.response_body, i.at
+       FROM input i JOIN updated u ON u.id = i.notification_id`,
     [
       column((a) => a.log.accountId),
       column((a) => a.log.notificationId),
@@ -212,10 +229,11 @@ export async function recordAttempts(db: Queryable, attempts: Attempt[]): Promis
       column((a) => a.log.durationMs),
       column((a) => a.log.error),
       column((a) => a.log.responseBody),
-      column((a) => a.at),
+      // As ISO strings: the client's own formatting of a Date, element by element, costs several times more.
+      column((a) => a.at.toISOString()),
       column((a) => a.outcome.status),
       column((a) => pending(a)?.retries ?? null),
-      column((a) => pending(a)?.nextAttemptAt ?? null),
+      column((a) => pending(a)?.nextAttemptAt.toISOString() ?? null),
     ],
   );
 }
@@ -224,8 +242,16 @@ export async function recordAttempts(db: Queryable, attempts: Attempt[]): Promis
 export async function requeueNotification(db: Queryable, accountId: string, id: string, at: Date): Promise<boolean> {
   if (!isUuid(id)) return false;
   const { rowCount } = await db.query(
-    `UPDATE webhook_notifications SET delivery_status = 'pending', retries = 0, next_attempt_at = '-infinity', updated_at = $3
-      WHERE account_id = $1 AND id = $2`,
+    `WITH requeued AS (
+       UPDATE webhook_notifications SET delivery_status = 'pending', retries = 0, next_attempt_at = '-infinity', updated_at = $3
+        WHERE account_id = $1 AND id = $2
+       RETURNING id, webhook_id, attempts
+     ), queued AS (
+       INSERT INTO webhook_delivery_queue (notification_id, webhook_id, attempts, queued_at)
+       SELECT id, webhook_id, attempts, $3 FROM requeued
+       ON CONFLICT (notification_id) DO UPDATE SET due_at = '-infinity', leased_until = '-infinity', queued_at = $3
+     )
+     SELECT 1 FROM requeued`,
     [accountId, id, at],
   );
   return (rowCount ?? 0) > 0;

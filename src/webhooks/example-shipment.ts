@@ -94,7 +94,6 @@ export function shipmentRow(event: string, seen: Date): ShipmentRow {
     line_tracking_last_changed_at: seen,
     line_tracking_stopped_at: stopped ? seen : null,
     line_tracking_stopped_reason: stopped ? 'past_arrival_window' : null,
-    next_refresh_at: null,
     created_at: date('2026-02-20T09:15:42Z'),
     updated_at: seen,
   };

@@ -63,6 +63,26 @@ describe('base URL', () => {
     assert.equal(server.received[0].headers.authorization, 'Token k-123');
     assert.match(server.received[0].headers.accept ?? '', /application\/vnd\.api\+json/);
   });
+
+  test('query parameters are written as URLSearchParams writes them, lists comma-separated', async () => {
+    const sent: string[] = [];
+    const client = new SvcClient({ baseUrl: 'http://h/v2', token: 'k', fetch: async (input) => (sent.push(input instanceof Request ? input.url : String(input)), Response.json({ data: [] })) });
+    const queries: Record<string, string | number | boolean | string[] | undefined | null>[] = [
+      {},
+      { include: ['shipment'] },
+      { include: ['shipment', 'pod_terminal'], 'page[size]': 100 },
+      { search: 'MAEU', a_b: 'x.y-z*', n: 0, t: true, skipped: undefined, none: null },
+      { q: 'a b+c&d=e', 'filter[status]': 'available', plain: 'x' },
+      { plain: 'x', q: 'ü ✓ \u{1F6A2}', after: 'y' },
+      { empty: '', '': 'nameless' },
+    ];
+    for (const query of queries) {
+      await client.request('GET', '/things', { query });
+      const entries = Object.entries(query).flatMap(([name, value]) => (value === undefined || value === null ? [] : [[name, Array.isArray(value) ? value.join(',') : String(value)]]));
+      const search = new URLSearchParams(entries).toString();
+      assert.equal(sent.pop(), `http://h/v2/things${search ? `?${search}` : ''}`, JSON.stringify(query));
+    }
+  });
 });
 
 describe('retries', () => {

@@ -59,9 +59,8 @@ export class DcsaConnector implements CarrierConnector {
       const snapshot = buildSnapshot(request, events, fetchedAt);
       const cancelled = bookingCancellation(events, snapshot.bookingNumber);
       if (cancelled) return failed('booking_cancelled', false, `booking cancelled (event ${cancelled.id})`);
-      // In a fixed order, so the same terminal answers make the same digest whichever list named a box first.
       const containers = [...new Set([...snapshot.containers.map((c) => c.number), ...(request.knownContainers ?? [])])].sort();
-      const terminal: HeardAnswer[] = [];
+      const terminal: [string, HeardAnswer][] = [];
       snapshot.terminal = await this.#terminalStatuses(containers, terminal);
       return { kind: 'found', snapshot, digest: answerDigest(pages, terminal, request.since !== undefined && events.length === 0) };
     } catch (error) {
@@ -84,8 +83,8 @@ export class DcsaConnector implements CarrierConnector {
    * carrier's events still count, and the container is simply left out of `terminal` (which
    * therefore means "no news", never "no holds").
    */
-  /** `heard`: the answers, in the containers' order (so the same answers make the same digest). */
-  async #terminalStatuses(containers: string[], heard: HeardAnswer[]): Promise<TerminalStatus[]> {
+  /** `heard`: the answers, by container. */
+  async #terminalStatuses(containers: string[], heard: [string, HeardAnswer][]): Promise<TerminalStatus[]> {
     const { terminalBaseUrl, onTerminalError } = this.#options;
     if (terminalBaseUrl === undefined) return [];
     const answers: HeardAnswer[] = containers.map(() => ({ status: 0, body: 'no answer' }));
@@ -99,7 +98,7 @@ export class DcsaConnector implements CarrierConnector {
         }
       }),
     );
-    heard.push(...answers);
+    heard.push(...containers.map((number, i): [string, HeardAnswer] => [number, answers[i]]));
     return statuses.filter((s): s is TerminalStatus => s !== null);
   }
 }

@@ -2,19 +2,16 @@
 // shipment and terminal-data changesets of a container.
 import type { ContainerUpdatedEventRow, EstimatedEventRow } from '../../store/transport-events.ts';
 import { iso, toOne, type Resource } from '../document.ts';
-import { eventOriginAttributes, locationId, vesselId } from './tracking.ts';
+import { locationId, vesselId, withEventOrigin } from './tracking.ts';
 
 export function estimatedEventResource(row: EstimatedEventRow): Resource {
   return {
     id: row.id,
     type: 'estimated_event',
-    attributes: {
-      event: row.event,
-      estimated_timestamp: iso(row.estimated_timestamp),
-      previous_estimated_timestamp: iso(row.previous_timestamp),
-      voyage_number: row.voyage_number,
-      ...eventOriginAttributes(row),
-    },
+    attributes: withEventOrigin(
+      { event: row.event, estimated_timestamp: iso(row.estimated_timestamp), previous_estimated_timestamp: iso(row.previous_timestamp), voyage_number: row.voyage_number },
+      row,
+    ),
     relationships: {
       shipment: toOne('shipment', row.shipment_id),
       port: toOne('port', locationId(row.location_locode)),

@@ -5,8 +5,8 @@ import { stableId } from '../../refdata/ids.ts';
 import type { AisEtaShown } from '../../store/ais-arrivals.ts';
 import type { ContainerRow, ShipmentRow } from '../../store/shipments.ts';
 import type { TransportEventRow } from '../../store/transport-events.ts';
-import { iso, toMany, toOne, type Resource } from '../document.ts';
-import { memoize } from '../memo.ts';
+import { iso, toMany, toOne, type Relationship, type Resource } from '../document.ts';
+import { memoize } from '../../memoize.ts';
 
 // A name-based id is a SHA-1 of the name: the same ports and vessels recur on every event and
 // shipment of a document, and across requests, so each name is hashed once (bounded: the world's
@@ -21,14 +21,19 @@ export const vesselId = (imo: string | null) => (imo ? vesselIdOf(imo) : null);
 
 type EventOrigin = Pick<TransportEventRow, 'timezone' | 'location_locode' | 'data_source' | 'published_at' | 'created_at'>;
 
-/** Where an event (actual or estimated) happens, who reported it, and when the carrier published it and svc recorded it. */
-export const eventOriginAttributes = (row: EventOrigin) => ({
-  timezone: row.timezone,
-  location_locode: row.location_locode,
-  data_source: row.data_source,
-  published_at: iso(row.published_at),
-  created_at: iso(row.created_at),
-});
+/**
+ * Where an event (actual or estimated) happens, who reported it, and when the carrier published
+ * it and svc recorded it: added to the event's own leading attributes, in this order. Added in
+ * place rather than spread into a literal, which costs every event of a document a copy.
+ */
+export function withEventOrigin(attributes: Record<string, unknown>, row: EventOrigin): Record<string, unknown> {
+  attributes.timezone = row.timezone;
+  attributes.location_locode = row.location_locode;
+  attributes.data_source = row.data_source;
+  attributes.published_at = iso(row.published_at);
+  attributes.created_at = iso(row.created_at);
+  return attributes;
+}
 
 export function shipmentResource(
   row: ShipmentRow,
@@ -98,7 +103,15 @@ export function shipmentResource(
   };
 }
 
-export function containerResource(row: ContainerRow, transportEventIds?: string[]): Resource {
+/**
+ * Given for a container's event ids when the include about to be followed along transport_events
+ * reads the events and fills the linkage in (src/read-model/tracking.ts): its place among the
+ * relationships is kept, so the document is the same as with the ids given here.
+ */
+export const EVENTS_FILLED_BY_INCLUDE = Symbol('transport_events filled by the include');
+
+/** A container; without `transportEventIds` (a write's answer) the transport_events relationship is left out. */
+export function containerResource(row: ContainerRow, transportEventIds?: string[] | typeof EVENTS_FILLED_BY_INCLUDE): Resource {
   const s = row.state;
   return {
     id: row.id,
@@ -150,28 +163,28 @@ export function containerResource(row: ContainerRow, transportEventIds?: string[
       ind_facility_lfd_on: null,
       shipment_last_tracking_request_at: null,
     },
-    relationships: {
-      shipment: toOne('shipment', row.shipment_id),
-      pod_terminal: toOne('terminal', (s.pod_terminal_id as string | undefined) ?? null),
-      ...(transportEventIds ? { transport_events: toMany('transport_event', transportEventIds) } : {}),
-      // Reference relationships no feed of svc's fills yet: present, and empty.
-      pickup_facility: toOne('terminal', null),
-      raw_events: toMany('raw_event', []),
-    },
+    relationships: containerRelationships(row, transportEventIds),
     links: { self: `/v2/containers/${row.id}` },
   };
+}
+
+function containerRelationships(row: ContainerRow, transportEventIds: string[] | typeof EVENTS_FILLED_BY_INCLUDE | undefined): Record<string, Relationship> {
+  const shipment = toOne('shipment', row.shipment_id);
+  const podTerminal = toOne('terminal', (row.state.pod_terminal_id as string | undefined) ?? null);
+  // Reference relationships no feed of svc's fills yet: present, and empty.
+  const pickupFacility = toOne('terminal', null);
+  const rawEvents = toMany('raw_event', []);
+  if (transportEventIds === undefined) return { shipment, pod_terminal: podTerminal, pickup_facility: pickupFacility, raw_events: rawEvents };
+  // The include fills the linkage in this place, as it is when given (see EVENTS_FILLED_BY_INCLUDE).
+  const transportEvents = transportEventIds === EVENTS_FILLED_BY_INCLUDE ? (undefined as unknown as Relationship) : toMany('transport_event', transportEventIds);
+  return { shipment, pod_terminal: podTerminal, transport_events: transportEvents, pickup_facility: pickupFacility, raw_events: rawEvents };
 }
 
 export function transportEventResource(row: TransportEventRow): Resource {
   return {
     id: row.id,
     type: 'transport_event',
-    attributes: {
-      event: row.event,
-      voyage_number: row.voyage_number,
-      timestamp: iso(row.timestamp),
-      ...eventOriginAttributes(row),
-    },
+    attributes: withEventOrigin({ event: row.event, voyage_number: row.voyage_number, timestamp: iso(row.timestamp) }, row),
     relationships: {
       shipment: toOne('shipment', row.shipment_id),
       container: toOne('container', row.container_id),

@@ -63,15 +63,15 @@ export interface Plan {
 }
 
 /** The boxes the terminal may still hold: not picked up at the port of discharge or the final destination, nor returned empty. */
-export const containersStillOut = (stored: StoredTracking): string[] =>
-  stored.containers.filter(({ state: s }) => s.pod_full_out_at == null && s.final_destination_full_out_at == null && s.empty_terminated_at == null).map((c) => c.number);
+export const containersStillOut = (containers: StoredTracking['containers']): string[] =>
+  containers.filter(({ state: s }) => s.pod_full_out_at == null && s.final_destination_full_out_at == null && s.empty_terminated_at == null).map((c) => c.number);
 
 /** As it reads back from the jsonb column: Dates as strings, undefined members gone. */
 const asStored = (value: object): unknown => JSON.parse(JSON.stringify(value));
 
 /**
- * Runs the diff against what is stored (`stored`, read before the lookup while the shipment is
- * leased; read here when null). Reads only: places the answer names that the stored events did
+ * Runs the diff against what is stored (`stored`, read while the shipment is leased; read here
+ * when null). Reads only: places the answer names that the stored events did
  * not, and terminal ids the stored containers do not already carry.
  */
 export async function planSnapshot(db: Queryable, shipment: ShipmentRow, fetched: CarrierSnapshot, stored: StoredTracking | null): Promise<Plan> {
@@ -167,6 +167,7 @@ export async function writePlan(db: Queryable, plan: Plan, now: Date, finish?: {
       diff,
       rawEvents: plan.fresh,
       vessels: plan.vessels,
+      containerStatuses: plan.containerWrites.length > 0 ? diff.containers.map((c) => c.state.current_status ?? 'new') : null,
     },
     finish,
   );

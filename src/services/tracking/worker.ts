@@ -15,14 +15,14 @@ import { learnVessels, type NamedVessel } from '../../store/learned-vessels.ts';
 import { claimDueTrackingRequests, settleTrackingRequest, type TrackingRequestRow } from '../../store/tracking-requests.ts';
 import { containersStillOut, planSnapshot, quietResult, writePlan, type ApplyResult, type Plan } from './apply.ts';
 import type { ContainerState, ShipmentState } from '../../domain/tracking/types.ts';
-import { claimDueRefreshes, saveChecks, saveLookups, type SavedCheck, type SavedLookup, type StoredTracking } from '../../store/tracking-state.ts';
+import { claimDueRefreshes, saveChecks, saveLookups, storedTrackingOfShipments, type SavedCheck, type SavedLookup, type StoredContainers, type StoredTracking } from '../../store/tracking-state.ts';
 import { applyInitialFields } from '../initial-custom-fields.ts';
 import { shipmentForFoundRequest } from './same-journey.ts';
 import { defaultPolicy, nextRefreshDelay, retryDelay, type TrackingPolicy } from './policy.ts';
 import { stopReason, stopTracking } from './stop.ts';
 import { AisArrivals, AisSchedule, type AisSettings } from './ais-arrivals.ts';
 import { drainClaims } from './claim-pool.ts';
-import { GroupedWrites } from './grouped-writes.ts';
+import { GroupedStatements } from './grouped-statements.ts';
 import { PollLoop } from '../poll-loop.ts';
 import { sameAnswer } from '../../carriers/answer-digest.ts';
 
@@ -66,14 +66,17 @@ export class TrackingWorker {
   /** Known vessels the lookups of this round named, recorded together at its end (#recordSightings). */
   #sightings: NamedVessel[] = [];
   /** The shipment rows of quiet answers (nothing else to write), grouped into one statement while another is on its way. */
-  readonly #quietSaves: GroupedWrites<SavedLookup>;
+  readonly #quietSaves: GroupedStatements<SavedLookup>;
   /** Likewise, the checks that found the answer applied already. */
-  readonly #checks: GroupedWrites<SavedCheck>;
+  readonly #checks: GroupedStatements<SavedCheck>;
+  /** Likewise, the reads of what the diffs of new answers start from. */
+  readonly #storedReads: GroupedStatements<string, StoredTracking>;
 
   constructor(private readonly deps: WorkerDeps) {
     this.policy = deps.policy ?? defaultPolicy;
-    this.#quietSaves = new GroupedWrites((lookups) => saveLookups(deps.db, lookups));
-    this.#checks = new GroupedWrites((checks) => saveChecks(deps.db, checks));
+    this.#quietSaves = new GroupedStatements((lookups) => saveLookups(deps.db, lookups));
+    this.#checks = new GroupedStatements((checks) => saveChecks(deps.db, checks));
+    this.#storedReads = new GroupedStatements((ids) => storedTrackingOfShipments(deps.db, ids));
     this.#ais = deps.ais === false ? null : new AisSchedule(new AisArrivals(deps, deps.ais?.settings), deps.ais?.everyMs);
   }
 
@@ -90,7 +93,7 @@ export class TrackingWorker {
     await this.#ais?.runIfDue(now).catch((err: unknown) => this.deps.log?.('AIS pass error', { err: String(err) }));
     try {
       const requests = await drainClaims(limit, (n) => claimDueTrackingRequests(this.deps.db, now, lease(), n), (r) => this.#resolve(r));
-      const shipments = await drainClaims(limit, (n) => claimDueRefreshes(this.deps.db, now, lease(), n), ({ shipment, stored }) => this.#refresh(shipment, stored));
+      const shipments = await drainClaims(limit, (n) => claimDueRefreshes(this.deps.db, now, lease(), n), ({ shipment, containers }) => this.#refresh(shipment, containers));
       return { requests, shipments };
     } finally {
       await this.#recordSightings();
@@ -225,21 +228,23 @@ export class TrackingWorker {
 
   /**
    * A tracked shipment: ask again, apply what changed, decide when to look next or whether to stop.
-   * What is stored came with the claim (claimDueRefreshes), and the lease keeps other writers
-   * away. An answer applied already costs a share of one grouped statement; another one is diffed
-   * and costs one statement, without a transaction, unless tracking may stop.
+   * The containers came with the claim (claimDueRefreshes), and the lease keeps other writers
+   * away. An answer applied already costs a share of one grouped statement; another one costs a
+   * share of a grouped read (what else is stored), is diffed, and costs one statement, without a
+   * transaction, unless tracking may stop.
    */
-  async #refresh(shipment: ShipmentRow, stored: StoredTracking): Promise<void> {
+  async #refresh(shipment: ShipmentRow, containers: StoredContainers): Promise<void> {
     const since = shipment.line_tracking_last_succeeded_at ?? undefined;
     // Terminal data changes without carrier events, so it is asked for every box the terminal may
     // hold: from a few days before arrival at the port of discharge until the box is picked up.
-    const knownContainers = nearTerminal(shipment, this.deps.clock.now()) ? containersStillOut(stored) : [];
+    const knownContainers = nearTerminal(shipment, this.deps.clock.now()) ? containersStillOut(containers) : [];
     const askedAt = this.deps.clock.now();
     const outcome = await this.#lookup({ scac: shipment.scac, numberType: shipment.request_type as LookupRequest['numberType'], number: shipment.request_number, since, knownContainers });
     const now = this.deps.clock.now();
     if (outcome.kind === 'found') {
-      const unchanged = sameAnswer(shipment.carrier_answer_digest, outcome.digest) ? this.#unchanged(shipment, stored.containers, askedAt, now) : null;
+      const unchanged = sameAnswer(shipment.carrier_answer_digest, outcome.digest) ? this.#unchanged(shipment, containers, askedAt, now) : null;
       if (unchanged) return this.#checks.add(unchanged);
+      const stored = await this.#storedReads.add(shipment.id);
       return this.#afterLookup(null, await planSnapshot(this.deps.db, shipment, outcome.snapshot, stored), askedAt, now, outcome.digest ?? null);
     }
     // A failed lookup writes one statement: the attempt, the retry time and the lease released.
@@ -254,10 +259,10 @@ export class TrackingWorker {
    * other checks that finish while a statement is on its way. The schedule and the stop rules are those of the stored state; null when a stop
    * rule applies, which the full path then records.
    */
-  #unchanged(shipment: ShipmentRow, containers: StoredTracking['containers'], askedAt: Date, now: Date): SavedCheck | null {
+  #unchanged(shipment: ShipmentRow, containers: StoredContainers, askedAt: Date, now: Date): SavedCheck | null {
     const states = { shipmentState: shipment.state as unknown as ShipmentState, containerStates: containers.map((c) => c.state as unknown as ContainerState) };
     if (stopReason(this.policy, states, shipment.line_tracking_last_changed_at ?? now, now)) return null;
-    return { shipmentId: shipment.id, askedAt, nextRefreshAt: this.#nextRefreshAt(states, now), at: now };
+    return { shipmentId: shipment.id, askedAt, nextRefreshAt: this.#nextRefreshAt(states, now) };
   }
 
   /** When to look again, by the journey's phase in these states. */
