@@ -119,13 +119,13 @@ describe("the server's own errors are JSON:API (item 10)", () => {
 });
 
 describe('shutting down (item 10)', () => {
-  test('a request arriving while the server drains → 503 JSON:API with Retry-After', async () => {
+  /** GET /v2/test_slow: answers once released; `inSlowRoute` resolves when a request has reached it. */
+  function slowRoute() {
     let entered!: () => void;
     const inSlowRoute = new Promise<void>((resolve) => (entered = resolve));
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const logs = captureLogs();
-    const slow: AnyRouteSpec = {
+    const route: AnyRouteSpec = {
       method: 'GET',
       url: '/v2/test_slow',
       summary: 'Answers once released',
@@ -136,7 +136,13 @@ describe('shutting down (item 10)', () => {
         return { body: { data: [] } };
       },
     };
-    const app = await startTestApp({ routes: [slow], logger: { level: 'info', stream: logs.stream } });
+    return { route, inSlowRoute, release };
+  }
+
+  test('a request arriving while the server drains → 503 JSON:API with Retry-After', async () => {
+    const { route, inSlowRoute, release } = slowRoute();
+    const logs = captureLogs();
+    const app = await startTestApp({ routes: [route], logger: { level: 'info', stream: logs.stream } });
     const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Token ${app.key}\r\n\r\n`;
     let closed: Promise<void> | undefined;
     const res = await rawExchange(app.baseUrl, async (socket) => {
@@ -156,6 +162,25 @@ describe('shutting down (item 10)', () => {
     assert.equal(res.status, 200);
     assertJsonApiError(second, 503);
     assert.equal(second.headers['retry-after'], '1');
+  });
+
+  test('a connection whose request was under way when closing began is ended after its answer, so close() does not wait on the client', async () => {
+    const { route, inSlowRoute, release } = slowRoute();
+    const app = await startTestApp({ routes: [route] });
+    let closed: Promise<void> | undefined;
+    // A keep-alive client that sends nothing more: node's server.close() alone would leave this
+    // connection open after the answer, for keepAliveTimeout (72 s), and close() would wait.
+    const res = await rawExchange(app.baseUrl, async (socket) => {
+      socket.write(`GET /v2/test_slow HTTP/1.1\r\nHost: x\r\nAuthorization: Token ${app.key}\r\n\r\n`);
+      await inSlowRoute;
+      closed = app.app.close();
+      while (app.app.server.listening) await new Promise(setImmediate);
+      release();
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.closed, true, 'the server ended the connection once its answer was sent');
+    await closed;
+    await app.database.drop();
   });
 });
 

@@ -1,6 +1,8 @@
 // `svc serve` as a user runs it: a real process, its banner, Ctrl-C, and a restart that keeps data.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -41,6 +43,56 @@ test('SVC_BOOTSTRAP_API_KEY is created for the default account', async () => {
     await stopServe(r);
   }
 });
+
+test('Ctrl-C while a request is under way: its answer goes out, the kept-alive connection is ended, and svc exits 0', async () => {
+  // A webhook receiver that holds its answer until told, so svc's trigger request waits on it.
+  let answer!: () => void;
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  let arrived!: () => void;
+  const arrival = new Promise<void>((resolve) => (arrived = resolve));
+  const receiver = createServer((req, res) => {
+    req.resume();
+    arrived();
+    void held.then(() => res.end('ok'));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const key = 'under_way_key_for_tests_0123456789';
+  try {
+    const svc = await startServe({ DATABASE_URL: database.url, SVC_BOOTSTRAP_API_KEY: key, SVC_WEBHOOK_ALLOW_INSECURE: 'true' });
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
+    // fetch keeps its connection alive after the answer, as a client about to send more would.
+    const pending = fetch(`${svc.base}/webhooks/trigger`, {
+      method: 'POST',
+      headers: { authorization: `Token ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url, event: 'container.created' }),
+    });
+    await arrival;
+    svc.child.kill('SIGINT');
+    // The answer is let go only once svc no longer listens: its connection was busy when closing began.
+    const { port } = new URL(svc.base);
+    while (await accepts(Number(port)));
+    answer();
+    const res = await pending;
+    assert.equal(res.status, 200);
+    await res.text();
+    const code = await svc.exited;
+    assert.equal(code, 0, svc.stderr());
+  } finally {
+    receiver.close();
+  }
+});
+
+/** Whether something listens on the loopback port now. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
 
 test('without DATABASE_URL: an embedded PostgreSQL in SVC_DATA_DIR, kept across restarts', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-data-'));

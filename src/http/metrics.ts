@@ -7,6 +7,7 @@ import type { Config } from '../config/index.ts';
 import { errorObject } from '../jsonapi/errors.ts';
 import { UNMATCHED_ROUTE, type Metrics } from '../metrics/metrics.ts';
 import { JSONAPI } from './route.ts';
+import { endConnectionsAfterLastAnswer } from './draining.ts';
 
 export const METRICS_PATH = '/metrics';
 
@@ -74,6 +75,7 @@ export function metricsOnApiPort(config: Pick<Config, 'SVC_METRICS_PORT' | 'SVC_
 export async function startMetricsServer(metrics: Metrics, config: Pick<Config, 'SVC_METRICS_PORT' | 'SVC_METRICS_HOST' | 'SVC_METRICS_TOKEN'>): Promise<FastifyInstance | undefined> {
   if (config.SVC_METRICS_PORT === undefined) return undefined;
   const server = Fastify({ logger: false });
+  endConnectionsAfterLastAnswer(server);
   metricsRoute(server, metrics, config.SVC_METRICS_TOKEN);
   server.setNotFoundHandler(async (req, reply) =>
     reply.code(404).type(JSONAPI).send({ errors: [errorObject(404, { detail: `This listener serves only GET ${METRICS_PATH}.`, code: 'route_not_found' })] }),

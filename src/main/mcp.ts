@@ -9,6 +9,7 @@ import { mcpHttp } from '../mcp/http.ts';
 import { injectFetch } from './inject-fetch.ts';
 import { createLogger, say } from './logger.ts';
 import { listenFailure, StartError } from './start-errors.ts';
+import { endConnectionsAfterLastAnswer } from '../http/draining.ts';
 
 export type McpSettings = Pick<Config, 'SVC_API_BASE_URL' | 'SVC_API_TOKEN' | 'SVC_MCP_ALLOWED_HOSTS' | 'SVC_MCP_ALLOWED_ORIGINS'>;
 
@@ -58,6 +59,7 @@ export async function runMcp(config: Config, stdio: boolean): Promise<void> {
     bodyLimit: 1024 * 1024,
     ...timeoutOptions({ headersMs: config.SVC_HTTP_HEADERS_TIMEOUT_MS, requestMs: config.SVC_HTTP_REQUEST_TIMEOUT_MS }),
   });
+  endConnectionsAfterLastAnswer(app);
   await app.register(mcpHttp, { ...pluginSettings(config, config.SVC_MCP_HOST), paths: ['/', '/mcp', '/api/mcp'], apiBaseUrl: () => restBase });
   app.setNotFoundHandler(async (req, reply) => reply.code(404).send({ error: 'Not Found', message: `No route ${req.method} ${req.url.split('?')[0]}; MCP answers POST /mcp.` }));
   await app.listen({ port: config.SVC_MCP_PORT, host: config.SVC_MCP_HOST }).catch((err: unknown) => {
