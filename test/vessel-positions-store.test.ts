@@ -2,7 +2,7 @@
 // reports give, the newest report wins, and a position stored twice stays one.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { insertVesselPositions, latestPositionOfImo, mmsiOfImo, upsertAisIdentity, vesselTrackOfImo, type VesselPosition } from '../src/store/vessel-positions.ts';
+import { insertVesselPositions, latestPositionOfImo, mmsiOfImo, upsertAisIdentity, vesselTrackOfImo, vesselTracksOfImos, type VesselPosition } from '../src/store/vessel-positions.ts';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
 
 let t: TestDatabase;
@@ -40,6 +40,15 @@ test('positions are read by IMO through the MMSI the newest static report names'
   ]);
   assert.equal(track[0].speedKnots, 17.5);
   assert.equal(track[0].headingDegrees, 90);
+
+  // Several vessels in one statement: each its own track from its own start, in the order asked; an unknown IMO, none.
+  const tracks = await vesselTracksOfImos(t.db, [
+    { imo: '9000001', from: at('2026-03-01T00:00:00Z') },
+    { imo: '9811000', from: at('2026-03-01T00:01:00Z') },
+    { imo: '9811000', from: at('2026-03-01T00:00:00Z') },
+  ], at('2026-03-01T01:00:00Z'));
+  assert.deepEqual(tracks.map((tr) => tr.map((p) => p.at.toISOString())), [[], ['2026-03-01T00:05:00.000Z'], ['2026-03-01T00:00:00.000Z', '2026-03-01T00:05:00.000Z']]);
+  assert.deepEqual(tracks[2], track);
 
   const latest = await latestPositionOfImo(t.db, '9811000', at('2026-03-01T00:04:00Z'));
   assert.equal(latest?.at.toISOString(), '2026-03-01T00:00:00.000Z');

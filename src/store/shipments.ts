@@ -28,6 +28,16 @@ export interface ShipmentRow {
   updated_at: Date;
 }
 
+/**
+ * The columns of a ShipmentRow, for a statement that reads many rows to work on rather than
+ * `*`: the columns the shipments table keeps for lists and filters (migrations 026 and 031), and
+ * the carrier subscription's secret, are neither needed there nor worth decoding.
+ */
+export const shipmentRowColumns = (alias: string) =>
+  ['id', 'account_id', 'scac', 'request_type', 'request_number', 'bill_of_lading_number', 'booking_number', 'ref_numbers', 'tags', 'customer_id', 'state',
+   'line_tracking_last_attempted_at', 'line_tracking_last_succeeded_at', 'line_tracking_last_changed_at', 'line_tracking_stopped_at', 'line_tracking_stopped_reason',
+   'carrier_answer_digest', 'created_at', 'updated_at'].map((c) => `${alias}.${c}`).join(', ');
+
 export interface ContainerRow {
   id: string;
   account_id: string;

@@ -11,7 +11,7 @@ import { announcedEvents, carrierEventOf, trackingEventCtes, trackingEventParams
 import { insertNewVessels, vesselColumns, type NamedVessel } from './learned-vessels.ts';
 import { claimDueSql } from './leases.ts';
 import { scheduleRefreshes } from './shipment-refreshes.ts';
-import type { ShipmentRow } from './shipments.ts';
+import { shipmentRowColumns, type ShipmentRow } from './shipments.ts';
 
 export interface StoredTracking {
   carrierEvents: CarrierEvent[];
@@ -91,7 +91,7 @@ export async function claimDueRefreshes(db: Queryable, now: Date, leaseUntil: Da
   const { rows } = await db.query<ShipmentRow & { stored_containers: StoredContainers }>(
     plannedPerRun(
       `WITH claimed AS (${claimDueSql('shipment_refreshes')})
-       SELECT sh.*, ${storedContainers('sh.id')} AS stored_containers FROM claimed c JOIN shipments sh ON sh.id = c.shipment_id`,
+       SELECT ${shipmentRowColumns('sh')}, ${storedContainers('sh.id')} AS stored_containers FROM claimed c JOIN shipments sh ON sh.id = c.shipment_id`,
       [now, leaseUntil, limit],
     ),
   );

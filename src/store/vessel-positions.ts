@@ -34,9 +34,10 @@ const POSITION_COLUMNS = `mmsi, at, latitude, longitude, speed_knots AS "speedKn
  * The MMSI the vessel with this IMO number transmits as: the newest static report naming the
  * IMO, else the MMSI the reference data gives.
  */
-export const MMSI_OF_IMO = `coalesce(
-  (SELECT mmsi FROM ais_vessels WHERE imo = $1 ORDER BY updated_at DESC LIMIT 1),
-  (SELECT mmsi::integer FROM vessels WHERE imo = $1 AND mmsi ~ '^[0-9]{9}$'))`;
+const mmsiOfImoSql = (imo: string) => `coalesce(
+  (SELECT mmsi FROM ais_vessels WHERE imo = ${imo} ORDER BY updated_at DESC LIMIT 1),
+  (SELECT mmsi::integer FROM vessels WHERE imo = ${imo} AND mmsi ~ '^[0-9]{9}$'))`;
+export const MMSI_OF_IMO = mmsiOfImoSql('$1');
 
 /** One array per field, in order, for `INSERT … SELECT * FROM unnest(…)`: a whole batch in one statement. */
 const columnsOf = <T>(rows: readonly T[], fields: readonly (keyof T)[]) => fields.map((field) => rows.map((row) => row[field]));
@@ -86,6 +87,26 @@ export async function vesselTrackOfImo(db: Queryable, imo: string, from: Date, t
     [imo, from, to],
   );
   return rows;
+}
+
+/**
+ * The tracks of several vessels in one statement: for each (IMO number, from), the positions from
+ * `from` to `to` (both included), oldest first, as vesselTrackOfImo gives them one at a time.
+ * OFFSET 0 keeps each vessel's read a subquery of its own, run once a vessel through the primary
+ * key (mmsi, at), as vesselTrackOfImo's is: pulled up into a join, the planner may hash the
+ * whole positions table instead.
+ */
+export async function vesselTracksOfImos(db: Queryable, wanted: readonly { imo: string; from: Date }[], to: Date): Promise<VesselPosition[][]> {
+  if (wanted.length === 0) return [];
+  const { rows } = await db.query<VesselPosition & { ord: number }>(
+    `SELECT k.ord::int AS ord, p.* FROM unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS k(imo, from_at, ord)
+     CROSS JOIN LATERAL (SELECT ${POSITION_COLUMNS} FROM vessel_positions WHERE mmsi = ${mmsiOfImoSql('k.imo')} AND at BETWEEN k.from_at AND $3 OFFSET 0) AS p
+     ORDER BY k.ord, p.at`,
+    [wanted.map((w) => w.imo), wanted.map((w) => w.from), to],
+  );
+  const tracks: VesselPosition[][] = wanted.map(() => []);
+  for (const { ord, ...position } of rows) tracks[ord - 1].push(position);
+  return tracks;
 }
 
 /** The newest position of the vessel with this IMO number at or before `at`, or null. */

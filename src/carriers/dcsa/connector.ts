@@ -5,11 +5,11 @@ import type { CarrierEvent, TerminalStatus } from '../../domain/tracking/carrier
 import type { CarrierConnector, LookupOutcome, LookupRequest, NumberType, SubscribeRequest } from '../types.ts';
 import { DcsaClient, type DcsaClientOptions, type DcsaEventFilters } from './client.ts';
 import { DcsaHttpError } from './errors.ts';
-import type { HttpSettings } from './http.ts';
+import type { HttpAnswer, HttpSettings } from './http.ts';
 import { answerDigest, type HeardAnswer } from '../answer-digest.ts';
 import { failed, failureFor } from './outcomes.ts';
 import { bookingCancellation, buildSnapshot } from './snapshot.ts';
-import { fetchTerminalStatus } from './terminal.ts';
+import { fetchTerminalAnswer, readTerminalStatus } from './terminal.ts';
 
 export interface DcsaConnectorOptions {
   /** Root of the terminal-status service; without it snapshots carry no terminal data. */
@@ -18,6 +18,9 @@ export interface DcsaConnectorOptions {
   /** Hears about terminal lookups that failed; they do not fail the carrier lookup. */
   onTerminalError?: (containerNumber: string, error: unknown) => void;
 }
+
+/** What the digest takes for a container the terminal gave no answer about (answerDigest leaves it out). */
+const NO_ANSWER: HeardAnswer = { status: 0, body: 'no answer' };
 
 const FILTER: Record<NumberType, keyof DcsaEventFilters> = {
   bill_of_lading: 'transportDocumentReference',
@@ -60,9 +63,13 @@ export class DcsaConnector implements CarrierConnector {
       const cancelled = bookingCancellation(events, snapshot.bookingNumber);
       if (cancelled) return failed('booking_cancelled', false, `booking cancelled (event ${cancelled.id})`);
       const containers = [...new Set([...snapshot.containers.map((c) => c.number), ...(request.knownContainers ?? [])])].sort();
-      const terminal: [string, HeardAnswer][] = [];
-      snapshot.terminal = await this.#terminalStatuses(containers, terminal);
-      return { kind: 'found', snapshot, digest: answerDigest(pages, terminal, request.since !== undefined && events.length === 0) };
+      const answers = await this.#terminalAnswers(containers);
+      const heard = containers.map((number, i): [string, HeardAnswer] => [number, answers[i] ?? NO_ANSWER]);
+      // Read when first asked for: an answer the worker finds it has applied already (its digest
+      // says so) is never read again, so its terminal bodies cost neither JSON parsing nor validation.
+      let terminal: TerminalStatus[] | undefined;
+      Object.defineProperty(snapshot, 'terminal', { enumerable: true, get: () => (terminal ??= this.#terminalStatuses(containers, answers)) });
+      return { kind: 'found', snapshot, digest: answerDigest(pages, heard, request.since !== undefined && events.length === 0) };
     } catch (error) {
       return failureFor(error);
     }
@@ -81,24 +88,31 @@ export class DcsaConnector implements CarrierConnector {
   /**
    * Terminal data is a supplement: when the terminal service is down or answers nonsense, the
    * carrier's events still count, and the container is simply left out of `terminal` (which
-   * therefore means "no news", never "no holds").
+   * therefore means "no news", never "no holds"). The answers by container, null where none came.
    */
-  /** `heard`: the answers, by container. */
-  async #terminalStatuses(containers: string[], heard: [string, HeardAnswer][]): Promise<TerminalStatus[]> {
+  async #terminalAnswers(containers: string[]): Promise<(HttpAnswer | null)[]> {
     const { terminalBaseUrl, onTerminalError } = this.#options;
     if (terminalBaseUrl === undefined) return [];
-    const answers: HeardAnswer[] = containers.map(() => ({ status: 0, body: 'no answer' }));
-    const statuses = await Promise.all(
-      containers.map(async (number, i) => {
-        try {
-          return await fetchTerminalStatus(this.#terminalHttp, terminalBaseUrl, number, (answer) => (answers[i] = answer));
-        } catch (error) {
+    return Promise.all(
+      containers.map((number) =>
+        fetchTerminalAnswer(this.#terminalHttp, terminalBaseUrl, number).catch((error: unknown) => {
           onTerminalError?.(number, error);
           return null;
-        }
-      }),
+        }),
+      ),
     );
-    heard.push(...containers.map((number, i): [string, HeardAnswer] => [number, answers[i]]));
-    return statuses.filter((s): s is TerminalStatus => s !== null);
+  }
+
+  /** The statuses in the terminal's answers; an answer that is not the contract's is reported and left out. */
+  #terminalStatuses(containers: string[], answers: (HttpAnswer | null)[]): TerminalStatus[] {
+    return answers.flatMap((answer, i) => {
+      if (!answer) return [];
+      try {
+        return readTerminalStatus(answer, containers[i]) ?? [];
+      } catch (error) {
+        this.#options.onTerminalError?.(containers[i], error);
+        return [];
+      }
+    });
   }
 }

@@ -36,12 +36,15 @@ const terminalStatus = z.object({
   observedAt: instant,
 }) satisfies z.ZodType<TerminalStatus>;
 
-/** The terminal's status of one container, or null when it has none (404). `received` hears the answer as it came, before it is read. */
-export async function fetchTerminalStatus(http: HttpSettings, baseUrl: string, containerNumber: string, received?: (answer: HttpAnswer) => void): Promise<TerminalStatus | null> {
+/** The terminal's answer about one container, as it came (read it with readTerminalStatus). */
+export function fetchTerminalAnswer(http: HttpSettings, baseUrl: string, containerNumber: string): Promise<HttpAnswer> {
   const url = new URL(baseUrl);
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/containers/${encodeURIComponent(containerNumber)}`;
-  const answer = await exchange(http, url, { method: 'GET', headers: { accept: 'application/json' } });
-  received?.(answer);
+  return exchange(http, url, { method: 'GET', headers: { accept: 'application/json' } });
+}
+
+/** The status of one container in the terminal's answer about it, or null when it has none (404); throws on an answer that is not the contract's. */
+export function readTerminalStatus(answer: HttpAnswer, containerNumber: string): TerminalStatus | null {
   if (answer.status === 404) return null;
   const parsed = terminalStatus.safeParse(jsonBody(answer));
   if (!parsed.success) {

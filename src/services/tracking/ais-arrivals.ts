@@ -29,7 +29,7 @@ import { withTransaction, type Db } from '../../store/db.ts';
 import { portPositions } from '../../store/reference.ts';
 import { recordEvents } from '../../store/domain-events.ts';
 import { containersOfShipments, makeDueNow, saveShipmentState, upsertContainer } from '../../store/shipments.ts';
-import { vesselTrackOfImo } from '../../store/vessel-positions.ts';
+import { vesselTracksOfImos } from '../../store/vessel-positions.ts';
 
 export interface AisSettings {
   stop: StopRule;
@@ -52,6 +52,8 @@ export interface AisPassResult {
 const distance = (a: readonly [number, number], b: readonly [number, number]) => haversineNm([a[0], a[1]], [b[0], b[1]]);
 const toFix = (p: { at: Date; longitude: number; latitude: number; speedKnots: number | null }): AisFix => ({ at: p.at, lon: p.longitude, lat: p.latitude, speedKnots: p.speedKnots });
 const stateOf = (s: { state: Record<string, unknown> }) => s.state as unknown as ShipmentState;
+/** Vessels whose tracks one statement reads: a day of positions a minute is ~1,400 rows a vessel. */
+const TRACKS_AT_ONCE = 50;
 
 export class AisArrivals {
   readonly settings: AisSettings;
@@ -78,40 +80,57 @@ export class AisArrivals {
     const etas = await aisPortEtasOf(this.deps.db, [...new Set([...groups.values()].map((g) => g.imo))]);
 
     const result: AisPassResult = { arrivals: 0, estimates: 0 };
-    for (const [key, { imo, pod, shipments }] of groups) {
-      const port = ports.get(pod);
-      if (!port) continue;
-      const departed = Math.min(...shipments.map((s) => new Date(stateOf(s).pol_atd_at!).getTime()));
-      const from = new Date(Math.max(departed, now.getTime() - this.settings.lookbackMs));
-      const track = (await vesselTrackOfImo(this.deps.db, imo, from, now)).map(toFix);
-      if (track.length === 0) continue;
-
-      const arrival = arrivalInPortArea(track, port, distance, this.settings.stop);
-      if (arrival) {
-        const mine = shipments.filter((s) => arrivalIsThisVoyage(stateOf(s), arrival.arrivedAt));
-        if (mine.length > 0) result.arrivals += await this.#recordArrival(imo, pod, arrival, mine.map((s) => s.id), now);
-        continue;
-      }
-      const latest = track[track.length - 1];
-      // The sea route is the costly part (A* over the network, a few ms): at most once per etaEveryMs of track.
-      if (latest.at.getTime() - (etas.get(key)?.position_at.getTime() ?? -Infinity) < this.settings.etaEveryMs) continue;
-      const route = seaRoute([latest.lon, latest.lat], port);
-      const eta = route && aisEta(track, route.distanceNm, distance, now, this.settings.eta);
-      if (!eta) continue;
-      await saveAisPortEta(this.deps.db, {
-        vessel_imo: imo,
-        port_locode: pod,
-        eta_at: eta.etaAt,
-        distance_nm: eta.distanceNm,
-        speed_knots: eta.speedKnots,
-        position_at: latest.at,
-        latitude: latest.lat,
-        longitude: latest.lon,
-        computed_at: now,
+    const tracked = [...groups].filter(([, { pod }]) => ports.has(pod));
+    // The tracks are read TRACKS_AT_ONCE vessels to a statement, not one statement a vessel: what
+    // the pass writes (arrivals, estimates) is never a position, so reading them ahead is the same.
+    for (let first = 0; first < tracked.length; first += TRACKS_AT_ONCE) {
+      const part = tracked.slice(first, first + TRACKS_AT_ONCE);
+      const wanted = part.map(([, { imo, shipments }]) => {
+        const departed = Math.min(...shipments.map((s) => new Date(stateOf(s).pol_atd_at!).getTime()));
+        return { imo, from: new Date(Math.max(departed, now.getTime() - this.settings.lookbackMs)) };
       });
-      result.estimates++;
+      const tracks = await vesselTracksOfImos(this.deps.db, wanted, now);
+      for (const [i, [key, group]] of part.entries()) await this.#vessel(key, group, ports.get(group.pod)!, tracks[i].map(toFix), etas, now, result);
     }
     return result;
+  }
+
+
+  /** One vessel bound for one port: its arrival recorded when the track shows it, else its ETA estimated (at most every etaEveryMs of track). */
+  async #vessel(
+    key: string,
+    { imo, pod, shipments }: { imo: string; pod: string; shipments: ShipmentAtSea[] },
+    port: [number, number],
+    track: AisFix[],
+    etas: Awaited<ReturnType<typeof aisPortEtasOf>>,
+    now: Date,
+    result: AisPassResult,
+  ): Promise<void> {
+    if (track.length === 0) return;
+    const arrival = arrivalInPortArea(track, port, distance, this.settings.stop);
+    if (arrival) {
+      const mine = shipments.filter((s) => arrivalIsThisVoyage(stateOf(s), arrival.arrivedAt));
+      if (mine.length > 0) result.arrivals += await this.#recordArrival(imo, pod, arrival, mine.map((s) => s.id), now);
+      return;
+    }
+    const latest = track[track.length - 1];
+    // The sea route is the costly part (A* over the network, a few ms): at most once per etaEveryMs of track.
+    if (latest.at.getTime() - (etas.get(key)?.position_at.getTime() ?? -Infinity) < this.settings.etaEveryMs) return;
+    const route = seaRoute([latest.lon, latest.lat], port);
+    const eta = route && aisEta(track, route.distanceNm, distance, now, this.settings.eta);
+    if (!eta) return;
+    await saveAisPortEta(this.deps.db, {
+      vessel_imo: imo,
+      port_locode: pod,
+      eta_at: eta.etaAt,
+      distance_nm: eta.distanceNm,
+      speed_knots: eta.speedKnots,
+      position_at: latest.at,
+      latitude: latest.lat,
+      longitude: latest.lon,
+      computed_at: now,
+    });
+    result.estimates++;
   }
 
   /** Records the arrival for each shipment no worker is refreshing right now; the rest wait for the next pass. */
