@@ -124,7 +124,8 @@ export class SvcClient {
    * `body` goes as JSON:API unless `plainJson`.
    */
   async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    return this.fetchJson<T>(method, withQuery(this.baseUrl + path, options.query), options);
+    // Awaited: an async function that returns a promise waits for it two turns of the microtask queue longer.
+    return await this.fetchJson<T>(method, withQuery(this.baseUrl + path, options.query), options);
   }
 
   private async fetchJson<T>(method: string, url: string, { body, plainJson = false, signal, raw }: RequestOptions = {}): Promise<T> {

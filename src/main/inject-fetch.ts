@@ -49,7 +49,7 @@ export function injectFetch(app: FastifyInstance, { readsAsData = false }: Injec
   const send: InProcessSend = async ({ method, url, headers, body, signal }) => {
     const { host, path } = addressOf(url);
     if (body === undefined && app.server.listening) {
-      const request = { method, url: path, headers: lowerCase({ ...headers, host }), asData: readsAsData, ...(signal ? { signal } : {}) };
+      const request = { method, url: path, headers: serverHeaders(headers, host), asData: readsAsData, ...(signal ? { signal } : {}) };
       let presetError: { err: unknown } | undefined;
       // A /v2 read runs its route's steps past fastify (src/http/in-process-reads.ts); only a
       // failure goes through fastify then, which answers with the error the route raised.
@@ -79,10 +79,11 @@ export function injectFetch(app: FastifyInstance, { readsAsData = false }: Injec
   return withInProcessSend(fetch, send);
 }
 
-/** Header names as an HTTP server hands them to fastify. */
-function lowerCase(headers: Record<string, string>): Record<string, string> {
+/** Header names as an HTTP server hands them to fastify, with `host` as Host: one copy, not two. */
+function serverHeaders(headers: Record<string, string>, host: string): Record<string, string> {
   const lower: Record<string, string> = {};
   for (const name of Object.keys(headers)) lower[name.toLowerCase()] = headers[name];
+  lower.host = host;
   return lower;
 }
 

@@ -77,11 +77,14 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) 
     return fail(reply, 500, 'Internal Server Error', `Something went wrong on our side (request ${req.id}).`);
   });
 
-  app.addHook('onRequest', async (req, reply) => {
-    if (!policy.hostAllowed(req.headers.host)) return fail(reply, 403, 'Forbidden', `Invalid Host header: ${req.headers.host ?? ''}`);
+  // A callback hook, not an async one: the request goes on at once, not a promise's turn later.
+  // One that answers here does not call done, so the request goes no further.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!policy.hostAllowed(req.headers.host)) return void fail(reply, 403, 'Forbidden', `Invalid Host header: ${req.headers.host ?? ''}`);
     const origin = req.headers.origin;
-    if (!policy.originAllowed(origin)) return fail(reply, 403, 'Forbidden', `Invalid Origin header: ${origin}`);
+    if (!policy.originAllowed(origin)) return void fail(reply, 403, 'Forbidden', `Invalid Origin header: ${origin}`);
     reply.headers(origin ? { 'access-control-allow-origin': origin, vary: 'Origin' } : { 'access-control-allow-origin': '*' });
+    done();
   });
 
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -106,7 +109,7 @@ export const mcpHttp: FastifyPluginAsync<McpHttpOptions> = async (app, options) 
     const body = typeof req.body === 'string' ? req.body : '';
     const request = plainRequest({ headers: req.headers, body });
     if (request) {
-      const answer = await servers.answer(baseUrl, token, request, { requestInfo: requestInfo(req) });
+      const answer = await servers.answer(baseUrl, token, request, () => ({ requestInfo: requestInfo(req) }));
       // The charset fastify would add to a JSON type without one, given here so it need not.
       return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(answer));
     }

@@ -20,6 +20,8 @@ export interface ContainerParts {
 /** A container with its shipment (always: its B/L and carrier are part of every view), and the parts asked for. */
 export async function loadContainer(client: SvcClient, id: string, parts: ContainerParts): Promise<ContainerDetails> {
   const include = ['shipment', ...(parts.terminal ? ['pod_terminal'] : [])];
-  const [container, timeline] = await Promise.all([client.containers.get(id, { include }), parts.events ? loadTimeline(client, id) : undefined]);
+  const asked = client.containers.get(id, { include });
+  // Promise.all only for two requests: for one it would add promises and turns to every call.
+  const [container, timeline] = parts.events ? await Promise.all([asked, loadTimeline(client, id)]) : [await asked, undefined];
   return toContainerDetails(container as Rec, { withRouting: parts.routing, withTerminal: parts.terminal, timeline });
 }

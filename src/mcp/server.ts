@@ -101,8 +101,11 @@ export class McpServerPool {
     return undefined;
   }
 
-  /** One plain JSON-RPC request (direct-transport.ts) answered by a pooled, connected server with `token`'s rights. */
-  async answer(baseUrl: string, token: string, request: JSONRPCRequest, extra: MessageExtraInfo): Promise<JSONRPCMessage> {
+  /**
+   * One plain JSON-RPC request (direct-transport.ts) answered by a pooled, connected server with
+   * `token`'s rights. `extra` is asked for only when the SDK's McpServer answers (a short tool call has no use for it).
+   */
+  async answer(baseUrl: string, token: string, request: JSONRPCRequest, extra: () => MessageExtraInfo): Promise<JSONRPCMessage> {
     const lendable = McpServerPool.reuse(this.connected, baseUrl) ?? (await connectedServer(this.clientFor, baseUrl));
     lendable.lend(token);
     let reusable = true;
@@ -110,7 +113,7 @@ export class McpServerPool {
       const call = shortToolCall(lendable.server, request);
       // The SDK's own order of members, so the answer's text is the same either way.
       if (call) return { result: await call(), jsonrpc: '2.0', id: request.id };
-      return await lendable.transport.answer(request, extra);
+      return await lendable.transport.answer(request, extra());
     } catch (err) {
       reusable = false;
       throw err;

@@ -67,11 +67,12 @@ export const shipmentListItemSchema = z.object({
   updatedAt: z.string().nullable(),
 });
 
-const place = (s: Rec, prefix: string, zone: string, related: unknown) => ({
-  locode: str(s[`${prefix}_locode`]) ?? str(rec(related)?.code),
-  name: str(s[`${prefix}_name`]) ?? str(rec(related)?.name),
-  timezone: str(s[zone]) ?? str(rec(related)?.time_zone),
-});
+// The member names are given whole, not made from a prefix: a name built per call is looked up
+// by hashing it afresh, six times per routing.
+const place = (locode: unknown, name: unknown, timezone: unknown, related: unknown) => {
+  const r = rec(related);
+  return { locode: str(locode) ?? str(r?.code), name: str(name) ?? str(r?.name), timezone: str(timezone) ?? str(r?.time_zone) };
+};
 
 function shiftHours(eta: string | null, original: string | null): number | null {
   if (!eta || !original) return null;
@@ -83,12 +84,12 @@ function shiftHours(eta: string | null, original: string | null): number | null 
 export const activeHolds = (container: Rec) => recs(container.holds_at_pod_terminal).filter((h) => h.status === 'hold');
 
 export function toRouting(s: Rec): z.input<typeof routingSchema> {
-  const destination = place(s, 'destination', 'destination_timezone', s.destination);
+  const destination = place(s.destination_locode, s.destination_name, s.destination_timezone, s.destination);
   const eta = instant(s.pod_eta_at);
   const original = instant(s.pod_original_eta_at);
   return {
-    portOfLoading: place(s, 'port_of_lading', 'pol_timezone', s.port_of_lading),
-    portOfDischarge: place(s, 'port_of_discharge', 'pod_timezone', s.port_of_discharge),
+    portOfLoading: place(s.port_of_lading_locode, s.port_of_lading_name, s.pol_timezone, s.port_of_lading),
+    portOfDischarge: place(s.port_of_discharge_locode, s.port_of_discharge_name, s.pod_timezone, s.port_of_discharge),
     destination: destination.locode || destination.name ? destination : null,
     podTerminal: str(rec(s.pod_terminal)?.name),
     polEtdAt: instant(s.pol_etd_at),
