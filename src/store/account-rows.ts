@@ -3,7 +3,7 @@
 // user input, so it is written into the statement; every value travels as a parameter.
 import { Conditions } from './conditions.ts';
 import { plannedPerRun, type Queryable } from './db.ts';
-import { isUuid, uuidArray } from './uuid.ts';
+import { byIds, isUuid } from './uuid.ts';
 
 type AccountTable = 'shipments' | 'containers' | 'tracking_requests' | 'transport_events' | 'estimated_events' | 'parties' | 'webhooks' | 'documents' | 'email_submissions' | 'custom_field_definitions' | 'custom_field_options' | 'custom_fields';
 type LabelledTable = 'shipments' | 'tracking_requests';
@@ -116,9 +116,14 @@ export async function pageOfAccount<Row>(
 export async function findOfAccount<Row>(db: Queryable, table: AccountTable, accountId: string, ids: string[]): Promise<Row[]> {
   const valid = ids.filter(isUuid);
   if (valid.length === 0) return [];
-  const { rows } = await db.query<Row & object>(`SELECT * FROM ${table} WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, uuidArray(valid)]);
+  let statement = ofAccountById.get(table);
+  if (!statement) ofAccountById.set(table, (statement = byIds(2, (match) => `SELECT * FROM ${table} WHERE account_id = $1 AND id ${match}`)));
+  const { text, ids: idsValue } = statement(valid);
+  const { rows } = await db.query<Row & object>(text, [accountId, idsValue]);
   return rows;
 }
+
+const ofAccountById = new Map<AccountTable, ReturnType<typeof byIds>>();
 
 /** Replaces the labels given (a label left out stays as it is); undefined when the account has no such row. */
 export async function updateLabelsOfAccount<Row>(

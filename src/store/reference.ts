@@ -3,7 +3,7 @@ import type { LocationRow, RailTerminalRow, ShippingLineRow, TerminalRow, Vessel
 import type { Queryable } from './db.ts';
 // Path parameters may be a UUID or a code; only a UUID may meet a uuid column, since
 // Postgres raises an error for anything else. Each lookup branches on this first.
-import { isUuid, uuidArray } from './uuid.ts';
+import { byIds, isUuid } from './uuid.ts';
 
 const LOCATION_COLUMNS = `id, locode, name, country_code, state_abbr, city, latitude, longitude, time_zone,
   is_seaport, is_rail, is_icd, is_inland_hub, alias_of`;
@@ -86,11 +86,14 @@ export const findPort = (db: Queryable, idOrLocode: string): Promise<LocationRow
 export const findMetroArea = (db: Queryable, idOrLocode: string): Promise<LocationRow | null> =>
   findLocation(db, idOrLocode, METRO_AREA);
 
+const locationsById = byIds(1, (match) => `SELECT ${LOCATION_COLUMNS} FROM locations WHERE id ${match}`);
+
 /** Locations for `included`, in no particular order; ids that are not UUIDs are ignored. */
 export async function findLocationsByIds(db: Queryable, ids: string[]): Promise<LocationRow[]> {
   const valid = [...new Set(ids.filter(isUuid))];
   if (valid.length === 0) return [];
-  const { rows } = await db.query<LocationRow>(`SELECT ${LOCATION_COLUMNS} FROM locations WHERE id = ANY ($1::uuid[])`, [uuidArray(valid)]);
+  const { text, ids: idsValue } = locationsById(valid);
+  const { rows } = await db.query<LocationRow>(text, [idsValue]);
   return rows;
 }
 
@@ -132,19 +135,25 @@ export async function findVessel(db: Queryable, idOrImo: string): Promise<Vessel
   return rows[0] ?? null;
 }
 
+const terminalsById = byIds(1, (match) => `SELECT ${TERMINAL_COLUMNS} FROM terminals WHERE id ${match}`);
+
 /** Terminals for `included`; ids that are not UUIDs are ignored. */
 export async function findTerminalsByIds(db: Queryable, ids: string[]): Promise<TerminalRow[]> {
   const valid = [...new Set(ids.filter(isUuid))];
   if (valid.length === 0) return [];
-  const { rows } = await db.query<TerminalRow>(`SELECT ${TERMINAL_COLUMNS} FROM terminals WHERE id = ANY ($1::uuid[])`, [uuidArray(valid)]);
+  const { text, ids: idsValue } = terminalsById(valid);
+  const { rows } = await db.query<TerminalRow>(text, [idsValue]);
   return rows;
 }
+
+const vesselsById = byIds(1, (match) => `SELECT ${VESSEL_COLUMNS} FROM vessels WHERE id ${match}`);
 
 /** Vessels for `included`; ids that are not UUIDs are ignored. */
 export async function findVesselsByIds(db: Queryable, ids: string[]): Promise<VesselRow[]> {
   const valid = [...new Set(ids.filter(isUuid))];
   if (valid.length === 0) return [];
-  const { rows } = await db.query<VesselRow>(`SELECT ${VESSEL_COLUMNS} FROM vessels WHERE id = ANY ($1::uuid[])`, [valid]);
+  const { text, ids: idsValue } = vesselsById(valid);
+  const { rows } = await db.query<VesselRow>(text, [idsValue]);
   return rows;
 }
 

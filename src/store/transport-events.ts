@@ -1,7 +1,7 @@
 // Reads of recorded events.
 import type { Queryable } from './db.ts';
 import { findOfAccount } from './account-rows.ts';
-import { isUuid, uuidArray } from './uuid.ts';
+import { byIds, isUuid } from './uuid.ts';
 
 /** The columns an actual (transport) and an expected (estimated) event share: what, where, on which voyage, from whom. */
 interface ObservedEventRow {
@@ -26,12 +26,12 @@ export interface TransportEventRow extends ObservedEventRow {
   terminal_id?: string | null;
 }
 
+const eventsOfContainers = byIds(1, (match) => `SELECT * FROM transport_events WHERE container_id ${match} ORDER BY timestamp NULLS LAST, created_at, id`);
+
 export async function transportEventsOfContainers(db: Queryable, containerIds: string[]): Promise<TransportEventRow[]> {
   if (containerIds.length === 0) return [];
-  const { rows } = await db.query<TransportEventRow>(
-    'SELECT * FROM transport_events WHERE container_id = ANY($1::uuid[]) ORDER BY timestamp NULLS LAST, created_at, id',
-    [uuidArray(containerIds)],
-  );
+  const { text, ids } = eventsOfContainers(containerIds);
+  const { rows } = await db.query<TransportEventRow>(text, [ids]);
   return rows;
 }
 
