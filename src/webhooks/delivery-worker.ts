@@ -93,7 +93,11 @@ export class DeliveryWorker {
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.policy = { ...defaultDeliveryPolicy, ...deps.policy };
     this.#sender = new WebhookSender({ allowInsecure: deps.allowInsecure, timeoutMs: this.policy.timeoutMs, lookup: deps.lookup });
-    this.#recorder = new AttemptRecorder(deps.db, () => this.#dispatch());
+    this.#recorder = new AttemptRecorder(deps.db, {
+      onBatch: () => this.#dispatch(),
+      coming: () => this.#sending,
+      batchSize: CLAIM_AT * this.policy.concurrency,
+    });
     this.#random = deps.random ?? Math.random;
   }
 
