@@ -63,20 +63,18 @@ export class AttemptRecorder {
     return this.#waiting.length + this.#writing;
   }
 
-  /** Resolves once the attempt is committed; rejects when its batch could not be written. */
-  record(attempt: Attempt): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.#waiting.length === 0) this.#since = performance.now();
-      this.#waiting.push({ attempt, settle: (err) => (err ? reject(err) : resolve()) });
-      // Attempts that end in this turn of the event loop join the same batch.
-      if (!this.#checking) {
-        this.#checking = true;
-        setImmediate(() => {
-          this.#checking = false;
-          void this.#flush();
-        });
-      }
-    });
+  /** Calls `settle` once the attempt is committed, or with the error when its batch could not be written. */
+  record(attempt: Attempt, settle: (err?: unknown) => void): void {
+    if (this.#waiting.length === 0) this.#since = performance.now();
+    this.#waiting.push({ attempt, settle });
+    // Attempts that end in this turn of the event loop join the same batch.
+    if (!this.#checking) {
+      this.#checking = true;
+      setImmediate(() => {
+        this.#checking = false;
+        void this.#flush();
+      });
+    }
   }
 
   async #flush(): Promise<void> {
