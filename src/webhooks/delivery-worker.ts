@@ -135,8 +135,8 @@ export class DeliveryWorker {
           this.#moreDue = true;
           pollAt = performance.now() + intervalMs;
         }
-        const room = BUFFER * this.policy.concurrency - this.#sending - this.#queue.length - this.#rendering;
-        if (this.#moreDue && room >= CLAIM_AT * this.policy.concurrency) {
+        const room = this.#room();
+        if (this.#mayClaim(room)) {
           this.#moreDue = false;
           try {
             const claimed = await this.#claim(room);
@@ -188,6 +188,16 @@ export class DeliveryWorker {
       if (client && this.#listener !== client) client.release(err instanceof Error ? err : true);
       this.deps.log?.('webhook delivery: cannot listen for new notifications; polling', { err: String(err) });
     }
+  }
+
+  /** What the worker may claim now: all it keeps claimed, less what it holds. */
+  #room(): number {
+    return BUFFER * this.policy.concurrency - this.#sending - this.#queue.length - this.#rendering;
+  }
+
+  /** Whether a claim of `room` is worth making now: more may be due, and half the buffer is free. */
+  #mayClaim(room: number): boolean {
+    return this.#moreDue && room >= CLAIM_AT * this.policy.concurrency;
   }
 
   /** Makes a running worker look for due work now (new notifications, a redelivery request). */
@@ -320,7 +330,9 @@ export class DeliveryWorker {
     this.#sending--;
     this.#let(webhookId);
     this.#dispatch();
-    this.#wake?.();
+    // The loop is woken only when it can claim: an answer that leaves too little room would cost
+    // it a turn (a promise, a timer set and cleared) for nothing, once a delivery.
+    if (this.#wake && this.#mayClaim(this.#room())) this.#wake();
   }
 
   /** An attempt is over. */
