@@ -305,23 +305,28 @@ export class DeliveryWorker {
   #launch({ n, body }: Ready, done?: () => void): void {
     this.#sending++;
     this.#unfinished++;
-    const answered = (result: SendResult) => {
-      // The slot frees with the answer; recording goes on behind it.
-      this.#answered(n.webhook_id);
-      try {
-        this.#settle(n, result, done);
-      } catch (err) {
-        this.deps.log?.('webhook delivery error', { notification: n.id, err: String(err) });
-        this.#finish(done);
-      }
-    };
-    if (!n.active) return queueMicrotask(() => answered(INACTIVE));
+    // Inline callbacks, not named ones: a named closure costs a name-keeping call (esbuild's
+    // keepNames, under tsx and in the bundle alike) each time it is made, once a delivery.
+    if (!n.active) return queueMicrotask(() => this.#onAnswer(n, INACTIVE, done));
     try {
-      this.#sender.post(n.url, deliveryHeaders({ secret: n.secret, messageId: n.id, at: this.deps.clock.now(), body, custom: n.headers }), body, false, answered);
+      this.#sender.post(n.url, deliveryHeaders({ secret: n.secret, messageId: n.id, at: this.deps.clock.now(), body, custom: n.headers }), body, false, (result) =>
+        this.#onAnswer(n, result, done),
+      );
     } catch (err) {
       // Not sent (its URL does not parse): its lease runs out and it comes due again.
       this.deps.log?.('webhook delivery error', { notification: n.id, err: String(err) });
       this.#answered(n.webhook_id);
+      this.#finish(done);
+    }
+  }
+
+  #onAnswer(n: ClaimedNotification, result: SendResult, done: (() => void) | undefined): void {
+    // The slot frees with the answer; recording goes on behind it.
+    this.#answered(n.webhook_id);
+    try {
+      this.#settle(n, result, done);
+    } catch (err) {
+      this.deps.log?.('webhook delivery error', { notification: n.id, err: String(err) });
       this.#finish(done);
     }
   }
