@@ -100,7 +100,9 @@ export class DeliveryWorker {
     this.#recorder = new AttemptRecorder(deps.db, {
       onBatch: () => this.#dispatch(),
       coming: () => this.#sending,
-      batchSize: CLAIM_AT * this.policy.concurrency,
+      // A concurrency's worth: what awaits its record is what a crash makes repeat, and this keeps
+      // it within a concurrency's worth beside the batch being written (test/webhook-crash.test.ts).
+      batchSize: this.policy.concurrency,
     });
     this.#random = deps.random ?? Math.random;
   }
