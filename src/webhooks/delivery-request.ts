@@ -1,7 +1,7 @@
 // What every delivery sends and how its answer reads: shared by the delivery worker and
 // POST /v2/webhooks/trigger, so a test delivery is exactly a real one.
 import { isSuccessStatus } from './policy.ts';
-import { signatureHeaders } from './signature.ts';
+import { addSignatureHeaders } from './signature.ts';
 
 export const USER_AGENT = 'svc-webhooks/1';
 
@@ -11,9 +11,10 @@ export const USER_AGENT = 'svc-webhooks/1';
  */
 export function deliveryHeaders(options: { secret: string | null; messageId: string; at: Date; body: string | Buffer; custom?: readonly { name: string; value: string }[] | null }): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const h of options.custom ?? []) headers[h.name.toLowerCase()] = h.value;
-  Object.assign(headers, { 'content-type': 'application/json', 'user-agent': USER_AGENT });
-  if (options.secret) Object.assign(headers, signatureHeaders(options.secret, options.messageId, options.at, options.body));
+  if (options.custom) for (const h of options.custom) headers[h.name.toLowerCase()] = h.value;
+  headers['content-type'] = 'application/json';
+  headers['user-agent'] = USER_AGENT;
+  if (options.secret) addSignatureHeaders(headers, options.secret, options.messageId, options.at, options.body);
   return headers;
 }
 

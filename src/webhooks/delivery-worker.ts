@@ -55,6 +55,9 @@ const CLAIM_AT = BUFFER / 2;
 // while it stays the same (it only feeds the deactivation rule, which counts in hours).
 const HEALTH_MARK_EVERY_MS = 60_000;
 
+/** What an attempt of an inactive webhook's notification comes to: no request. */
+const INACTIVE: SendResult = { statusCode: null, error: 'not sent: the webhook is inactive', durationMs: 0, responseHeaders: null, responseBody: null };
+
 /** A claimed notification, its document rendered and ready to send. */
 interface Ready {
   n: ClaimedNotification;
@@ -79,8 +82,9 @@ export class DeliveryWorker {
   readonly #held = new Map<string, number>();
   /** Receivers that were at their cap after the last claim: more of theirs may be due. */
   readonly #capped = new Set<string>();
-  /** Every attempt from its start until its outcome is recorded (stop() waits for them). */
-  readonly #attempts = new Set<Promise<void>>();
+  /** Attempts started and not yet over (recorded, or given up on); stop() waits for them. */
+  #unfinished = 0;
+  #allFinished: (() => void) | undefined;
   /** Whether the last claim may have left due work behind (it was full, or receivers were at their cap). */
   #moreDue = true;
   #stopped = true;
@@ -93,7 +97,13 @@ export class DeliveryWorker {
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.policy = { ...defaultDeliveryPolicy, ...deps.policy };
     this.#sender = new WebhookSender({ allowInsecure: deps.allowInsecure, timeoutMs: this.policy.timeoutMs, lookup: deps.lookup });
-    this.#recorder = new AttemptRecorder(deps.db, () => this.#dispatch());
+    this.#recorder = new AttemptRecorder(deps.db, {
+      onBatch: () => this.#dispatch(),
+      coming: () => this.#sending,
+      // A concurrency's worth: what awaits its record is what a crash makes repeat, and this keeps
+      // it within a concurrency's worth beside the batch being written (test/webhook-crash.test.ts).
+      batchSize: this.policy.concurrency,
+    });
     this.#random = deps.random ?? Math.random;
   }
 
@@ -101,7 +111,7 @@ export class DeliveryWorker {
   async runDue(limit = this.policy.concurrency): Promise<number> {
     const claimed = await this.#claim(limit);
     const ready = await this.#render(claimed);
-    await Promise.all(ready.map((r) => this.#launch(r)));
+    await Promise.all(ready.map((r) => new Promise<void>((resolve) => this.#launch(r, resolve))));
     return claimed.length;
   }
 
@@ -127,8 +137,8 @@ export class DeliveryWorker {
           this.#moreDue = true;
           pollAt = performance.now() + intervalMs;
         }
-        const room = BUFFER * this.policy.concurrency - this.#sending - this.#queue.length - this.#rendering;
-        if (this.#moreDue && room >= CLAIM_AT * this.policy.concurrency) {
+        const room = this.#room();
+        if (this.#mayClaim(room)) {
           this.#moreDue = false;
           try {
             const claimed = await this.#claim(room);
@@ -182,6 +192,16 @@ export class DeliveryWorker {
     }
   }
 
+  /** What the worker may claim now: all it keeps claimed, less what it holds. */
+  #room(): number {
+    return BUFFER * this.policy.concurrency - this.#sending - this.#queue.length - this.#rendering;
+  }
+
+  /** Whether a claim of `room` is worth making now: more may be due, and half the buffer is free. */
+  #mayClaim(room: number): boolean {
+    return this.#moreDue && room >= CLAIM_AT * this.policy.concurrency;
+  }
+
   /** Makes a running worker look for due work now (new notifications, a redelivery request). */
   poke(): void {
     this.#moreDue = true;
@@ -199,7 +219,7 @@ export class DeliveryWorker {
     await releaseClaims(this.deps.db, unsent.map(({ n }) => ({ id: n.id, attempts: n.attempts }))).catch((err: unknown) =>
       this.deps.log?.('webhook delivery: could not hand back unsent claims; they come due when their lease ends', { err: String(err) }),
     );
-    await Promise.all(this.#attempts);
+    if (this.#unfinished > 0) await new Promise<void>((resolve) => (this.#allFinished = resolve));
     const listener = this.#listener;
     if (listener) {
       this.#listener = undefined;
@@ -276,18 +296,60 @@ export class DeliveryWorker {
    */
   #dispatch(): void {
     while (!this.#stopped && this.#queue.length > 0 && this.#sending < this.policy.concurrency && this.#recorder.backlog < BUFFER * this.policy.concurrency) {
-      void this.#launch(this.#queue.shift()!);
+      this.#launch(this.#queue.shift()!);
     }
   }
 
-  /** One attempt, from its request to its recorded outcome; never rejects. */
-  #launch(ready: Ready): Promise<void> {
+  /**
+   * One attempt, from its request to its recorded outcome, then `done`. Callbacks, not promises,
+   * all the way: this runs for every delivery, and each promise and microtask costs.
+   */
+  #launch({ n, body }: Ready, done?: () => void): void {
     this.#sending++;
-    const attempt: Promise<void> = this.#deliver(ready)
-      .catch((err: unknown) => this.deps.log?.('webhook delivery error', { notification: ready.n.id, err: String(err) }))
-      .finally(() => this.#attempts.delete(attempt));
-    this.#attempts.add(attempt);
-    return attempt;
+    this.#unfinished++;
+    // Inline callbacks, not named ones: a named closure costs a name-keeping call (esbuild's
+    // keepNames, under tsx and in the bundle alike) each time it is made, once a delivery.
+    if (!n.active) return queueMicrotask(() => this.#onAnswer(n, INACTIVE, done));
+    try {
+      this.#sender.post(n.url, deliveryHeaders({ secret: n.secret, messageId: n.id, at: this.deps.clock.now(), body, custom: n.headers }), body, false, (result) =>
+        this.#onAnswer(n, result, done),
+      );
+    } catch (err) {
+      // Not sent (its URL does not parse): its lease runs out and it comes due again.
+      this.deps.log?.('webhook delivery error', { notification: n.id, err: String(err) });
+      this.#answered(n.webhook_id);
+      this.#finish(done);
+    }
+  }
+
+  #onAnswer(n: ClaimedNotification, result: SendResult, done: (() => void) | undefined): void {
+    // The slot frees with the answer; recording goes on behind it.
+    this.#answered(n.webhook_id);
+    try {
+      this.#settle(n, result, done);
+    } catch (err) {
+      this.deps.log?.('webhook delivery error', { notification: n.id, err: String(err) });
+      this.#finish(done);
+    }
+  }
+
+  #answered(webhookId: string): void {
+    this.#sending--;
+    this.#let(webhookId);
+    this.#dispatch();
+    // The loop is woken only when it can claim: an answer that leaves too little room would cost
+    // it a turn (a promise, a timer set and cleared) for nothing, once a delivery.
+    if (this.#wake && this.#mayClaim(this.#room())) this.#wake();
+  }
+
+  /** An attempt is over. */
+  #finish(done: (() => void) | undefined): void {
+    done?.();
+    if (--this.#unfinished === 0 && this.#allFinished) {
+      const all = this.#allFinished;
+      this.#allFinished = undefined;
+      all();
+    }
   }
 
   /** A receiver's slot is free again. */
@@ -299,23 +361,8 @@ export class DeliveryWorker {
     if (held <= this.policy.receiverConcurrency / 2 && this.#capped.delete(webhookId)) this.#moreDue = true;
   }
 
-  async #deliver({ n, body }: Ready): Promise<void> {
-    let result: SendResult;
-    try {
-      result = n.active
-        ? await this.#sender.send(n.url, deliveryHeaders({ secret: n.secret, messageId: n.id, at: this.deps.clock.now(), body, custom: n.headers }), body, false)
-        : { statusCode: null, error: 'not sent: the webhook is inactive', durationMs: 0, responseHeaders: null, responseBody: null };
-    } finally {
-      // The slot frees with the answer; recording goes on behind it.
-      this.#sending--;
-      this.#let(n.webhook_id);
-      this.#dispatch();
-      this.#wake?.();
-    }
-    await this.#settle(n, result);
-  }
-
-  async #settle(n: ClaimedNotification, result: SendResult): Promise<void> {
+  /** Records the attempt's outcome (and the webhook's health), then finishes it. */
+  #settle(n: ClaimedNotification, result: SendResult, done: (() => void) | undefined): void {
     const now = this.deps.clock.now();
     const succeeded = n.active && isSuccessStatus(result.statusCode);
     const gone = n.active && result.statusCode === 410;
@@ -337,22 +384,39 @@ export class DeliveryWorker {
       responseBody: result.responseBody,
     };
     this.deps.metrics?.webhookDeliveries.observe({ outcome: outcome.status === 'pending' ? 'will_retry' : outcome.status }, result.durationMs / 1000);
-    await this.#recorder.record({ log, outcome, at: now });
-    if (n.active) await this.#markHealth(n.webhook_id, succeeded, gone, now);
+    this.#recorder.record({ log, outcome, at: now }, (err) => {
+      if (err) {
+        // Not recorded: the notification stays leased, and comes due again when its lease ends.
+        this.deps.log?.('webhook delivery error', { notification: n.id, err: String(err) });
+        return this.#finish(done);
+      }
+      const marking = n.active ? this.#markHealth(n.webhook_id, succeeded, gone, now) : undefined;
+      if (!marking) return this.#finish(done);
+      marking.then(
+        () => this.#finish(done),
+        (markErr: unknown) => {
+          this.deps.log?.('webhook delivery error', { notification: n.id, err: String(markErr) });
+          this.#finish(done);
+        },
+      );
+    });
   }
 
-  /** Tells the webhook row how its deliveries go, for the deactivation rule. */
-  async #markHealth(webhookId: string, succeeded: boolean, gone: boolean, now: Date): Promise<void> {
+  /** Tells the webhook row how its deliveries go, for the deactivation rule; undefined when there is nothing to write (most deliveries). */
+  #markHealth(webhookId: string, succeeded: boolean, gone: boolean, now: Date): Promise<void> | undefined {
     if (gone) {
       this.#health.delete(webhookId);
-      if (await deactivateWebhook(this.deps.db, webhookId, `the receiver answered 410 Gone at ${now.toISOString()}`, now)) this.deps.log?.('webhook deactivated', { webhook: webhookId });
-      return;
+      return deactivateWebhook(this.deps.db, webhookId, `the receiver answered 410 Gone at ${now.toISOString()}`, now).then((deactivated) => {
+        if (deactivated) this.deps.log?.('webhook deactivated', { webhook: webhookId });
+      });
     }
     // The same news within the minute changes nothing the rule reads; a change of direction is written at once.
     const last = this.#health.get(webhookId);
-    if (last?.succeeded === succeeded && now.getTime() - last.at < HEALTH_MARK_EVERY_MS) return;
+    if (last?.succeeded === succeeded && now.getTime() - last.at < HEALTH_MARK_EVERY_MS) return undefined;
     this.#health.set(webhookId, { succeeded, at: now.getTime() });
     if (succeeded) return markWebhookSucceeded(this.deps.db, webhookId, now);
-    if (await markWebhookFailed(this.deps.db, webhookId, now, this.policy.deactivateAfterMs)) this.deps.log?.('webhook deactivated', { webhook: webhookId });
+    return markWebhookFailed(this.deps.db, webhookId, now, this.policy.deactivateAfterMs).then((deactivated) => {
+      if (deactivated) this.deps.log?.('webhook deactivated', { webhook: webhookId });
+    });
   }
 }

@@ -205,22 +205,29 @@ export class WebhookSender {
 
   /** POSTs `body`; the answer's headers are kept only when `keepHeaders` (a test send shows them, a delivery does not). */
   send(url: string, headers: Record<string, string>, body: string | Buffer, keepHeaders = true): Promise<SendResult> {
+    return new Promise((resolve) => this.post(url, headers, body, keepHeaders, resolve));
+  }
+
+  /**
+   * As send(), handing the result to `done` (always later, never within this call) rather than
+   * to a promise: the delivery worker's way, with no promise per delivery. Throws only for a URL
+   * that does not parse.
+   */
+  post(url: string, headers: Record<string, string>, body: string | Buffer, keepHeaders: boolean, done: (result: SendResult) => void): void {
     const started = performance.now();
     const target = this.#target(url);
-    if (target.refusal) return Promise.resolve(noAnswer(target.refusal));
-    return new Promise((resolve) => {
-      const attempt = new Attempt(keepHeaders, (a, err) => {
-        this.#deadlines.end(a, deadline);
-        const durationMs = Math.round(performance.now() - started);
-        if (err) resolve(noAnswer(describeError(err, this.options.timeoutMs, target.host), durationMs));
-        else resolve({ statusCode: a.statusCode, error: null, durationMs, responseHeaders: a.responseHeaders, responseBody: a.responseBody });
-      });
-      const deadline = this.#deadlines.start(attempt);
-      this.#agent.dispatch(
-        { origin: target.origin, path: target.path, method: 'POST', headers, body, headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs },
-        attempt,
-      );
+    if (target.refusal) {
+      const refused = noAnswer(target.refusal);
+      return queueMicrotask(() => done(refused));
+    }
+    const attempt = new Attempt(keepHeaders, (a, err) => {
+      this.#deadlines.end(a, deadline);
+      const durationMs = Math.round(performance.now() - started);
+      if (err) done(noAnswer(describeError(err, this.options.timeoutMs, target.host), durationMs));
+      else done({ statusCode: a.statusCode, error: null, durationMs, responseHeaders: a.responseHeaders, responseBody: a.responseBody });
     });
+    const deadline = this.#deadlines.start(attempt);
+    this.#agent.dispatch({ origin: target.origin, path: target.path, method: 'POST', headers, body, headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs }, attempt);
   }
 
   #target(url: string): Target {

@@ -24,17 +24,15 @@ function keysOf(secret: string): { legacy: Buffer; standard: Buffer } {
   return k;
 }
 
-function legacySignature(secret: string, body: string | Buffer): string {
-  return createHmac('sha256', keysOf(secret).legacy).update(body).digest('hex');
-}
-
-function standardWebhookHeaders(secret: string, messageId: string, at: Date, body: string | Buffer): Record<string, string> {
+/**
+ * Adds every signature header of one delivery to `headers`; a body given as bytes is not encoded
+ * again for each signature. Written into the request's own headers: no object per signature.
+ */
+export function addSignatureHeaders(headers: Record<string, string>, secret: string, messageId: string, at: Date, body: string | Buffer): void {
+  const k = keysOf(secret);
   const timestamp = Math.floor(at.getTime() / 1000).toString();
-  const signature = createHmac('sha256', keysOf(secret).standard).update(`${messageId}.${timestamp}.`).update(body).digest('base64');
-  return { 'webhook-id': messageId, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` };
-}
-
-/** Every signature header of one delivery; a body given as bytes is not encoded again for each signature. */
-export function signatureHeaders(secret: string, messageId: string, at: Date, body: string | Buffer): Record<string, string> {
-  return { [SIGNATURE_HEADER]: legacySignature(secret, body), ...standardWebhookHeaders(secret, messageId, at, body) };
+  headers[SIGNATURE_HEADER] = createHmac('sha256', k.legacy).update(body).digest('hex');
+  headers['webhook-id'] = messageId;
+  headers['webhook-timestamp'] = timestamp;
+  headers['webhook-signature'] = `v1,${createHmac('sha256', k.standard).update(`${messageId}.${timestamp}.`).update(body).digest('base64')}`;
 }
