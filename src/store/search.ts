@@ -53,36 +53,44 @@ export const holdsPart = (numbers: string, text: string) => `bare_numbers_text($
 export const holdsNumber = (numbers: string, number: string, exactly: string) => `bare_numbers(${numbers}) @> ARRAY[${bare(number)}] AND ${exactly}`;
 
 /**
- * The serial of a container number (owner code, serial, perhaps its check digit: "MSCU123456",
- * "MSCU 123456-7") given as a search: among containers, an owner code is shared by all of a
- * line's boxes, so its three-letter pieces match a large share of the rows and are the costliest
- * part of the trigram index to read (at a million containers, half the search's time), while the
- * digits' pieces are as rare as any. The containers are then looked up by the serial and checked
- * against the whole number (see search). Only spaces and dashes are dropped here, which the bare
- * rule in SQL drops too, so the serial is a part of the bare number there; anything else goes the
- * usual way.
+ * Whether a search string is looked up by its five-character pieces (migration 036) rather than
+ * its three-letter ones: when it has five characters or more once bare (dashes and spaces
+ * dropped, as the bare rule in SQL drops them; should the two rules ever disagree on a string,
+ * search_pieces gives no piece and the search is right, only slower). A three-letter piece of
+ * digits is in one number of a few hundred, so its list in the trigram index grows with the data
+ * and the search with it; a five-character piece is in one of tens of thousands.
  */
-export function containerSerialOf(query: string): string | undefined {
-  return /^[A-Za-z]{4}(\d{6,7})$/.exec(query.replace(/[ -]/g, ''))?.[1];
-}
+export const byPieces = (query: string): boolean => query.replace(/[\s-]/g, '').length >= 5;
+
+/**
+ * `numbers` (one of the arrays above) holds `text` (a search string as typed, not made literal for
+ * LIKE): the GIN index of migration 036 finds the rows holding its pieces, strpos (which no index
+ * serves, so the planner looks no further) keeps those holding the whole string.
+ */
+export const holdsPieces = (numbers: string, text: string) =>
+  `number_pieces(${numbers}) @> search_pieces(${text}) AND strpos(bare_numbers_text(${numbers}), ${bare(text)}) > 0`;
+
+/**
+ * How a search string is matched (the search here, and `q` on the lists): the value its
+ * placeholder takes and the condition on a record's numbers, by five-character pieces or, for a
+ * shorter string, by three-letter ones.
+ */
+export const searchText = (query: string): { value: string; holds: (numbers: string, placeholder: string) => string } =>
+  byPieces(query) ? { value: query, holds: holdsPieces } : { value: likeLiteral(query), holds: holdsPart };
 
 /**
  * Substring matches, ranked shipments → containers → tracking requests, then newest first; a
  * tracking request whose number already names a shipment is left out. Each kind is cut to the
  * limit on its own, so none reads more than a page of its matches (in its created_at order, or
- * through the trigram index when the matches are few).
+ * through an index of pieces when the matches are few: five-character pieces for a string that
+ * has five characters, else three-letter ones).
  */
 export async function search(db: Queryable, accountId: string, query: string, limit = 25): Promise<SearchHit[]> {
   // Only dashes and spaces would match everything.
   if (query.replace(/[\s-]/g, '') === '') return [];
   const newest = (table: string) => `ORDER BY ${table}.created_at DESC, ${table}.id LIMIT $3`;
-  // A container number's serial ($4) finds the containers through the index; the whole text
-  // then decides (strpos, which no index serves, so the planner does not read the owner code's
-  // pieces after all).
-  const serial = containerSerialOf(query);
-  const containerMatch = serial
-    ? `${holdsPart(containerNumbers('c'), '$4')} AND strpos(bare_numbers_text(${containerNumbers('c')}), ${bare('$2')}) > 0`
-    : holdsPart(containerNumbers('c'), '$2');
+  const match = searchText(query);
+  const holds = (numbers: string) => match.holds(numbers, '$2');
   const { rows } = await db.query<SearchHit>(
     plannedPerRun(
       `SELECT * FROM (
@@ -93,23 +101,23 @@ export async function search(db: Queryable, accountId: string, query: string, li
               s.state->>'port_of_lading_name' AS port_of_lading_name, s.state->>'port_of_discharge_name' AS port_of_discharge_name,
               s.created_at, s.updated_at, 1 AS rank
          FROM shipments s
-        WHERE s.account_id = $1 AND ${holdsPart(shipmentNumbers('s'), '$2')}
+        WHERE s.account_id = $1 AND ${holds(shipmentNumbers('s'))}
         ${newest('s')})
        UNION ALL
        (SELECT 'cargo', c.id, c.number, c.shipment_id, s.scac, c.ref_numbers, c.state->>'current_status', NULL, NULL, NULL, NULL,
               s.state->>'port_of_lading_name', s.state->>'port_of_discharge_name', c.created_at, c.updated_at, 2
          FROM containers c JOIN shipments s ON s.id = c.shipment_id
-        WHERE c.account_id = $1 AND ${containerMatch}
+        WHERE c.account_id = $1 AND ${holds(containerNumbers('c'))}
         ${newest('c')})
        UNION ALL
        (SELECT 'tracking_request', t.id, t.request_number, t.shipment_id, t.scac, t.ref_numbers, t.status, t.failed_reason, NULL, NULL, NULL,
               NULL, NULL, t.created_at, t.updated_at, 3
          FROM tracking_requests t
-        WHERE t.account_id = $1 AND ${holdsPart(trackingRequestNumbers('t'), '$2')}
+        WHERE t.account_id = $1 AND ${holds(trackingRequestNumbers('t'))}
           AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.account_id = $1 AND upper(coalesce(s.bill_of_lading_number, s.request_number)) = upper(t.request_number))
         ${newest('t')})
      ) hits ORDER BY rank, created_at DESC, id LIMIT $3`,
-      [accountId, likeLiteral(query), limit, ...(serial ? [serial] : [])],
+      [accountId, match.value, limit],
     ),
   );
   return rows.map(({ rank: _rank, ...hit }: SearchHit & { rank?: number }) => hit);

@@ -8,9 +8,8 @@ import { ACCOUNT, pageOfAccount, type CountPath } from './account-rows.ts';
 import { customFieldConditions, type CustomFieldMatch } from './custom-field-filters.ts';
 import type { Conditions, TimeRange } from './conditions.ts';
 import type { Queryable } from './db.ts';
-import { likeLiteral } from './like.ts';
 import { recordedScacs } from './reference.ts';
-import { bare, containerNumbers, holdsNumber, holdsPart, shipmentNumbers } from './search.ts';
+import { bare, containerNumbers, holdsNumber, searchText, shipmentNumbers } from './search.ts';
 import type { ContainerRow, ShipmentRow } from './shipments.ts';
 import { isUuid } from './uuid.ts';
 
@@ -116,7 +115,7 @@ export async function listShipments(
 ): Promise<{ rows: ShipmentRow[]; total: number }> {
   const f = await resolved(db, filters);
   // Only dashes and spaces would match everything: no search at all.
-  const q = f.q?.replace(/[\s-]/g, '') ? likeLiteral(f.q) : undefined;
+  const q = f.q?.replace(/[\s-]/g, '') ? searchText(f.q) : undefined;
   // Equals (and records without a value) stay newest first among themselves.
   const direction = order.descending ? 'DESC' : 'ASC';
   // NULLS LAST only where a value may be missing: an index (read either way) answers the orders of
@@ -130,11 +129,12 @@ export async function listShipments(
     offset,
     (where) => {
       where
-        // The shipment's own numbers or one of its containers': two trigram-indexed lookups, as a
-        // semi-join the planner may also answer by walking the list's order (a common part).
-        .when(q, (p) => `id IN (SELECT m.id FROM shipments m WHERE m.account_id = ${ACCOUNT} AND ${holdsPart(shipmentNumbers('m'), p)}
+        // The shipment's own numbers or one of its containers': two lookups through the number
+        // indexes (search.ts), as a semi-join the planner may also answer by walking the list's
+        // order (a common part).
+        .when(q?.value, (p) => `id IN (SELECT m.id FROM shipments m WHERE m.account_id = ${ACCOUNT} AND ${q?.holds(shipmentNumbers('m'), p)}
                                UNION ALL
-                               SELECT c.shipment_id FROM containers c WHERE c.account_id = ${ACCOUNT} AND ${holdsPart(containerNumbers('c'), p)})`)
+                               SELECT c.shipment_id FROM containers c WHERE c.account_id = ${ACCOUNT} AND ${q?.holds(containerNumbers('c'), p)})`)
         .when(f.number, (p) =>
           holdsNumber(shipmentNumbers('shipments'), p, `upper(${p}) IN (upper(request_number), upper(bill_of_lading_number), upper(booking_number))`),
         )

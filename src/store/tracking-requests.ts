@@ -1,11 +1,10 @@
 // SQL for tracking requests.
 import type { StagedFields } from './custom-fields.ts';
 import type { Queryable } from './db.ts';
-import { likeLiteral } from './like.ts';
 import { findOfAccount, pageOfAccount, updateLabelsOfAccount, type CountedPage, type LabelEdit } from './account-rows.ts';
 import type { TimeRange } from './conditions.ts';
 import { claimDue } from './leases.ts';
-import { holdsPart, trackingRequestNumbers } from './search.ts';
+import { searchText, trackingRequestNumbers } from './search.ts';
 
 export type TrackingRequestStatus = 'pending' | 'awaiting_manifest' | 'created' | 'failed' | 'tracking_stopped';
 
@@ -78,11 +77,12 @@ export interface TrackingRequestFilters {
  * (search.ts); migration 015 indexes status, scac and request_type ahead of the list's order and
  * the request number by upper().
  */
-export const listTrackingRequests = (db: Queryable, accountId: string, f: TrackingRequestFilters, limit: number, offset: number): Promise<CountedPage<TrackingRequestRow>> =>
-  pageOfAccount(db, 'tracking_requests', accountId, limit, offset, (where) =>
+export function listTrackingRequests(db: Queryable, accountId: string, f: TrackingRequestFilters, limit: number, offset: number): Promise<CountedPage<TrackingRequestRow>> {
+  // Only dashes and spaces would match everything: no search at all.
+  const q = f.q?.replace(/[\s-]/g, '') ? searchText(f.q) : undefined;
+  return pageOfAccount(db, 'tracking_requests', accountId, limit, offset, (where) =>
     where
-      // Only dashes and spaces would match everything: no search at all.
-      .when(f.q?.replace(/[\s-]/g, '') ? likeLiteral(f.q) : undefined, (p) => holdsPart(trackingRequestNumbers('tracking_requests'), p))
+      .when(q?.value, (p) => `${q?.holds(trackingRequestNumbers('tracking_requests'), p)}`)
       .when(f.request_number, (p) => `upper(request_number) = upper(${p})`)
       .when(f.status, (p) => `status = ${p}`)
       .when(f.scac, (p) => `scac = upper(${p})`)
@@ -90,6 +90,7 @@ export const listTrackingRequests = (db: Queryable, accountId: string, f: Tracki
       .within('created_at', f.created)
       .within('updated_at', f.updated),
   );
+}
 
 export const findTrackingRequests = (db: Queryable, accountId: string, ids: string[]): Promise<TrackingRequestRow[]> =>
   findOfAccount(db, 'tracking_requests', accountId, ids);
