@@ -316,7 +316,7 @@ export class DeliveryWorker {
       );
     } catch (err) {
       // Not sent (its URL does not parse): its lease runs out and it comes due again.
-      this.deps.log?.('webhook delivery error', { notification: n.id, err: String(err) });
+      this.#failed(n, err);
       this.#answered(n.webhook_id);
       this.#finish(done);
     }
@@ -328,7 +328,7 @@ export class DeliveryWorker {
     try {
       this.#settle(n, result, done);
     } catch (err) {
-      this.deps.log?.('webhook delivery error', { notification: n.id, err: String(err) });
+      this.#failed(n, err);
       this.#finish(done);
     }
   }
@@ -340,6 +340,11 @@ export class DeliveryWorker {
     // The loop is woken only when it can claim: an answer that leaves too little room would cost
     // it a turn (a promise, a timer set and cleared) for nothing, once a delivery.
     if (this.#wake && this.#mayClaim(this.#room())) this.#wake();
+  }
+
+  /** Something of an attempt went wrong (not sent, not recorded, health not written): logged, and the worker goes on. */
+  #failed(n: ClaimedNotification, err: unknown): void {
+    this.deps.log?.('webhook delivery error', { notification: n.id, err: String(err) });
   }
 
   /** An attempt is over. */
@@ -387,7 +392,7 @@ export class DeliveryWorker {
     this.#recorder.record({ log, outcome, at: now }, (err) => {
       if (err) {
         // Not recorded: the notification stays leased, and comes due again when its lease ends.
-        this.deps.log?.('webhook delivery error', { notification: n.id, err: String(err) });
+        this.#failed(n, err);
         return this.#finish(done);
       }
       const marking = n.active ? this.#markHealth(n.webhook_id, succeeded, gone, now) : undefined;
@@ -395,7 +400,7 @@ export class DeliveryWorker {
       marking.then(
         () => this.#finish(done),
         (markErr: unknown) => {
-          this.deps.log?.('webhook delivery error', { notification: n.id, err: String(markErr) });
+          this.#failed(n, markErr);
           this.#finish(done);
         },
       );
