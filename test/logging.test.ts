@@ -58,3 +58,37 @@ test('svc serve’s one logger: worker lines are JSON lines like the request lin
     await app.close();
   }
 });
+
+test('links that are secrets (signed download and upload links, sign-in links) are logged without their token', async () => {
+  const token = 'LinkTokenThatMustNotBeLogged42';
+  const asked = [
+    ['GET', `/v2/document_files/${token}`],
+    ['PUT', `/v2/direct_uploads/${token}?x=1`],
+    ['GET', `//V2/Document_Files/${token}`],
+    ['GET', `/sign-in/link/${token}`],
+  ] as const;
+  const from = lines.length;
+  for (const [method, path] of asked) await t.request(method, path, { headers: { 'x-request-id': `secret-${path}` } });
+  const logged = lines.slice(from);
+  assert.ok(!logged.join('\n').includes(token), logged.join('\n'));
+  const urls = logged.map((l) => JSON.parse(l)).filter((r) => r.req).map((r) => r.req.url);
+  assert.deepEqual(urls, ['/v2/document_files/[redacted]', '/v2/direct_uploads/[redacted]?x=1', '//V2/Document_Files/[redacted]', '/sign-in/link/[redacted]']);
+  // Everything else as fastify logs it.
+  const plain = await t.request('GET', '/v2/parties?page[size]=2', { headers: { 'x-request-id': 'plain-1' } });
+  assert.equal(plain.status, 200);
+  const line = lines.map((l) => JSON.parse(l)).find((r) => r.reqId === 'plain-1' && r.req);
+  assert.deepEqual(Object.keys(line.req).sort(), ['host', 'method', 'remoteAddress', 'remotePort', 'url']);
+  assert.equal(line.req.url, '/v2/parties?page[size]=2');
+});
+
+test('svc serve’s logger instance leaves the tokens out too', async () => {
+  const shared: string[] = [];
+  const app = await startTestApp({ loggerInstance: createLogger('info', collect(shared)) });
+  try {
+    await app.request('GET', '/v2/document_files/AnotherSecretToken77');
+    assert.ok(shared.length > 0 && !shared.join('\n').includes('AnotherSecretToken77'), shared.join('\n'));
+    assert.ok(shared.some((l) => JSON.parse(l).req?.url === '/v2/document_files/[redacted]'));
+  } finally {
+    await app.close();
+  }
+});

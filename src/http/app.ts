@@ -8,6 +8,7 @@ import { refuseWhileClosing } from './draining.ts';
 import { apiErrorOf } from './domain-errors.ts';
 import { clientErrorHandler, requestIdOf, stampRequestId, withRequestId } from './error-documents.ts';
 import { collectReadRoutes } from './in-process-reads.ts';
+import { loggedRequest } from './logged-request.ts';
 import { instrumentHttp, type MetricsEndpoint } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import { JSONAPI, registerRoutes, type AnyRouteSpec, type Services } from './route.ts';
@@ -65,10 +66,18 @@ export function v2Routes(): AnyRouteSpec[] {
   return [...trackingRequestRoutes, ...inferNumberRoutes, ...shipmentRoutes, ...containerRoutes, ...containerMapRoutes, ...transportEventRoutes, ...searchRoutes, ...referenceRoutes, ...partyRoutes, ...webhookRoutes, ...webhookExampleRoutes, ...webhookNotificationRoutes, ...accountRoutes, ...customFieldRoutes, ...documentRoutes, ...emailSubmissionRoutes];
 }
 
+/** The app's logger (none unless given), its request lines leaving secrets in paths out (logged-request.ts). */
+function loggerOptions({ logger, loggerInstance }: AppOptions): Pick<FastifyServerOptions, 'logger' | 'loggerInstance'> {
+  const serializers = { req: loggedRequest };
+  if (loggerInstance) return { loggerInstance: loggerInstance.child({}, { serializers }) };
+  if (!logger) return { logger: false };
+  return { logger: logger === true ? { serializers } : { ...logger, serializers: { ...logger.serializers, ...serializers } } };
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const services: Services = { db: options.db, clock: options.clock, trackingClock: options.trackingClock, isTrackable: options.isTrackable, publicUrl: options.publicUrl, webhooks: options.webhooks, rateLimiter: options.rateLimiter, documents: options.documents };
   const app = Fastify({
-    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
+    ...loggerOptions(options),
     trustProxy: options.trustProxy ?? false,
     bodyLimit: BODY_LIMIT,
     ...timeoutOptions(options.timeouts),

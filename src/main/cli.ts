@@ -7,7 +7,7 @@ import { maskedSetting } from '../config/mask.ts';
 import { systemClock } from '../clock.ts';
 import { DomainError } from '../domain/errors.ts';
 import { createApiKey, maskApiKey } from '../services/api-keys.ts';
-import { changePassword, createUser, issueSignInLink, userByEmail } from '../services/users.ts';
+import { changePassword, createUser, issueSignInLink, signInLinkUrl, userByEmail } from '../services/users.ts';
 import { FEATURE_NAMES, FEATURES, featureStates, isFeature, setFeature, type Feature } from '../services/features.ts';
 import { findAccount, findDefaultAccount, insertAccount, listAccounts, listApiKeys, revokeApiKey, type Account } from '../store/accounts.ts';
 import { EmbeddedPostgresError } from '../store/embedded-access.ts';
@@ -197,7 +197,7 @@ async function main(argv: string[]): Promise<void> {
         if (!account) throw new CommandError(values.account ? `no account ${values.account}` : 'no default account yet: run svc serve once or pass --account');
         const user = await refusalsAsCommandErrors(() => createUser(db, systemClock, { accountId: account.id, email: arg, name: values.name, password }));
         out(`user ${user.id} (${user.email}) in account ${account.id} (${account.name})\n`);
-        if (!password) out(`sign-in link (one-time, valid 24 h): ${appUrl(config)}/sign-in/link/${await issueSignInLink(db, systemClock, user.id)}\n`);
+        if (!password) out(`sign-in link (one-time, valid 24 h): ${signInLinkUrl(appUrl(config), await issueSignInLink(db, systemClock, user.id))}\n`);
       });
     }
     case 'users list':
@@ -215,7 +215,7 @@ async function main(argv: string[]): Promise<void> {
           await refusalsAsCommandErrors(() => changePassword(db, systemClock, user.id, password));
           out(`password of ${user.email} changed; their sessions were signed out\n`);
         } else {
-          out(`sign-in link for ${user.email} (one-time, valid 24 h): ${appUrl(config)}/sign-in/link/${await issueSignInLink(db, systemClock, user.id)}\n`);
+          out(`sign-in link for ${user.email} (one-time, valid 24 h): ${signInLinkUrl(appUrl(config), await issueSignInLink(db, systemClock, user.id))}\n`);
         }
       });
     }

@@ -16,7 +16,7 @@ import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { ensureDefaultAccount } from '../services/api-keys.ts';
 import { chooseRateLimiter } from '../services/choose-rate-limiter.ts';
 import { registerRateLimitMetrics } from '../services/rate-limiters.ts';
-import { ensureOwnerSignIn } from '../services/users.ts';
+import { ensureOwnerSignIn, signInLinkUrl } from '../services/users.ts';
 import { documentSettingsFrom } from '../services/documents.ts';
 import { DocumentWorker } from '../services/documents-worker.ts';
 import { TrackingWorker } from '../services/tracking/worker.ts';
@@ -273,7 +273,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
       '',
       `svc is running. Web app: ${app_}/`,
       owner.linkToken
-        ? `  sign in as ${owner.user.email} with this one-time link (valid 24 h), then choose a password: ${app_}/sign-in/link/${owner.linkToken}`
+        ? `  sign in as ${owner.user.email} with this one-time link (valid 24 h), then choose a password: ${signInLinkUrl(app_, owner.linkToken)}`
         : `  sign in with your e-mail address and password; a new one-time link: npx svc users reset-password <e-mail>`,
       `  REST API: ${base}`,
       `  MCP server: ${base.replace(/\/v2$/, '/mcp')} (streamable HTTP; svc mcp --stdio for desktop assistants)`,

@@ -67,7 +67,13 @@ export async function changePassword(db: Db, clock: Clock, userId: string, passw
   await setPasswordHash(db, userId, await hashPassword(password), clock.now());
 }
 
-/** A one-time link token; the caller turns it into `${appUrl}/sign-in/link/${token}`. */
+/** Where one-time sign-in links point, under the web app's origin. */
+export const SIGN_IN_LINK_PATH = '/sign-in/link';
+
+/** A one-time sign-in link's address. */
+export const signInLinkUrl = (appUrl: string, token: string): string => `${appUrl}${SIGN_IN_LINK_PATH}/${token}`;
+
+/** A one-time link token; the caller turns it into a link (signInLinkUrl). */
 export async function issueSignInLink(db: Db, clock: Clock, userId: string, ttlMs = SIGN_IN_LINK_TTL_MS): Promise<string> {
   const token = newSecretToken();
   const at = clock.now();

@@ -1,7 +1,7 @@
 // Signing in and out: e-mail and password, or a one-time link (first start, new users, resets).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SignInThrottle } from '../../services/sign-in-throttle.ts';
-import { signInLinkOwner, verifyCredentials } from '../../services/users.ts';
+import { SIGN_IN_LINK_PATH, signInLinkOwner, verifyCredentials } from '../../services/users.ts';
 import { endSession, startSession } from '../../services/web-sessions.ts';
 import type { WebOptions } from '../context.ts';
 import { formField } from '../csrf.ts';
@@ -42,7 +42,7 @@ function LinkPage({ req, token, email }: { req: FastifyRequest; token: string; e
           <>
             <h1>Sign in as {email}</h1>
             {/* A button, not the GET itself: mail scanners that open links must not use them up. */}
-            <form method="post" action={`/sign-in/link/${token}`} class="stack">
+            <form method="post" action={`${SIGN_IN_LINK_PATH}/${token}`} class="stack">
               <CsrfField req={req} />
               <button type="submit">Continue</button>
             </form>
@@ -87,13 +87,13 @@ export function signInRoutes(web: FastifyInstance, options: WebOptions): void {
     return reply.redirect(next, 303);
   });
 
-  web.get('/sign-in/link/:token', { config: open }, async (req, reply) => {
+  web.get(`${SIGN_IN_LINK_PATH}/:token`, { config: open }, async (req, reply) => {
     const { token } = req.params as { token: string };
     const user = await signInLinkOwner(db, clock, token, false);
     return sendPage(reply, <LinkPage req={req} token={token} email={user?.email} />, user ? 200 : 410);
   });
 
-  web.post('/sign-in/link/:token', { config: open }, async (req, reply) => {
+  web.post(`${SIGN_IN_LINK_PATH}/:token`, { config: open }, async (req, reply) => {
     const { token } = req.params as { token: string };
     // Links are 240-bit random: the limit only keeps a guesser from hammering the database.
     throttle.check(req.ip, '');
