@@ -52,6 +52,9 @@ export const holdsPart = (numbers: string, text: string) => `bare_numbers_text($
  */
 export const holdsNumber = (numbers: string, number: string, exactly: string) => `bare_numbers(${numbers}) @> ARRAY[${bare(number)}] AND ${exactly}`;
 
+/** A search string as the bare rule leaves it, but for case: what is left to match. */
+const withoutDashesAndSpaces = (query: string) => query.replace(/[\s-]/g, '');
+
 /**
  * Whether a search string is looked up by its five-character pieces (migration 036) rather than
  * its three-letter ones: when it has five characters or more once bare (dashes and spaces
@@ -60,7 +63,7 @@ export const holdsNumber = (numbers: string, number: string, exactly: string) =>
  * digits is in one number of a few hundred, so its list in the trigram index grows with the data
  * and the search with it; a five-character piece is in one of tens of thousands.
  */
-export const byPieces = (query: string): boolean => query.replace(/[\s-]/g, '').length >= 5;
+export const byPieces = (query: string): boolean => withoutDashesAndSpaces(query).length >= 5;
 
 /**
  * `numbers` (one of the arrays above) holds `text` (a search string as typed, not made literal for
@@ -73,10 +76,13 @@ export const holdsPieces = (numbers: string, text: string) =>
 /**
  * How a search string is matched (the search here, and `q` on the lists): the value its
  * placeholder takes and the condition on a record's numbers, by five-character pieces or, for a
- * shorter string, by three-letter ones.
+ * shorter string, by three-letter ones. Undefined for no string, or one of dashes and spaces
+ * only, which would match everything: no search at all.
  */
-export const searchText = (query: string): { value: string; holds: (numbers: string, placeholder: string) => string } =>
-  byPieces(query) ? { value: query, holds: holdsPieces } : { value: likeLiteral(query), holds: holdsPart };
+export const searchText = (query: string | undefined): { value: string; holds: (numbers: string, placeholder: string) => string } | undefined => {
+  if (!query || withoutDashesAndSpaces(query) === '') return undefined;
+  return byPieces(query) ? { value: query, holds: holdsPieces } : { value: likeLiteral(query), holds: holdsPart };
+};
 
 /**
  * Substring matches, ranked shipments → containers → tracking requests, then newest first; a
@@ -86,10 +92,9 @@ export const searchText = (query: string): { value: string; holds: (numbers: str
  * has five characters, else three-letter ones).
  */
 export async function search(db: Queryable, accountId: string, query: string, limit = 25): Promise<SearchHit[]> {
-  // Only dashes and spaces would match everything.
-  if (query.replace(/[\s-]/g, '') === '') return [];
-  const newest = (table: string) => `ORDER BY ${table}.created_at DESC, ${table}.id LIMIT $3`;
   const match = searchText(query);
+  if (!match) return [];
+  const newest = (table: string) => `ORDER BY ${table}.created_at DESC, ${table}.id LIMIT $3`;
   const holds = (numbers: string) => match.holds(numbers, '$2');
   const { rows } = await db.query<SearchHit>(
     plannedPerRun(

@@ -114,8 +114,7 @@ export async function listShipments(
   order: ShipmentOrder = { field: 'created_at', descending: true },
 ): Promise<{ rows: ShipmentRow[]; total: number }> {
   const f = await resolved(db, filters);
-  // Only dashes and spaces would match everything: no search at all.
-  const q = f.q?.replace(/[\s-]/g, '') ? searchText(f.q) : undefined;
+  const q = searchText(f.q);
   // Equals (and records without a value) stay newest first among themselves.
   const direction = order.descending ? 'DESC' : 'ASC';
   // NULLS LAST only where a value may be missing: an index (read either way) answers the orders of

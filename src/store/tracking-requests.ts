@@ -78,8 +78,7 @@ export interface TrackingRequestFilters {
  * the request number by upper().
  */
 export function listTrackingRequests(db: Queryable, accountId: string, f: TrackingRequestFilters, limit: number, offset: number): Promise<CountedPage<TrackingRequestRow>> {
-  // Only dashes and spaces would match everything: no search at all.
-  const q = f.q?.replace(/[\s-]/g, '') ? searchText(f.q) : undefined;
+  const q = searchText(f.q);
   return pageOfAccount(db, 'tracking_requests', accountId, limit, offset, (where) =>
     where
       .when(q?.value, (p) => `${q?.holds(trackingRequestNumbers('tracking_requests'), p)}`)

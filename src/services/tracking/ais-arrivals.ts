@@ -95,7 +95,6 @@ export class AisArrivals {
     return result;
   }
 
-
   /** One vessel bound for one port: its arrival recorded when the track shows it, else its ETA estimated (at most every etaEveryMs of track). */
   async #vessel(
     key: string,
