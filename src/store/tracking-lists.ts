@@ -123,7 +123,11 @@ function rangeAlone(table: 'shipments' | 'containers', where: Conditions, column
     count,
     ids: (limit, offset) => {
       const n = `${limit}::bigint + ${offset}::bigint`;
-      return `SELECT id FROM generate_series(${day(s)}, ${day(e)}, interval '1 day') AS day(d),
+      // The days counted in whole numbers, which PostgreSQL works out while planning: a series
+      // of timestamps it would guess at a thousand, and a statement costed so high is compiled
+      // (JIT) first, about 8 ms.
+      const days = `((${e}) AT TIME ZONE 'UTC')::date - ((${s}) AT TIME ZONE 'UTC')::date`;
+      return `SELECT id FROM (SELECT ${day(s)} + i * interval '1 day' AS d FROM generate_series(0, ${days}) i) day,
         LATERAL (${walk(`${day(column)} = day.d AND ${whole}`, n)}
                  UNION ALL ${walk(`${column} >= ${dayStarts} AND ${column} < ${dayEnds} AND NOT (${whole})`, n)}) kept
         ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`;
