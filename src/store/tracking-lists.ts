@@ -2,8 +2,8 @@
 // the filters on a journey (status, ports, line, updated_at): a shipment matches on its own
 // columns and its containers' statuses (kept on it), a container on its own status and updated_at
 // and on its shipment's ports and line. Migrations 008, 015, 017, 026 and 037 index each of them beside account_id
-// (015 and 017: followed by the lists' order, so a page on one value is read off the index in
-// order, and a range's page is sorted from index entries alone).
+// (015, 017 and 037: followed by the lists' order, so a page on one value is read off the index
+// in order, and a range's page is read a day at a time or sorted from index entries alone).
 import { ACCOUNT, pageOfAccount, type CountPath, type ListPaths } from './account-rows.ts';
 import { customFieldConditions, type CustomFieldMatch } from './custom-field-filters.ts';
 import type { Conditions, TimeRange } from './conditions.ts';
