@@ -94,8 +94,8 @@ function routes(s: Samples): [string, string][] {
     // not yet available holds in three cases of ten), but at 10k few containers are in that
     // window: the large account has 4 shipments on hold (0.12% of 3,338) against 852 at 1M
     // (0.26% of 331,619), so the default page holds 4 records at 10k and 30 at 1M, and its ratio
-    // counts the 26 more. The same route with a page every size fills compares like with like;
-    // both are reported, the records of each page beside the verdict.
+    // counts the 26 more. The same route with a page every size fills compares like with like:
+    // the verdict is that route's (JUDGED_BY); both are reported, the records of each page beside.
     ['  shipments filter[on_hold]=true page[size]=4', '/v2/shipments?filter[on_hold]=true&page[size]=4'],
     ['  shipments filter[pod_eta_at] next week', `/v2/shipments?${ranged('filter[pod_eta_at]', 0, -7)}`],
     ['  shipments number=<B/L>', `/v2/shipments?number=${s.shipment.bill_of_lading_number}`],
@@ -125,6 +125,13 @@ function routes(s: Samples): [string, string][] {
     ['GET /v2/webhook_notifications', '/v2/webhook_notifications'],
   ];
 }
+
+/**
+ * Routes whose page holds more records at one size than at another by the data's own make-up, not
+ * by the code: each is judged by the route named here (the same filter with pages every size
+ * fills), its own ratio printed beside with the records of each page.
+ */
+const JUDGED_BY = new Map([['  shipments filter[on_hold]=true', '  shipments filter[on_hold]=true page[size]=4']]);
 
 interface LoadResult {
   requests: number;
@@ -285,12 +292,15 @@ try {
     const buffers = (size: ScaleSize) => costs.get(size)?.statements.reduce((n, c) => n + c.buffers, 0);
     const records = (size: ScaleSize) => costs.get(size)?.records ?? '-';
     const marks: string[] = [];
-    if (ratio !== undefined && ratio > GOAL_RATIO) marks.push(`MISS ratio > ${GOAL_RATIO}×`);
+    const judge = JUDGED_BY.get(name);
+    if (ratio !== undefined && ratio > GOAL_RATIO && !judge) marks.push(`MISS ratio > ${GOAL_RATIO}×`);
     if (name.startsWith('GET /v2/search') && b !== undefined && b > SEARCH_GOAL_MS) marks.push(`MISS p50 > ${SEARCH_GOAL_MS} ms`);
     const errors = sizes.reduce((n, s) => n + (runs.get(s)?.reduce((m, f) => m + f.errors, 0) ?? 0), 0);
     if (errors) marks.push(`${errors} errors`);
     if (p50.includes(undefined)) marks.push('not measured at every size');
     if (marks.length) misses++;
+    // Said whatever its ratio, so that the reader knows which figure the verdict rests on.
+    const verdict = `${marks.length ? marks.join('; ') : 'ok'}${judge ? `, judged by ${judge.trim()}` : ''}`;
     measured++;
     console.log(
       name.padEnd(58),
@@ -300,7 +310,7 @@ try {
       (ratio === undefined ? '-' : `${ratio.toFixed(2)}×`).padStart(7),
       `${buffers(first) ?? '-'} → ${buffers(last) ?? '-'}`.padStart(13),
       os.loadavg()[0].toFixed(0).padStart(5),
-      ` ${marks.length ? marks.join('; ') : 'ok'}`,
+      ` ${verdict}`,
       // A page fuller at one size than at another does more than the data's growth asks: said
       // beside the verdict, so such a ratio is read for what it is.
       records(first) === records(last) ? '' : `(records ${records(first)} → ${records(last)})`,

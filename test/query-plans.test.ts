@@ -268,6 +268,76 @@ describe('no list, filter or search statement reads a tenant table sequentially'
     assert.ok(used.has('containers_account_updated'), [...used].join(', '));
   });
 
+  test("a range's page read a day at a time and a total by any port counted leg by leg hold the plain statements' rows and totals", async () => {
+    const account = seeded.accounts[7];
+    // Estimates for some of the account's shipments, and destinations for others (the seed sets neither).
+    await database.db.query(
+      `UPDATE shipments SET state = state || jsonb_build_object('pod_eta_at', to_char((created_at + interval '31 days 7 hours') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+        WHERE account_id = $1 AND hashtext(id::text) % 3 <> 0`,
+      [account],
+    );
+    await database.db.query(
+      "UPDATE shipments SET state = state || jsonb_build_object('destination_locode', state->>'port_of_lading_locode') WHERE account_id = $1 AND hashtext(id::text) % 4 = 0",
+      [account],
+    );
+    await database.db.query('ANALYZE shipments');
+    const ranges = [
+      { start: new Date('2024-03-01T00:00:00Z'), end: new Date('2024-03-08T00:00:00Z') },
+      { start: new Date('2024-03-01T05:17:00Z'), end: new Date('2024-03-04T11:00:00Z') },
+      { start: new Date('2024-03-02T01:00:00Z'), end: new Date('2024-03-02T23:00:00Z') },
+      { start: new Date('2024-02-01T00:00:00Z'), end: new Date('2024-05-01T00:00:00Z') },
+      { start: new Date('2023-01-01T00:00:00Z'), end: new Date('2023-01-09T00:00:00Z') },
+      // The estimates fall in the week from 2024-02-01 (the account's shipments were created over a week).
+      { start: new Date('2024-02-02T00:00:00Z'), end: new Date('2024-02-05T00:00:00Z') },
+      { start: new Date('2024-02-03T06:00:00Z'), end: new Date('2024-02-04T18:30:00Z') },
+    ];
+    const plain = async (table: string, column: string, r: { start: Date; end: Date }, limit: number, offset: number) => {
+      const match = `FROM ${table} WHERE account_id = $1 AND ${column} >= $2 AND ${column} <= $3`;
+      const { rows } = await database.db.query<{ id: string }>(`SELECT id ${match} ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`, [account, r.start, r.end, limit, offset]);
+      const { rows: n } = await database.db.query<{ n: number }>(`SELECT count(*)::int AS n ${match}`, [account, r.start, r.end]);
+      return { ids: rows.map((x) => x.id), total: Math.min(n[0].n, offset + 1000) };
+    };
+    for (const r of ranges) {
+      for (const [limit, offset] of [[30, 0], [7, 5], [30, 60]]) {
+        const cases: [string, () => Promise<{ rows: { id: string }[]; total: number }>, string, string][] = [
+          ['containers updated', () => listContainers(database.db, account, { updated: r }, limit, offset), 'containers', 'updated_at'],
+          ['shipments updated', () => listShipments(database.db, account, { updated: r }, limit, offset), 'shipments', 'updated_at'],
+          ['shipments pod_eta', () => listShipments(database.db, account, { pod_eta: r }, limit, offset), 'shipments', 'pod_eta_instant'],
+        ];
+        for (const [name, list, table, column] of cases) {
+          const page = await list();
+          assert.deepEqual({ ids: page.rows.map((x) => x.id), total: page.total }, await plain(table, column, r, limit, offset), `${name} ${JSON.stringify(r)} ${limit}/${offset}`);
+        }
+      }
+    }
+    const day = ranges[0];
+    for (const [index, call] of [
+      ['containers_account_updated_day', (db: Queryable) => listContainers(db, account, { updated: day }, 30, 0)],
+      ['shipments_account_updated_day', (db: Queryable) => listShipments(db, account, { updated: day }, 30, 0)],
+      ['shipments_account_pod_eta_day', (db: Queryable) => listShipments(db, account, { pod_eta: ranges[5] }, 30, 0)],
+    ] as const) {
+      const used = await assertIndexed(index, call);
+      assert.ok(used.has(index), `${index} not in ${[...used].join(', ')}`);
+    }
+    // By any port: each leg off its own index, never the walk of the list's order for the count.
+    const { rows: ports } = await database.db.query<{ p: string; n: number }>(
+      'SELECT p, count(*)::int AS n FROM shipments, unnest(port_locodes) p WHERE account_id = $1 GROUP BY p ORDER BY n DESC, p',
+      [account],
+    );
+    for (const port of [[ports[0].p], [ports[5].p], [ports[1].p, ports[9].p], ['XXRAR']]) {
+      for (const offset of [0, 30]) {
+        const page = await listShipments(database.db, account, { port }, 30, offset);
+        const { rows: n } = await database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM shipments WHERE account_id = $1 AND port_locodes && $2::text[]', [account, port]);
+        assert.equal(page.total, Math.min(n[0].n, offset + 1000), `${port} ${offset}`);
+      }
+      const count = (await statementsOf((db) => listShipments(db, account, { port }, 30, 0))).find((st) => st.text.startsWith('SELECT count(*)'));
+      assert.ok(count, `${port}: no count`);
+      const used = new Set((await plansOf(count)).flatMap(nodes).map((n) => n['Index Name']).filter(Boolean));
+      for (const index of ['shipments_account_pol_locode', 'shipments_account_pod_locode', 'shipments_account_destination_order']) assert.ok(used.has(index), `${port}: ${[...used].join(', ')}`);
+      await assertIndexed(`shipments by port ${port}`, (db) => listShipments(db, account, { port }, 30, 0));
+    }
+  });
+
   test('tracking requests: every filter; filter[status] reads the status index', async () => {
     const account = seeded.accounts[0];
     const used = await assertIndexed('tracking requests pending', (db) => listTrackingRequests(db, account, { status: 'pending' }, 30, 0));

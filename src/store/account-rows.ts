@@ -44,7 +44,7 @@ export const COUNT_AHEAD = 1_000;
  */
 export async function countBounded(
   db: Queryable,
-  from: string,
+  from: CountPath['from'],
   params: unknown[],
   offset: number,
   plan: (text: string, values: unknown[]) => Promise<{ rows: { n: number }[] }> = (text, values) => db.query<{ n: number }>(text, values),
@@ -55,7 +55,9 @@ export async function countBounded(
   // holds (by default the lists' own: every account table has an (account_id, created_at DESC…)
   // index): unordered, a LIMIT lets the planner bet on a sequential scan of the whole table
   // meeting enough matches early on.
-  const { rows } = await plan(`SELECT count(*) AS n FROM (SELECT 1 ${from} ORDER BY ${order} LIMIT $${params.length + 1}) counted`, [...params, bound + 1]);
+  const limit = `$${params.length + 1}`;
+  const source = typeof from === 'string' ? from : from(limit);
+  const { rows } = await plan(`SELECT count(*) AS n FROM (SELECT 1 ${source} ORDER BY ${order} LIMIT ${limit}) counted`, [...params, bound + 1]);
   const n = rows[0].n;
   return n > bound ? { total: bound, totalIsLowerBound: true } : { total: n, totalIsLowerBound: false };
 }
@@ -65,10 +67,23 @@ export async function countBounded(
  * FROM clause with its WHERE, using the conditions' values) yields one row per match, walked in
  * `order`. A list whose filters are all on another table (containers by their shipment's port)
  * counts faster walking that table's index in order and joining, than probing it for every row.
+ * Given as a function, `from` is handed the placeholder of the count's limit (the bound and one),
+ * so that parts of it can stop there too.
  */
 export interface CountPath {
-  from: string;
+  from: string | ((limit: string) => string);
   order: string;
+}
+
+/**
+ * What a filter may tell `pageOfAccount` beside its conditions: another path for the count
+ * (CountPath), and another statement for the page's ids, handed the placeholders of the page's
+ * limit and offset, which yields the ids of the same rows, in the list's order, as the
+ * conditions would (a range's page read a day at a time: store/tracking-lists.ts).
+ */
+export interface ListPaths {
+  count?: CountPath;
+  ids?: (limit: string, offset: string) => string;
 }
 
 /**
@@ -76,7 +91,7 @@ export interface CountPath {
  * `orderBy` (an ORDER BY expression of the caller's closed set, never user input) says otherwise,
  * with how many there are (countBounded). The conditions name the table's columns unqualified or
  * as `${table}.x`, and write only the filters given (conditions.ts), so the planner sees each
- * filter's own index; `filter` may return another path for the count (CountPath).
+ * filter's own index; `filter` may return other paths for the count and the page's ids (ListPaths).
  */
 export async function pageOfAccount<Row>(
   db: Queryable,
@@ -84,13 +99,13 @@ export async function pageOfAccount<Row>(
   accountId: string,
   limit: number,
   offset: number,
-  // (A filter written as one chain of conditions returns them: that is no CountPath.)
-  filter?: (where: Conditions) => CountPath | Conditions | void,
+  // (A filter written as one chain of conditions returns them: that is no ListPaths.)
+  filter?: (where: Conditions) => ListPaths | Conditions | void,
   orderBy = 'created_at DESC',
 ): Promise<CountedPage<Row>> {
   const where = new Conditions().when(accountId, (p) => `${table}.account_id = ${p}`);
   const path = filter?.(where);
-  const counted = path instanceof Conditions ? undefined : path;
+  const paths = path instanceof Conditions ? undefined : path;
   const params = [...where.params];
   const from = `FROM ${table} WHERE ${where.sql}`;
   const order = `ORDER BY ${orderBy}, id DESC`;
@@ -106,9 +121,10 @@ export async function pageOfAccount<Row>(
   // start of an index in the list's order, and a generic plan, not knowing the page is small,
   // would join its ids to the whole table.)
   const filtered = where.size > 1;
-  const pageText = filtered ? `SELECT * FROM ${table} WHERE id IN (SELECT id ${from} ${page}) ${order}` : `SELECT * ${from} ${page}`;
+  const ids = paths?.ids?.(`$${params.length + 1}`, `$${params.length + 2}`) ?? `SELECT id ${from} ${page}`;
+  const pageText = filtered ? `SELECT * FROM ${table} WHERE id IN (${ids}) ${order}` : `SELECT * ${from} ${page}`;
   const run = <R extends object>(text: string, values: unknown[]) => (filtered ? db.query<R>(plannedPerRun(text, values)) : db.query<R>(text, values));
-  const [rows, count] = await Promise.all([run<Row & object>(pageText, [...params, limit, offset]), countBounded(db, counted?.from ?? from, params, offset, run, counted?.order)]);
+  const [rows, count] = await Promise.all([run<Row & object>(pageText, [...params, limit, offset]), countBounded(db, paths?.count?.from ?? from, params, offset, run, paths?.count?.order)]);
   return { rows: rows.rows, ...count };
 }
 
