@@ -32,10 +32,6 @@ export type NotificationDocumentRow = Pick<
 >;
 
 const ALL_COLUMNS = 'n.*, d.reference_type, d.reference_id, d.shipment_id, d.container_id, d.sequence';
-// The webhook's columns a claim returns, on one row of each webhook only (null on the others): a
-// burst's claim is hundreds of rows of a few webhooks, and each column the client decodes costs
-// (about a fifth of a claimed row's parsing in Node).
-const WEBHOOK_ONCE = ['url', 'secret', 'headers', 'active'].map((c) => `, CASE WHEN f.id IS NOT NULL THEN w.${c} END AS ${c}`).join('');
 // What a claim returns of a notification and its event: a ClaimedNotification.
 const CLAIMED_COLUMNS = 'n.id, n.account_id, n.webhook_id, n.event, n.delivery_status, n.attempts, n.retries, n.created_at, d.reference_type, d.reference_id, d.sequence';
 
@@ -107,7 +103,7 @@ export interface ClaimedNotification extends NotificationDocumentRow {
  * A notification's earlier attempts are looked up only when it has had some (it is a retry).
  * Only the columns a delivery reads come back: a claim returns hundreds of rows in a burst, and
  * each column the client parses costs (the three timestamps and ids it needs not, about 40% of a
- * row's parsing); the webhook's come once per webhook.
+ * row's parsing).
  */
 export async function claimDueNotifications(
   db: Queryable,
@@ -146,24 +142,10 @@ export async function claimDueNotifications(
      ), notifications AS (
        SELECT n.id, n.account_id, n.webhook_id, n.domain_event_id, n.event, n.delivery_status, c.attempts, n.retries, n.created_at
          FROM claimed c JOIN webhook_notifications n ON n.id = c.notification_id
-     ), firsts AS (
-       SELECT DISTINCT ON (webhook_id) id FROM notifications ORDER BY webhook_id
      )
-     ${selectNotifications('notifications', WEBHOOK_ONCE, 'n.attempts > 1', CLAIMED_COLUMNS)}
-       JOIN webhooks w ON w.id = n.webhook_id LEFT JOIN firsts f ON f.id = n.id`,
+     ${selectNotifications('notifications', ', w.url, w.secret, w.headers, w.active', 'n.attempts > 1', CLAIMED_COLUMNS)} JOIN webhooks w ON w.id = n.webhook_id`,
     [now, leaseUntil, limit, [...held.keys()], [...held.values()], receiverCap],
   );
-  // Each webhook's columns came once, on one of its rows (url is never null there): the others share them.
-  const webhooks = new Map<string, ClaimedNotification>();
-  for (const r of rows) if (r.url !== null) webhooks.set(r.webhook_id, r);
-  for (const r of rows) {
-    if (r.url !== null) continue;
-    const w = webhooks.get(r.webhook_id)!;
-    r.url = w.url;
-    r.secret = w.secret;
-    r.headers = w.headers;
-    r.active = w.active;
-  }
   return rows;
 }
 
