@@ -9,6 +9,7 @@ import { Agent, request } from 'undici';
 import { systemClock } from '../src/clock.ts';
 import { createPool, type Db } from '../src/store/db.ts';
 import { DeliveryWorker } from '../src/webhooks/delivery-worker.ts';
+import { askerOf } from './ipc.ts';
 
 export interface BareLoop {
   url: string;
@@ -48,15 +49,7 @@ export interface DeliveryProcessOptions {
 export async function startDeliveryProcess(options: DeliveryProcessOptions): Promise<DeliveryProcess> {
   const { onBackend, execArgv = [], ...settings } = options;
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [JSON.stringify(settings)], { execArgv: ['--import', 'tsx', ...execArgv], stdio: 'inherit' });
-  let next = 0;
-  const waiting = new Map<number, (a: Answer) => void>();
-  child.on('message', (m: Answer | Backend) => ('backendPid' in m ? onBackend(m.backendPid) : waiting.get(m.id)?.(m)));
-  const ask = (q: Omit<Ask, 'id'>) =>
-    new Promise<Answer>((resolve, reject) => {
-      const id = ++next;
-      waiting.set(id, (a) => (waiting.delete(id), a.error ? reject(new Error(a.error)) : resolve(a)));
-      child.send({ ...q, id });
-    });
+  const ask = askerOf<Omit<Ask, 'id'>, Answer>(child, (m) => onBackend((m as Backend).backendPid));
   await ask({ cpu: true });
   return {
     start: async (receiverConcurrency) => void (await ask({ start: { receiverConcurrency } })),

@@ -5,7 +5,8 @@
 //    BENCH_WORKERS DeliveryWorkers claiming, rendering, signing, POSTing and recording), and
 //    compares it with the ceiling: a bare undici POST loop, same concurrency and body, against
 //    that receiver. Workers and bare loop run in one child process (webhook-delivery-process.ts),
-//    never at once; receivers and the event recorder stay in this one. The two sides take turns
+//    never at once; each receiver runs in a process of its own (webhook-receiver-process.ts), the
+//    same for both sides, and the event recorder stays in this one. The two sides take turns
 //    for BENCH_ROUNDS rounds (default 5), alternating which goes first, so a busy machine weighs
 //    on both alike; each ratio is printed as the rounds' median, range and values. Besides
 //    deliveries per second (noisy on a loaded 2-core machine), it compares the sending process's
@@ -21,9 +22,7 @@
 // 3. Only with BENCH_PART=statements: the worker's statements without HTTP (claim, render, record)
 //    in batches of 32, 128 and 256, with the CPU per notification of each in Node and PostgreSQL.
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AddressInfo } from 'node:net';
 import type { Db } from '../src/store/db.ts';
 import { claimDueNotifications, recordAttempts, type Attempt } from '../src/store/webhook-notifications.ts';
 import { BUFFER } from '../src/webhooks/delivery-worker.ts';
@@ -32,6 +31,7 @@ import { defaultDeliveryPolicy } from '../src/webhooks/policy.ts';
 import { recordBurstEvents, seedBurst, type Burst } from '../test/support/webhook-burst.ts';
 import { benchDatabase } from './database.ts';
 import { startDeliveryProcess } from './webhook-delivery-process.ts';
+import { monotonicMs, startReceiverProcess, type Sample } from './webhook-receiver-process.ts';
 
 const N = Number(process.env.BENCH_EVENTS ?? 10_000);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
@@ -48,57 +48,13 @@ const SLOW_BACKLOG = Number(process.env.BENCH_SLOW_BACKLOG ?? 200);
 const CAP = defaultDeliveryPolicy.receiverConcurrency;
 const GOAL = 0.5; // issue 14: svc's deliveries/s at least half the bare loop's
 const BATCH = 1000; // events per recording transaction
+// BENCH_BACKLOG=1: svc's events are all recorded before its workers start, and its time runs from
+// their start, so svc delivers a backlog as the bare loop sends one (by default, the events are
+// recorded while svc delivers: the recording's CPU and its pace weigh on svc's rounds alone).
+const BACKLOG = process.env.BENCH_BACKLOG === '1';
 const INTERVAL_MS = 20;
 const DEADLINE = Date.now() + 15 * 60_000; // the whole run fails rather than hangs past this
 setTimeout(() => (console.error('bench:webhooks: gave up after 15 minutes'), process.exit(1)), DEADLINE - Date.now() + 30_000).unref();
-
-/** A loopback receiver that notes the first arrival of each id (performance.now()) and answers 200 after `delayMs`, once it has read the whole body. */
-interface Receiver {
-  url: string;
-  arrivals: Map<string, number>;
-  requests: number;
-  lastArrival: number;
-  sample?: { body: string; headers: IncomingHttpHeaders };
-  /** Resolves once `n` distinct ids have arrived; rejects at the deadline instead of waiting on. */
-  arrived(n: number): Promise<void>;
-  close(): Promise<void>;
-}
-
-async function startReceiver(delayMs = 0): Promise<Receiver> {
-  let waiter: { n: number; done: () => void } | undefined;
-  const r: Receiver = {
-    url: '',
-    arrivals: new Map(),
-    requests: 0,
-    lastArrival: 0,
-    arrived(n) {
-      if (r.arrivals.size >= n) return Promise.resolve();
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`timed out: ${r.arrivals.size} of ${n} deliveries arrived`)), DEADLINE - Date.now());
-        waiter = { n, done: () => (clearTimeout(timer), (waiter = undefined), resolve()) };
-      });
-    },
-    close: async () => {},
-  };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      r.requests++;
-      const id = String(req.headers['webhook-id']);
-      if (!r.arrivals.has(id)) r.arrivals.set(id, (r.lastArrival = performance.now()));
-      r.sample ??= { body: Buffer.concat(chunks).toString('utf8'), headers: req.headers };
-      const answer = () => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-      if (delayMs > 0) setTimeout(answer, delayMs);
-      else answer();
-      if (waiter && r.arrivals.size >= waiter.n) waiter.done();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-  r.close = () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
-  return r;
-}
 
 const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 const stats = (xs: number[]) => ({ p50: +pct(xs, 0.5).toFixed(1), p99: +pct(xs, 0.99).toFixed(1), max: +pct(xs, 1).toFixed(1) });
@@ -107,9 +63,10 @@ const trackingRequestOf = async (db: Db, burst: Burst) => (await db.query('SELEC
 
 /**
  * Records events one at a time, each at its own created_at, and notes when each committed, so a
- * notification maps back to its commit (created_at ms → performance.now() at commit).
+ * notification maps back to its commit (created_at ms → monotonicMs() at commit).
  */
 class EventRecorder {
+  /** created_at ms → monotonicMs() at commit, the clock the receivers' arrivals are on. */
   readonly committedAt = new Map<number, number>();
   #at = 0;
   constructor(
@@ -120,7 +77,7 @@ class EventRecorder {
   async record(count: number): Promise<void> {
     this.#at = Math.max(Date.now(), this.#at + 1);
     await recordBurstEvents(this.db, this.burst.accountId, this.trackingRequestId, count, new Date(this.#at));
-    this.committedAt.set(this.#at, performance.now());
+    this.committedAt.set(this.#at, monotonicMs());
   }
   /** Commit → first arrival of each notification of the account. */
   async latencies(arrivals: Map<string, number>): Promise<number[]> {
@@ -172,29 +129,38 @@ const host = await startDeliveryProcess({
   onBackend: (pid) => backends.add(pid),
   execArgv: process.env.BENCH_CHILD_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CHILD_PROF}`] : [],
 });
-const fast = await startReceiver();
-const slow = await startReceiver(SLOW_MS);
+const fast = await startReceiverProcess(0, DEADLINE);
+const slow = await startReceiverProcess(SLOW_MS, DEADLINE);
+/** What svc sent the fast receiver first: the bare loop sends this body and these headers. */
+let sample: Sample | undefined;
 
 /** The sending process's CPU (ms) and statements, and the workers' backends' CPU (ms), so far. */
 const usage = async () => ({ ...(await host.usage()), pgMs: backends.total() });
 
 /** One svc burst of `n` events to a fresh webhook; every one must end succeeded after one attempt. */
 async function svcBurst(probes: number, n = N) {
-  fast.arrivals.clear();
-  fast.requests = 0;
+  await fast.reset();
   const burst = await seedBurst(db, fast.url, 0);
   const events = new EventRecorder(db, burst, await trackingRequestOf(db, burst));
+  const recordAll = async () => {
+    for (let done = 0; done < n; done += BATCH) await events.record(Math.min(BATCH, n - done));
+  };
   // One receiver, nobody to be fair to: the cap is lifted (to all the worker may hold, claimed or
   // in flight), so both sides keep CONCURRENCY requests in flight.
-  await host.start(BUFFER * CONCURRENCY);
+  const receiverCap = BUFFER * CONCURRENCY;
+  // With BACKLOG the events are there before the workers start, as the bare loop's requests are
+  // before it starts; by default they are recorded while the workers deliver.
+  if (BACKLOG) await recordAll();
+  else await host.start(receiverCap);
   const before = await usage();
-  const started = performance.now();
-  for (let done = 0; done < n; done += BATCH) await events.record(Math.min(BATCH, n - done));
-  const recordedIn = performance.now() - started;
-  await fast.arrived(n);
-  const seconds = (fast.lastArrival - started) / 1000;
-  const burstLatency = await events.latencies(fast.arrivals);
-  const duplicates = fast.requests - n;
+  const started = monotonicMs();
+  if (BACKLOG) await host.start(receiverCap);
+  else await recordAll();
+  const recordedIn = BACKLOG ? 0 : monotonicMs() - started;
+  const seconds = ((await fast.arrived(n)) - started) / 1000;
+  const { arrivals, requests } = await fast.arrivals();
+  const burstLatency = await events.latencies(arrivals);
+  const duplicates = requests - n;
   // CPU and statements count up to the last attempt's record: a delivery's cost includes its durable record.
   while ((await db.query(`SELECT 1 FROM webhook_notifications WHERE account_id = $1 AND delivery_status = 'pending' LIMIT 1`, [burst.accountId])).rowCount) await sleep(INTERVAL_MS);
   const after = await usage();
@@ -209,26 +175,27 @@ async function svcBurst(probes: number, n = N) {
   for (let i = 0; i < probes; i++) {
     await sleep(INTERVAL_MS * (1 + Math.random()));
     await events.record(1);
-    const committed = performance.now();
-    await fast.arrived(n + i + 1);
-    probeLatency.push(fast.lastArrival - committed);
+    const committed = monotonicMs();
+    probeLatency.push((await fast.arrived(n + i + 1)) - committed);
   }
   await host.stop();
   const check = await db.query(`SELECT count(*) FILTER (WHERE delivery_status = 'succeeded') AS ok, sum(attempts) AS attempts FROM webhook_notifications WHERE account_id = $1`, [burst.accountId]);
   const { ok, attempts } = check.rows[0];
   if (ok !== n + probes || attempts !== n + probes) throw new Error(`expected ${n + probes} succeeded single attempts, got ${ok} succeeded and ${attempts} attempts`);
+  sample ??= await fast.sample();
   return { rate: n / seconds, seconds, recordedIn, cpuMs, pgCpuMs, burstLatency, probeLatency, duplicates, statements: burstStatements };
 }
 
 /** The ceiling: the same receiver, `n` POSTs of an svc body and its headers, as many in flight, from the same kind of process. */
 async function bareLoop(n = N) {
-  fast.arrivals.clear();
+  await fast.reset();
   const headers: Record<string, string> = {};
-  for (const h of ['content-type', 'user-agent', 'x-svc-webhook-signature', 'webhook-timestamp', 'webhook-signature']) headers[h] = String(fast.sample!.headers[h]);
+  for (const h of ['content-type', 'user-agent', 'x-svc-webhook-signature', 'webhook-timestamp', 'webhook-signature']) headers[h] = String(sample!.headers[h]);
   const before = await host.usage();
-  const { seconds, latency } = await host.bare({ url: fast.url, n, concurrency: CONCURRENCY * WORKERS, headers, body: fast.sample!.body });
+  const { seconds, latency } = await host.bare({ url: fast.url, n, concurrency: CONCURRENCY * WORKERS, headers, body: sample!.body });
   const cpuMs = (await host.usage()).cpuMs - before.cpuMs;
-  if (fast.arrivals.size !== n) throw new Error(`bare loop: ${fast.arrivals.size} of ${n} arrived`);
+  const { arrivals } = await fast.arrivals();
+  if (arrivals.size !== n) throw new Error(`bare loop: ${arrivals.size} of ${n} arrived`);
   return { rate: n / seconds, cpuMs, latency };
 }
 
@@ -237,8 +204,7 @@ async function bareLoop(n = N) {
  * beside it or not; the slow account's leftovers are removed afterwards so no scenario inherits them.
  */
 async function fairness(withSlow: boolean, receiverConcurrency: number) {
-  fast.arrivals.clear();
-  slow.arrivals.clear();
+  await Promise.all([fast.reset(), slow.reset()]);
   const fastBurst = await seedBurst(db, fast.url, 0);
   const events = new EventRecorder(db, fastBurst, await trackingRequestOf(db, fastBurst));
   const slowBurst = withSlow ? await seedBurst(db, slow.url, SLOW_BACKLOG) : undefined;
@@ -251,8 +217,8 @@ async function fairness(withSlow: boolean, receiverConcurrency: number) {
     if (wait > 0) await sleep(wait);
   }
   await fast.arrived(count);
-  const latency = await events.latencies(fast.arrivals);
-  const slowDelivered = slow.arrivals.size;
+  const latency = await events.latencies((await fast.arrivals()).arrivals);
+  const slowDelivered = (await slow.arrivals()).arrivals.size;
   await host.stop();
   if (slowBurst) await db.query(`DELETE FROM webhook_notifications WHERE webhook_id = $1`, [slowBurst.webhookId]);
   return { latency, slowDelivered };
@@ -293,7 +259,7 @@ async function throughputPart() {
   const rateRatios = rounds.map((r) => r.svc.rate / r.bare.rate);
   const cpuRatios = rounds.map((r) => r.bare.cpuMs / r.svc.cpuMs);
   const cpuPgRatios = pgCpu && rounds.map((r, i) => bareCpu[i] / (svcCpu[i] + pgCpu[i]));
-  const bodyBytes = Buffer.byteLength(fast.sample!.body);
+  const bodyBytes = Buffer.byteLength(sample!.body);
   const us = (xs: number[]) => median(xs).toFixed(0);
   console.log(`\nwebhook delivery: ${N} events × ${ROUNDS} rounds, ${WORKERS} worker(s) × ${CONCURRENCY} in flight, pool ${POOL} per worker, body ${bodyBytes} B; load average ${rounds.map((r) => r.load).join(', ')}`);
   row('(medians of the rounds; latencies over all)', 'deliv/s', 'p50 ms', 'p99 ms', 'max ms', 'µs CPU', 'µs PG');
@@ -303,8 +269,9 @@ async function throughputPart() {
   console.log(`svc / bare deliveries per second:          ${spread(rateRatios)}`);
   console.log(`bare / svc CPU per delivery (sending process): ${spread(cpuRatios)}`);
   if (cpuPgRatios) console.log(`bare / (svc + its PostgreSQL) CPU per delivery: ${spread(cpuPgRatios)}`);
-  console.log(`each svc burst records ${N} events in ${Math.ceil(N / BATCH)} transactions of ${BATCH} (within ${(rounds[0].svc.recordedIn / 1000).toFixed(2)} s) while delivering; deliv/s = ${N} / (first record → last arrival).`);
-  console.log(`µs CPU: the sending process's CPU time per delivery (svc's workers up to the last attempt's record, or the bare loop; receivers and event recording run in the bench's own process); µs PG: the workers' PostgreSQL backends' (from /proc). Burst latency counts from each batch's commit, so it is mostly queueing. ${rounds.reduce((a, r) => a + r.svc.duplicates, 0)} duplicate requests.`);
+  if (BACKLOG) console.log(`each svc burst delivers a backlog of ${N} events recorded before its workers start (BENCH_BACKLOG=1); deliv/s = ${N} / (workers' start → last arrival).`);
+  else console.log(`each svc burst records ${N} events in ${Math.ceil(N / BATCH)} transactions of ${BATCH} (within ${(rounds[0].svc.recordedIn / 1000).toFixed(2)} s) while delivering; deliv/s = ${N} / (first record → last arrival).`);
+  console.log(`µs CPU: the sending process's CPU time per delivery (svc's workers up to the last attempt's record, or the bare loop; receivers run in processes of their own, event recording in the bench's); µs PG: the workers' PostgreSQL backends' (from /proc). Burst latency counts from each batch's commit, so it is mostly queueing. ${rounds.reduce((a, r) => a + r.svc.duplicates, 0)} duplicate requests.`);
   const statementsPer = rounds.reduce((a, r) => a + r.svc.statements, 0) / (ROUNDS * N);
   console.log(`statements per delivery: ${statementsPer.toFixed(3)} (the workers' pools, burst only: claims, renders, records, health)`);
   if (WORKERS > 1) console.log(`the ${WORKERS} workers share one process's thread: this shows them sharing the work (see duplicates), not scale-out across cores.`);
