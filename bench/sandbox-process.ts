@@ -5,6 +5,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { ManualClock } from '../src/clock.ts';
+import { askerOf } from './ipc.ts';
 
 type Ask = { id: number; advance?: number; cpu?: true };
 type Answer = { id: number; url?: string; cpuMs?: number };
@@ -20,15 +21,7 @@ export interface SandboxProcess {
 
 export async function startSandboxProcess(start: Date): Promise<SandboxProcess> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [start.toISOString()], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-  let next = 0;
-  const waiting = new Map<number, (a: Answer) => void>();
-  child.on('message', (a: Answer) => waiting.get(a.id)?.(a));
-  const ask = (q: Omit<Ask, 'id'>) =>
-    new Promise<Answer>((resolve) => {
-      const id = ++next;
-      waiting.set(id, (a) => (waiting.delete(id), resolve(a)));
-      child.send({ ...q, id });
-    });
+  const ask = askerOf<Omit<Ask, 'id'>, Answer>(child);
   const [ready] = (await once(child, 'message')) as [Answer];
   return {
     url: ready.url!,
