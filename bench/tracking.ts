@@ -4,7 +4,7 @@
 // loopback to the sandbox, which runs in a process of its own, the diff engine, PostgreSQL).
 // Rounds alternate: "day", a virtual day passes (news for many shipments), and "again", every
 // shipment is made due at once with the clocks standing (the carrier has nothing new, as real
-// carriers mostly have). Each round the same lookups are then replayed by a bare loop: the same
+// carriers mostly have); BENCH_KINDS=again (or day) runs only that kind after the first round. Each round the same lookups are then replayed by a bare loop: the same
 // HTTP requests the connector made (event pages one after the other, then the terminal requests
 // side by side), with undici, at the same concurrency, bodies read, nothing parsed, diffed or
 // stored. Prints per round and per kind of round lookups/s of each, the ratio svc/bare and whether
@@ -37,6 +37,8 @@ const N = Number(process.env.BENCH_SHIPMENTS ?? 1_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 const BATCH = Number(process.env.BENCH_CONCURRENCY ?? 25);
 const STEP_HOURS = Number(process.env.BENCH_STEP_HOURS ?? 24);
+// Which kinds of round to run: both in turn, or only "again" (checks: the answer applied already) or only "day".
+const KINDS = (process.env.BENCH_KINDS ?? 'both') as 'both' | 'again' | 'day';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 150);
 const TRACKED = Number(process.env.BENCH_TRACKED ?? 100_000);
 const DUE = Number(process.env.BENCH_DUE ?? 50);
@@ -217,7 +219,7 @@ async function throughput(): Promise<void> {
     new Map((await db.query<{ id: string; d: string | null; number: string }>('SELECT id, carrier_answer_digest AS d, request_number AS number FROM shipments')).rows.map((r) => [r.id, r]));
   const started = performance.now();
   for (let round = 0; performance.now() - started < SECONDS * 1000; round++) {
-    const kind = round % 2 === 1 ? 'day' : 'again';
+    const kind = KINDS === 'both' ? (round % 2 === 1 ? 'day' : 'again') : KINDS;
     if (round > 0 && kind === 'day') {
       clock.advance(STEP_HOURS * HOUR);
       await sandbox.advance(STEP_HOURS * HOUR);

@@ -48,11 +48,15 @@ interface Row {
   line_tracking_last_changed_at: Date;
   next_refresh_at: Date | null;
   locked_until: Date | null;
+  last_checked_at: Date | null;
+  /** The shipment row's version: a new one with any write of the row. */
+  version: string;
 }
 const shipmentRow = async () =>
   (
     await t.db.query<Row>(
-      `SELECT id, state, carrier_answer_digest, line_tracking_last_succeeded_at, line_tracking_last_changed_at, r.next_refresh_at, r.locked_until
+      `SELECT id, state, carrier_answer_digest, line_tracking_last_succeeded_at, line_tracking_last_changed_at, r.next_refresh_at, r.locked_until,
+              r.last_checked_at, s.xmin::text AS version
          FROM shipments s JOIN shipment_refreshes r ON r.shipment_id = s.id WHERE account_id = $1`,
       [t.accountId],
     )
@@ -87,8 +91,23 @@ test('asked again with nothing new, a refresh records the check alone; news is s
   const checked = await shipmentRow();
   assert.equal(checked.carrier_answer_digest, applied.carrier_answer_digest, 'not diffed nor written: the digest of the answer applied stays');
   assert.deepEqual(checked.state, applied.state);
-  assert.equal(+checked.line_tracking_last_succeeded_at, +t.clock.now(), 'the check is recorded: svc asked now');
+  assert.equal(checked.version, applied.version, 'the shipment row is not written: the check goes on its schedule row (migration 039)');
+  assert.equal(+checked.last_checked_at!, +t.clock.now(), 'the check is recorded: svc asked now');
   assert.equal(+checked.line_tracking_last_changed_at, +applied.line_tracking_last_changed_at);
+  // Every way the API shows the shipment counts the check: when svc asked, when the line answered.
+  const asked = t.clock.now().toISOString();
+  const seen = (a: Record<string, unknown>, how: string) => {
+    assert.equal(a.line_tracking_last_attempted_at, asked, `${how}: line_tracking_last_attempted_at`);
+    assert.equal(a.line_tracking_last_succeeded_at, asked, `${how}: line_tracking_last_succeeded_at`);
+  };
+  const get = async (path: string) => (await t.request('GET', path)).body;
+  seen((await get(`/v2/shipments/${applied.id}`)).data.attributes, 'shown');
+  seen((await get('/v2/shipments')).data[0].attributes, 'listed');
+  seen((await get('/v2/shipments?filter[tracking_stopped]=false&sort=-line_tracking_last_succeeded_at')).data[0].attributes, 'listed, filtered and sorted by it');
+  const container = (await get('/v2/containers')).data[0];
+  seen((await get(`/v2/containers/${container.id}?include=shipment`)).included.find((r: { type: string }) => r.type === 'shipment').attributes, 'included');
+  const patched = await t.request('PATCH', `/v2/shipments/${applied.id}`, { body: { data: { type: 'shipment', id: applied.id, attributes: { tags: ['checked'] } } } });
+  seen(patched.body.data.attributes, 'as a PATCH answers it');
   assert.ok(checked.next_refresh_at && checked.next_refresh_at > t.clock.now(), 'and the next one scheduled');
   assert.equal(checked.locked_until, null, 'the lease released');
   assert.equal(await eventCount(), events, 'nothing announced');

@@ -3,6 +3,7 @@
 // user input, so it is written into the statement; every value travels as a parameter.
 import { Conditions } from './conditions.ts';
 import { plannedPerRun, type Queryable } from './db.ts';
+import { lastCheckedColumn } from './shipment-refreshes.ts';
 import { byIds, isUuid } from './uuid.ts';
 
 type AccountTable = 'shipments' | 'containers' | 'tracking_requests' | 'transport_events' | 'estimated_events' | 'parties' | 'webhooks' | 'documents' | 'email_submissions' | 'custom_field_definitions' | 'custom_field_options' | 'custom_fields';
@@ -13,6 +14,12 @@ export interface LabelEdit {
   ref_numbers?: string[];
   tags?: string[];
 }
+
+/**
+ * What a row of the table reads as: its columns, and for a shipment the time of its last check
+ * recorded on its schedule row alone (migration 039), which the API's freshness attributes count.
+ */
+const rowColumns = (table: AccountTable) => (table === 'shipments' ? `shipments.*, ${lastCheckedColumn('shipments')}` : '*');
 
 /** The account's id in the conditions `pageOfAccount` hands its filter: always the first value. */
 export const ACCOUNT = '$1';
@@ -122,7 +129,7 @@ export async function pageOfAccount<Row>(
   // would join its ids to the whole table.)
   const filtered = where.size > 1;
   const ids = paths?.ids?.(`$${params.length + 1}`, `$${params.length + 2}`) ?? `SELECT id ${from} ${page}`;
-  const pageText = filtered ? `SELECT * FROM ${table} WHERE id IN (${ids}) ${order}` : `SELECT * ${from} ${page}`;
+  const pageText = filtered ? `SELECT ${rowColumns(table)} FROM ${table} WHERE id IN (${ids}) ${order}` : `SELECT ${rowColumns(table)} ${from} ${page}`;
   const run = <R extends object>(text: string, values: unknown[]) => (filtered ? db.query<R>(plannedPerRun(text, values)) : db.query<R>(text, values));
   const [rows, count] = await Promise.all([run<Row & object>(pageText, [...params, limit, offset]), countBounded(db, paths?.count?.from ?? from, params, offset, run, paths?.count?.order)]);
   return { rows: rows.rows, ...count };
@@ -133,7 +140,7 @@ export async function findOfAccount<Row>(db: Queryable, table: AccountTable, acc
   const valid = ids.filter(isUuid);
   if (valid.length === 0) return [];
   let statement = ofAccountById.get(table);
-  if (!statement) ofAccountById.set(table, (statement = byIds(2, (match) => `SELECT * FROM ${table} WHERE account_id = $1 AND id ${match}`)));
+  if (!statement) ofAccountById.set(table, (statement = byIds(2, (match) => `SELECT ${rowColumns(table)} FROM ${table} WHERE account_id = $1 AND id ${match}`)));
   const { text, ids: idsValue } = statement(valid);
   const { rows } = await db.query<Row & object>(text, [accountId, idsValue]);
   return rows;
@@ -153,7 +160,7 @@ export async function updateLabelsOfAccount<Row>(
   if (!isUuid(id)) return undefined;
   const { rows } = await db.query<Row & object>(
     `UPDATE ${table} SET ref_numbers = coalesce($3, ref_numbers), tags = coalesce($4, tags), updated_at = $5
-      WHERE account_id = $1 AND id = $2 RETURNING *`,
+      WHERE account_id = $1 AND id = $2 RETURNING ${rowColumns(table)}`,
     [accountId, id, labels.ref_numbers ?? null, labels.tags ?? null, at],
   );
   return rows[0];

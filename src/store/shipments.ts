@@ -24,8 +24,26 @@ export interface ShipmentRow {
   line_tracking_stopped_reason: string | null;
   /** The digest of the carrier answer the stored state was last brought up to date with (028). */
   carrier_answer_digest?: string | null;
+  /**
+   * The last check that found that answer again, recorded on the schedule row alone (migration
+   * 039: lastCheckedColumn), where the statement read it; lineTrackingTimes counts it.
+   */
+  line_tracking_last_checked_at?: Date | null;
   created_at: Date;
   updated_at: Date;
+}
+
+const later = (a: Date | null, b: Date | null | undefined): Date | null => (b && (!a || b > a) ? b : a);
+
+/**
+ * When svc last asked the line and when the line last answered: the shipment's last lookup
+ * that wrote its row, or a later check recorded on its schedule row alone.
+ */
+export function lineTrackingTimes(row: ShipmentRow): { attemptedAt: Date | null; succeededAt: Date | null } {
+  return {
+    attemptedAt: later(row.line_tracking_last_attempted_at, row.line_tracking_last_checked_at),
+    succeededAt: later(row.line_tracking_last_succeeded_at, row.line_tracking_last_checked_at),
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Conditions, TimeRange } from './conditions.ts';
 import type { Queryable } from './db.ts';
 import { recordedScacs } from './reference.ts';
 import { bare, containerNumbers, holdsNumber, searchText, shipmentNumbers } from './search.ts';
+import { lastSucceededExpression } from './shipment-refreshes.ts';
 import type { ContainerRow, ShipmentRow } from './shipments.ts';
 import { isUuid } from './uuid.ts';
 
@@ -55,7 +56,8 @@ const SHIPMENT_ORDERS = {
   port_of_lading_name: "state->>'port_of_lading_name'",
   port_of_discharge_name: "state->>'port_of_discharge_name'",
   pod_arrival_at: 'pod_arrival_instant',
-  line_tracking_last_succeeded_at: 'line_tracking_last_succeeded_at',
+  // Its check recorded on the schedule row alone counts (migration 039); no index covers either.
+  line_tracking_last_succeeded_at: lastSucceededExpression('shipments'),
 } as const;
 
 export type ShipmentOrderField = keyof typeof SHIPMENT_ORDERS;

@@ -3,6 +3,7 @@
 // joined in one statement instead of one statement per related table.
 import type { Queryable } from './db.ts';
 import type { ContainerRow, ShipmentRow } from './shipments.ts';
+import { lastCheckedColumn } from './shipment-refreshes.ts';
 import { byIds, isUuid } from './uuid.ts';
 
 /** The order a container's transport events are listed in (as transportEventsOfContainers lists them). */
@@ -58,7 +59,7 @@ export interface ShownShipmentRow extends ShipmentRow {
 
 const shownShipmentsById = byIds(
   2,
-  (match) => `SELECT s.*, l.name AS line_name, l.short_name AS line_short_name, p.company_name AS customer_name,
+  (match) => `SELECT s.*, ${lastCheckedColumn('s')}, l.name AS line_name, l.short_name AS line_short_name, p.company_name AS customer_name,
             coalesce((SELECT json_agg(c.id ORDER BY c.number) FROM containers c WHERE c.shipment_id = s.id), '[]') AS container_ids,
             e.eta_at AS ais_eta_at, e.computed_at AS ais_computed_at
        FROM shipments s

@@ -91,7 +91,8 @@ export async function claimDueRefreshes(db: Queryable, now: Date, leaseUntil: Da
   const { rows } = await db.query<ShipmentRow & { stored_containers: StoredContainers }>(
     plannedPerRun(
       `WITH claimed AS (${claimDueSql('shipment_refreshes')})
-       SELECT ${shipmentRowColumns('sh')}, ${storedContainers('sh.id')} AS stored_containers FROM claimed c JOIN shipments sh ON sh.id = c.shipment_id`,
+       SELECT ${shipmentRowColumns('sh')}, c.last_checked_at AS line_tracking_last_checked_at, ${storedContainers('sh.id')} AS stored_containers
+         FROM claimed c JOIN shipments sh ON sh.id = c.shipment_id`,
       [now, leaseUntil, limit],
     ),
   );
@@ -161,20 +162,16 @@ export interface SavedCheck {
 
 /**
  * Records checks that found nothing to apply, in one statement however many (grouped as
- * saveLookups' are): when svc asked and when to ask next; leases released. The state, the
- * digest, "last changed" and updated_at stay as they are: nothing of the shipment changed, and
- * the columns written on its row are in no index, so its new version can be a HOT update (where
- * the page has room).
+ * saveLookups' are): when svc asked and when to ask next; leases released. Only the schedule row
+ * is written (migration 039): nothing of the shipment changed, so its row, its updated_at and its
+ * index entries stay as they are. A check always follows its claim, so the row is there.
  */
 export async function saveChecks(db: Queryable, checks: SavedCheck[]): Promise<void> {
   if (checks.length === 0) return;
   await db.query(
-    `WITH v AS (
-       SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) AS v(id, asked_at, next_refresh_at)
-     ), asked AS (
-       UPDATE shipments SET line_tracking_last_attempted_at = v.asked_at, line_tracking_last_succeeded_at = v.asked_at FROM v WHERE shipments.id = v.id
-     )
-     ${scheduleRefreshes('SELECT id, next_refresh_at FROM v')}`,
+    `UPDATE shipment_refreshes r SET next_refresh_at = v.next_refresh_at, locked_until = NULL, last_checked_at = v.asked_at
+       FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) AS v(id, asked_at, next_refresh_at)
+      WHERE r.shipment_id = v.id`,
     [checks.map((c) => c.shipmentId), checks.map((c) => c.askedAt), checks.map((c) => c.nextRefreshAt)],
   );
 }

@@ -3,7 +3,7 @@
 // the reference service documents is present, null when unknown.
 import { stableId } from '../../refdata/ids.ts';
 import type { AisEtaShown } from '../../store/ais-arrivals.ts';
-import type { ContainerRow, ShipmentRow } from '../../store/shipments.ts';
+import { lineTrackingTimes, type ContainerRow, type ShipmentRow } from '../../store/shipments.ts';
 import type { TransportEventRow } from '../../store/transport-events.ts';
 import { iso, toMany, toOne, type Relationship, type Resource } from '../document.ts';
 import { memoize } from '../../memoize.ts';
@@ -43,6 +43,7 @@ export function shipmentResource(
   aisEta?: AisEtaShown | null,
 ): Resource {
   const s = row.state;
+  const seen = lineTrackingTimes(row);
   return {
     id: row.id,
     type: 'shipment',
@@ -83,8 +84,8 @@ export function shipmentResource(
       // svc's extension: AIS's estimate beside the carrier's pod_eta_at, which stays the carrier's.
       pod_ais_eta_at: iso(aisEta?.eta_at),
       pod_ais_eta_updated_at: iso(aisEta?.computed_at),
-      line_tracking_last_attempted_at: iso(row.line_tracking_last_attempted_at),
-      line_tracking_last_succeeded_at: iso(row.line_tracking_last_succeeded_at),
+      line_tracking_last_attempted_at: iso(seen.attemptedAt),
+      line_tracking_last_succeeded_at: iso(seen.succeededAt),
       line_tracking_stopped_at: iso(row.line_tracking_stopped_at),
       line_tracking_stopped_reason: row.line_tracking_stopped_reason,
     },

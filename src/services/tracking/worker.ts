@@ -10,7 +10,7 @@ import { withTransaction, type Db, type Tx } from '../../store/db.ts';
 import { domainEvent, type DomainEvent } from '../../domain/events/domain-event.ts';
 import type { EventName } from '../../domain/events/vocabulary.ts';
 import { recordEvents } from '../../store/domain-events.ts';
-import { markLookupFailed, saveCarrierSubscription, type ShipmentRow } from '../../store/shipments.ts';
+import { lineTrackingTimes, markLookupFailed, saveCarrierSubscription, type ShipmentRow } from '../../store/shipments.ts';
 import { learnVessels, type NamedVessel } from '../../store/learned-vessels.ts';
 import { claimDueTrackingRequests, settleTrackingRequest, type TrackingRequestRow } from '../../store/tracking-requests.ts';
 import { containersStillOut, planSnapshot, quietResult, writePlan, type ApplyResult, type Plan } from './apply.ts';
@@ -22,6 +22,7 @@ import { defaultPolicy, nextRefreshDelay, retryDelay, type TrackingPolicy } from
 import { stopReason, stopTracking } from './stop.ts';
 import { AisArrivals, AisSchedule, type AisSettings } from './ais-arrivals.ts';
 import { drainClaims } from './claim-pool.ts';
+import { BatchedWrites } from './batched-writes.ts';
 import { GroupedStatements } from './grouped-statements.ts';
 import { PollLoop } from '../poll-loop.ts';
 import { sameAnswer } from '../../carriers/answer-digest.ts';
@@ -46,6 +47,10 @@ export interface WorkerDeps {
 
 const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
 
+// Checks (answers applied already: most lookups) written to a statement: its fixed cost, most of
+// what a small one costs PostgreSQL, shared out (bench:tracking).
+const CHECKS_PER_STATEMENT = 64;
+
 // Terminals report availability, holds and fees from about this long before the vessel arrives.
 const TERMINAL_LEAD_MS = 3 * DAY;
 
@@ -67,15 +72,15 @@ export class TrackingWorker {
   #sightings: NamedVessel[] = [];
   /** The shipment rows of quiet answers (nothing else to write), grouped into one statement while another is on its way. */
   readonly #quietSaves: GroupedStatements<SavedLookup>;
-  /** Likewise, the checks that found the answer applied already. */
-  readonly #checks: GroupedStatements<SavedCheck>;
+  /** The checks that found the answer applied already, written CHECKS_PER_STATEMENT at a time without holding a slot. */
+  readonly #checks: BatchedWrites<SavedCheck>;
   /** Likewise, the reads of what the diffs of new answers start from. */
   readonly #storedReads: GroupedStatements<string, StoredTracking>;
 
   constructor(private readonly deps: WorkerDeps) {
     this.policy = deps.policy ?? defaultPolicy;
     this.#quietSaves = new GroupedStatements((lookups) => saveLookups(deps.db, lookups));
-    this.#checks = new GroupedStatements((checks) => saveChecks(deps.db, checks));
+    this.#checks = new BatchedWrites((checks) => saveChecks(deps.db, checks), CHECKS_PER_STATEMENT);
     this.#storedReads = new GroupedStatements((ids) => storedTrackingOfShipments(deps.db, ids));
     this.#ais = deps.ais === false ? null : new AisSchedule(new AisArrivals(deps, deps.ais?.settings), deps.ais?.everyMs);
   }
@@ -93,7 +98,13 @@ export class TrackingWorker {
     await this.#ais?.runIfDue(now).catch((err: unknown) => this.deps.log?.('AIS pass error', { err: String(err) }));
     try {
       const requests = await drainClaims(limit, (n) => claimDueTrackingRequests(this.deps.db, now, lease(), n), (r) => this.#resolve(r));
-      const shipments = await drainClaims(limit, (n) => claimDueRefreshes(this.deps.db, now, lease(), n), ({ shipment, containers }) => this.#refresh(shipment, containers));
+      let shipments: number;
+      try {
+        shipments = await drainClaims(limit, (n) => claimDueRefreshes(this.deps.db, now, lease(), n), ({ shipment, containers }) => this.#refresh(shipment, containers));
+      } finally {
+        // The checks handed over meanwhile are written before the round ends.
+        await this.#checks.settle();
+      }
       return { requests, shipments };
     } finally {
       await this.#recordSightings();
@@ -229,12 +240,14 @@ export class TrackingWorker {
   /**
    * A tracked shipment: ask again, apply what changed, decide when to look next or whether to stop.
    * The containers came with the claim (claimDueRefreshes), and the lease keeps other writers
-   * away. An answer applied already costs a share of one grouped statement; another one costs a
+   * away. An answer applied already is handed to the batched check writes and frees the slot at
+   * once (BatchedWrites); another one costs a
    * share of a grouped read (what else is stored), is diffed, and costs one statement, without a
    * transaction, unless tracking may stop.
    */
   async #refresh(shipment: ShipmentRow, containers: StoredContainers): Promise<void> {
-    const since = shipment.line_tracking_last_succeeded_at ?? undefined;
+    // Since the line last answered: a check recorded on the schedule row alone counts (lineTrackingTimes).
+    const since = lineTrackingTimes(shipment).succeededAt ?? undefined;
     // Terminal data changes without carrier events, so it is asked for every box the terminal may
     // hold: from a few days before arrival at the port of discharge until the box is picked up.
     const knownContainers = nearTerminal(shipment, this.deps.clock.now()) ? containersStillOut(containers) : [];
@@ -255,9 +268,9 @@ export class TrackingWorker {
   /**
    * A conditional refresh: the carrier's answer brings nothing the one the stored state was last
    * brought up to date with did not (sameAnswer), so diffing it would find nothing and write the
-   * same state. Only the check is recorded (when svc asked, when to ask next), grouped with the
-   * other checks that finish while a statement is on its way. The schedule and the stop rules are those of the stored state; null when a stop
-   * rule applies, which the full path then records.
+   * same state. Only the check is recorded (when svc asked, when to ask next), on the schedule row
+   * alone, CHECKS_PER_STATEMENT to a statement. The schedule and the stop rules are those of the
+   * stored state; null when a stop rule applies, which the full path then records.
    */
   #unchanged(shipment: ShipmentRow, containers: StoredContainers, askedAt: Date, now: Date): SavedCheck | null {
     const states = { shipmentState: shipment.state as unknown as ShipmentState, containerStates: containers.map((c) => c.state as unknown as ContainerState) };
