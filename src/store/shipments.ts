@@ -35,26 +35,14 @@ export interface ShipmentRow {
 
 const later = (a: Date | null, b: Date | null | undefined): Date | null => (b && (!a || b > a) ? b : a);
 
-/**
- * When svc last asked the line and when the line last answered: the shipment's last lookup
- * that wrote its row, or a later check recorded on its schedule row alone.
- */
-export function lineTrackingTimes(row: ShipmentRow): { attemptedAt: Date | null; succeededAt: Date | null } {
-  return {
-    attemptedAt: later(row.line_tracking_last_attempted_at, row.line_tracking_last_checked_at),
-    succeededAt: later(row.line_tracking_last_succeeded_at, row.line_tracking_last_checked_at),
-  };
-}
+/** When the line last answered: the shipment's last lookup that wrote its row, or a later check recorded on its schedule row alone. */
+export const lineLastAnsweredAt = (row: Pick<ShipmentRow, 'line_tracking_last_succeeded_at' | 'line_tracking_last_checked_at'>): Date | null =>
+  later(row.line_tracking_last_succeeded_at, row.line_tracking_last_checked_at);
 
-/**
- * The columns of a ShipmentRow, for a statement that reads many rows to work on rather than
- * `*`: the columns the shipments table keeps for lists and filters (migrations 026 and 031), and
- * the carrier subscription's secret, are neither needed there nor worth decoding.
- */
-export const shipmentRowColumns = (alias: string) =>
-  ['id', 'account_id', 'scac', 'request_type', 'request_number', 'bill_of_lading_number', 'booking_number', 'ref_numbers', 'tags', 'customer_id', 'state',
-   'line_tracking_last_attempted_at', 'line_tracking_last_succeeded_at', 'line_tracking_last_changed_at', 'line_tracking_stopped_at', 'line_tracking_stopped_reason',
-   'carrier_answer_digest', 'created_at', 'updated_at'].map((c) => `${alias}.${c}`).join(', ');
+/** When svc last asked the line and when the line last answered, checks recorded on the schedule row alone included. */
+export function lineTrackingTimes(row: ShipmentRow): { attemptedAt: Date | null; succeededAt: Date | null } {
+  return { attemptedAt: later(row.line_tracking_last_attempted_at, row.line_tracking_last_checked_at), succeededAt: lineLastAnsweredAt(row) };
+}
 
 export interface ContainerRow {
   id: string;

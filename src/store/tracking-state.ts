@@ -3,6 +3,7 @@
 // statement, for due shipments in the statement that claims them; and what a lookup writes, in
 // one statement too: containers, events, vessels, the shipment row and the outbox.
 import type { CarrierEvent } from '../domain/tracking/carrier-events.ts';
+import type { ContainerState, ShipmentState } from '../domain/tracking/types.ts';
 import type { DomainEvent } from '../domain/events/domain-event.ts';
 import { EVENTS } from '../domain/events/vocabulary.ts';
 import { plannedPerRun, type Queryable } from './db.ts';
@@ -11,7 +12,7 @@ import { announcedEvents, carrierEventOf, trackingEventCtes, trackingEventParams
 import { insertNewVessels, vesselColumns, type NamedVessel } from './learned-vessels.ts';
 import { claimDueSql } from './leases.ts';
 import { scheduleRefreshes } from './shipment-refreshes.ts';
-import { shipmentRowColumns, type ShipmentRow } from './shipments.ts';
+import type { ShipmentRow } from './shipments.ts';
 
 export interface StoredTracking {
   carrierEvents: CarrierEvent[];
@@ -62,41 +63,63 @@ export async function storedTrackingOf(db: Queryable, shipmentId: string, locode
   return storedOf(rows[0]);
 }
 
+/** What a refresh's diff reads of the shipment row itself, beside its stored tracking. */
+export type StoredShipment = Pick<ShipmentRow, 'state' | 'ref_numbers'>;
+
 /**
  * What the diffs of lookups of these shipments start from, in one statement (the worker groups
  * the reads of the lookups whose answers are new while one is on its way); in the order given.
  * The places named are those of the stored events (planSnapshot adds those only the answer names).
  */
-export async function storedTrackingOfShipments(db: Queryable, shipmentIds: string[]): Promise<StoredTracking[]> {
-  const { rows } = await db.query<{ stored: StoredColumns }>(
-    `SELECT (SELECT to_json(s) FROM (SELECT ${storedColumns('k.id', "'{}'")}) AS s) AS stored FROM unnest($1::uuid[]) WITH ORDINALITY AS k(id, ord) ORDER BY k.ord`,
+export async function storedTrackingOfShipments(db: Queryable, shipmentIds: string[]): Promise<{ shipment: StoredShipment; stored: StoredTracking }[]> {
+  const { rows } = await db.query<{ stored: StoredColumns & { shipment: StoredShipment } }>(
+    `SELECT (SELECT to_json(s) FROM (SELECT ${storedColumns('k.id', "'{}'")},
+              (SELECT json_build_object('state', state, 'ref_numbers', ref_numbers) FROM shipments WHERE id = k.id) AS shipment) AS s) AS stored
+       FROM unnest($1::uuid[]) WITH ORDINALITY AS k(id, ord) ORDER BY k.ord`,
     [shipmentIds],
   );
-  return rows.map((r) => storedOf(r.stored));
+  return rows.map((r) => ({ shipment: r.stored.shipment, stored: storedOf(r.stored) }));
 }
 
-/** A shipment's containers as the diff stores them. */
-export type StoredContainers = StoredTracking['containers'];
+/**
+ * What the schedule's rules read of a shipment's stored states: when to look next (the phase of
+ * the journey), whether tracking stops, and which boxes to ask the terminal about.
+ */
+export interface ScheduleFacts {
+  journey: Pick<ShipmentState, 'pol_atd_at' | 'pod_eta_at' | 'pod_ata_at'>;
+  boxes: { number: string; state: Pick<ContainerState, 'pod_full_out_at' | 'final_destination_full_out_at' | 'empty_terminated_at'> }[];
+}
+
+/** A shipment claimed for a refresh: what a lookup asks with and what an answer applied already needs (a check), no more. */
+export type ClaimedRefresh = Pick<
+  ShipmentRow,
+  'id' | 'account_id' | 'scac' | 'request_type' | 'request_number' | 'carrier_answer_digest' | 'line_tracking_last_succeeded_at' | 'line_tracking_last_checked_at' | 'line_tracking_last_changed_at'
+> &
+  ScheduleFacts;
 
 /**
  * Claims up to `limit` shipments due for a refresh (claimDueSql on shipment_refreshes: leased
- * until `leaseUntil`), with each one's containers: what a refresh needs before it asks the
- * carrier (the boxes to ask the terminal about), and when the answer is the one applied already
- * (the stop rules and the next refresh, from the containers' states). The rest of the stored state
- * (events, milestones, places) is read only for an answer that is new (storedTrackingOfShipments);
- * the lease keeps other writers away until the refresh is written.
+ * until `leaseUntil`), each with what a lookup asks with and what a check needs (ScheduleFacts:
+ * a few members of its states, not the states themselves). Most answers are the one applied
+ * already; the rest of what is stored (the states, events, milestones, places) is read only for
+ * an answer that is new (storedTrackingOfShipments), while the lease keeps other writers away.
  */
-export async function claimDueRefreshes(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<{ shipment: ShipmentRow; containers: StoredContainers }[]> {
+export async function claimDueRefreshes(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedRefresh[]> {
+  const member = (state: string, name: string) => `'${name}', ${state}->'${name}'`;
   // Planned for its values, as claimDue is (leases.ts).
-  const { rows } = await db.query<ShipmentRow & { stored_containers: StoredContainers }>(
+  const { rows } = await db.query<ClaimedRefresh>(
     plannedPerRun(
       `WITH claimed AS (${claimDueSql('shipment_refreshes')})
-       SELECT ${shipmentRowColumns('sh')}, c.last_checked_at AS line_tracking_last_checked_at, ${storedContainers('sh.id')} AS stored_containers
+       SELECT sh.id, sh.account_id, sh.scac, sh.request_type, sh.request_number, sh.carrier_answer_digest,
+              sh.line_tracking_last_succeeded_at, c.last_checked_at AS line_tracking_last_checked_at, sh.line_tracking_last_changed_at,
+              json_build_object(${['pol_atd_at', 'pod_eta_at', 'pod_ata_at'].map((m) => member('sh.state', m)).join(', ')}) AS journey,
+              (SELECT coalesce(json_agg(json_build_object('number', number, 'state', json_build_object(${['pod_full_out_at', 'final_destination_full_out_at', 'empty_terminated_at'].map((m) => member('state', m)).join(', ')})) ORDER BY number), '[]')
+                 FROM containers WHERE shipment_id = sh.id) AS boxes
          FROM claimed c JOIN shipments sh ON sh.id = c.shipment_id`,
       [now, leaseUntil, limit],
     ),
   );
-  return rows.map(({ stored_containers, ...shipment }) => ({ shipment, containers: stored_containers }));
+  return rows;
 }
 
 /** What a successful lookup writes on the shipment row (besides the lease it releases). */

@@ -44,9 +44,12 @@ function withStoredEvents(stored: CarrierEvent[], snapshot: CarrierSnapshot): { 
   return { merged: { ...snapshot, events: [...byId.values()] }, fresh };
 }
 
+/** What a lookup's diff and writes read of the shipment row. */
+export type PlannedShipment = Pick<ShipmentRow, 'id' | 'account_id' | 'ref_numbers' | 'state' | 'line_tracking_last_changed_at'>;
+
 /** What a lookup's diff made of a shipment, before anything is written. */
 export interface Plan {
-  shipment: ShipmentRow;
+  shipment: PlannedShipment;
   diff: Diff;
   /** Carrier events to store: new ones, or newer versions of stored ones. */
   fresh: CarrierEvent[];
@@ -63,7 +66,7 @@ export interface Plan {
 }
 
 /** The boxes the terminal may still hold: not picked up at the port of discharge or the final destination, nor returned empty. */
-export const containersStillOut = (containers: StoredTracking['containers']): string[] =>
+export const containersStillOut = (containers: { number: string; state: Pick<ContainerState, 'pod_full_out_at' | 'final_destination_full_out_at' | 'empty_terminated_at'> }[]): string[] =>
   containers.filter(({ state: s }) => s.pod_full_out_at == null && s.final_destination_full_out_at == null && s.empty_terminated_at == null).map((c) => c.number);
 
 /** As it reads back from the jsonb column: Dates as strings, undefined members gone. */
@@ -74,7 +77,7 @@ const asStored = (value: object): unknown => JSON.parse(JSON.stringify(value));
  * when null). Reads only: places the answer names that the stored events did
  * not, and terminal ids the stored containers do not already carry.
  */
-export async function planSnapshot(db: Queryable, shipment: ShipmentRow, fetched: CarrierSnapshot, stored: StoredTracking | null): Promise<Plan> {
+export async function planSnapshot(db: Queryable, shipment: PlannedShipment, fetched: CarrierSnapshot, stored: StoredTracking | null): Promise<Plan> {
   const locodes = [...new Set(fetched.events.map((e) => e.locode).filter((l): l is string => !!l))];
   if (stored) {
     const asked = new Set(stored.carrierEvents.map((e) => e.locode));

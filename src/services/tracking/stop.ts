@@ -4,12 +4,18 @@ import { domainEvent, type DomainEvent } from '../../domain/events/domain-event.
 import { recordEvents } from '../../store/domain-events.ts';
 import { findShipments, resumeStoppedShipment, stopShipment, type ShipmentRow } from '../../store/shipments.ts';
 import { resumeTrackingRequestsOfShipment, stopTrackingRequestsOfShipment } from '../../store/tracking-requests.ts';
-import type { ApplyResult } from './apply.ts';
+import type { ContainerState, ShipmentState } from '../../domain/tracking/types.ts';
 import type { TrackingPolicy } from './policy.ts';
 
 export type StopReason = 'all_containers_terminated' | 'past_arrival_window' | 'no_updates_at_line';
 
-export function stopReason(policy: TrackingPolicy, applied: Pick<ApplyResult, 'shipmentState' | 'containerStates'>, lastChangedAt: Date, now: Date): StopReason | null {
+/** What the stop rules read of a shipment's states (an ApplyResult, or a claim's ScheduleFacts). */
+export interface StopFacts {
+  shipmentState: Pick<ShipmentState, 'pod_ata_at'>;
+  containerStates: Pick<ContainerState, 'empty_terminated_at'>[];
+}
+
+export function stopReason(policy: TrackingPolicy, applied: StopFacts, lastChangedAt: Date, now: Date): StopReason | null {
   const containers = applied.containerStates;
   if (containers.length > 0 && containers.every((c) => c.empty_terminated_at)) return 'all_containers_terminated';
   const arrived = applied.shipmentState.pod_ata_at;
@@ -19,7 +25,7 @@ export function stopReason(policy: TrackingPolicy, applied: Pick<ApplyResult, 's
 }
 
 /** Stops tracking a shipment and its tracking requests, announcing it after `earlier` events; in the caller's transaction. */
-export async function stopTracking(tx: Queryable, shipment: ShipmentRow, reason: string, now: Date, earlier: DomainEvent[] = []): Promise<void> {
+export async function stopTracking(tx: Queryable, shipment: Pick<ShipmentRow, 'id' | 'account_id'>, reason: string, now: Date, earlier: DomainEvent[] = []): Promise<void> {
   await stopShipment(tx, shipment.id, reason, now);
   const rows = await stopTrackingRequestsOfShipment(tx, shipment.id, now);
   await recordEvents(tx, [

@@ -10,12 +10,23 @@ import { withTransaction, type Db, type Tx } from '../../store/db.ts';
 import { domainEvent, type DomainEvent } from '../../domain/events/domain-event.ts';
 import type { EventName } from '../../domain/events/vocabulary.ts';
 import { recordEvents } from '../../store/domain-events.ts';
-import { lineTrackingTimes, markLookupFailed, saveCarrierSubscription, type ShipmentRow } from '../../store/shipments.ts';
+import { lineLastAnsweredAt, markLookupFailed, saveCarrierSubscription, type ShipmentRow } from '../../store/shipments.ts';
 import { learnVessels, type NamedVessel } from '../../store/learned-vessels.ts';
 import { claimDueTrackingRequests, settleTrackingRequest, type TrackingRequestRow } from '../../store/tracking-requests.ts';
 import { containersStillOut, planSnapshot, quietResult, writePlan, type ApplyResult, type Plan } from './apply.ts';
 import type { ContainerState, ShipmentState } from '../../domain/tracking/types.ts';
-import { claimDueRefreshes, saveChecks, saveLookups, storedTrackingOfShipments, type SavedCheck, type SavedLookup, type StoredContainers, type StoredTracking } from '../../store/tracking-state.ts';
+import {
+  claimDueRefreshes,
+  saveChecks,
+  saveLookups,
+  storedTrackingOfShipments,
+  type ClaimedRefresh,
+  type SavedCheck,
+  type SavedLookup,
+  type ScheduleFacts,
+  type StoredShipment,
+  type StoredTracking,
+} from '../../store/tracking-state.ts';
 import { applyInitialFields } from '../initial-custom-fields.ts';
 import { shipmentForFoundRequest } from './same-journey.ts';
 import { defaultPolicy, nextRefreshDelay, retryDelay, type TrackingPolicy } from './policy.ts';
@@ -55,10 +66,15 @@ const CHECKS_PER_STATEMENT = 64;
 const TERMINAL_LEAD_MS = 3 * DAY;
 
 /** Whether the shipment's boxes may be at (or about to reach) the terminal of discharge. */
-function nearTerminal(shipment: ShipmentRow, now: Date): boolean {
-  const state = shipment.state as { pod_ata_at?: string | null; pod_eta_at?: string | null };
-  if (state.pod_ata_at) return true;
-  return !!state.pod_eta_at && new Date(state.pod_eta_at).getTime() - now.getTime() <= TERMINAL_LEAD_MS;
+function nearTerminal(journey: ScheduleFacts['journey'], now: Date): boolean {
+  if (journey.pod_ata_at) return true;
+  return !!journey.pod_eta_at && new Date(journey.pod_eta_at).getTime() - now.getTime() <= TERMINAL_LEAD_MS;
+}
+
+/** What the next refresh and the stop rules read of a shipment's states: an ApplyResult's, or a claim's ScheduleFacts. */
+interface ScheduledStates {
+  shipmentState: ScheduleFacts['journey'];
+  containerStates: ScheduleFacts['boxes'][number]['state'][];
 }
 
 export class TrackingWorker {
@@ -75,7 +91,7 @@ export class TrackingWorker {
   /** The checks that found the answer applied already, written CHECKS_PER_STATEMENT at a time without holding a slot. */
   readonly #checks: BatchedWrites<SavedCheck>;
   /** Likewise, the reads of what the diffs of new answers start from. */
-  readonly #storedReads: GroupedStatements<string, StoredTracking>;
+  readonly #storedReads: GroupedStatements<string, { shipment: StoredShipment; stored: StoredTracking }>;
 
   constructor(private readonly deps: WorkerDeps) {
     this.policy = deps.policy ?? defaultPolicy;
@@ -100,7 +116,7 @@ export class TrackingWorker {
       const requests = await drainClaims(limit, (n) => claimDueTrackingRequests(this.deps.db, now, lease(), n), (r) => this.#resolve(r));
       let shipments: number;
       try {
-        shipments = await drainClaims(limit, (n) => claimDueRefreshes(this.deps.db, now, lease(), n), ({ shipment, containers }) => this.#refresh(shipment, containers));
+        shipments = await drainClaims(limit, (n) => claimDueRefreshes(this.deps.db, now, lease(), n), (claim) => this.#refresh(claim));
       } finally {
         // The checks handed over meanwhile are written before the round ends.
         await this.#checks.settle();
@@ -239,30 +255,30 @@ export class TrackingWorker {
 
   /**
    * A tracked shipment: ask again, apply what changed, decide when to look next or whether to stop.
-   * The containers came with the claim (claimDueRefreshes), and the lease keeps other writers
-   * away. An answer applied already is handed to the batched check writes and frees the slot at
-   * once (BatchedWrites); another one costs a
-   * share of a grouped read (what else is stored), is diffed, and costs one statement, without a
+   * The claim brought what the lookup asks with and what a check needs (ClaimedRefresh), and the
+   * lease keeps other writers away. An answer applied already is handed to the batched check
+   * writes and frees the slot at once (BatchedWrites); another one costs a share of a grouped read
+   * (the states and everything else stored), is diffed, and costs one statement, without a
    * transaction, unless tracking may stop.
    */
-  async #refresh(shipment: ShipmentRow, containers: StoredContainers): Promise<void> {
-    // Since the line last answered: a check recorded on the schedule row alone counts (lineTrackingTimes).
-    const since = lineTrackingTimes(shipment).succeededAt ?? undefined;
+  async #refresh(claim: ClaimedRefresh): Promise<void> {
+    // Since the line last answered: a check recorded on the schedule row alone counts.
+    const since = lineLastAnsweredAt(claim) ?? undefined;
     // Terminal data changes without carrier events, so it is asked for every box the terminal may
     // hold: from a few days before arrival at the port of discharge until the box is picked up.
-    const knownContainers = nearTerminal(shipment, this.deps.clock.now()) ? containersStillOut(containers) : [];
+    const knownContainers = nearTerminal(claim.journey, this.deps.clock.now()) ? containersStillOut(claim.boxes) : [];
     const askedAt = this.deps.clock.now();
-    const outcome = await this.#lookup({ scac: shipment.scac, numberType: shipment.request_type as LookupRequest['numberType'], number: shipment.request_number, since, knownContainers });
+    const outcome = await this.#lookup({ scac: claim.scac, numberType: claim.request_type as LookupRequest['numberType'], number: claim.request_number, since, knownContainers });
     const now = this.deps.clock.now();
     if (outcome.kind === 'found') {
-      const unchanged = sameAnswer(shipment.carrier_answer_digest, outcome.digest) ? this.#unchanged(shipment, containers, askedAt, now) : null;
+      const unchanged = sameAnswer(claim.carrier_answer_digest, outcome.digest) ? this.#unchanged(claim, askedAt, now) : null;
       if (unchanged) return this.#checks.add(unchanged);
-      const stored = await this.#storedReads.add(shipment.id);
-      return this.#afterLookup(null, await planSnapshot(this.deps.db, shipment, outcome.snapshot, stored), askedAt, now, outcome.digest ?? null);
+      const { shipment, stored } = await this.#storedReads.add(claim.id);
+      return this.#afterLookup(null, await planSnapshot(this.deps.db, { ...claim, ...shipment }, outcome.snapshot, stored), askedAt, now, outcome.digest ?? null);
     }
     // A failed lookup writes one statement: the attempt, the retry time and the lease released.
-    if (outcome.reason !== 'booking_cancelled') return markLookupFailed(this.deps.db, shipment.id, now, at(now, this.policy.refresh.afterFailure));
-    await withTransaction(this.deps.db, (tx) => stopTracking(tx, shipment, 'booking_cancelled', now));
+    if (outcome.reason !== 'booking_cancelled') return markLookupFailed(this.deps.db, claim.id, now, at(now, this.policy.refresh.afterFailure));
+    await withTransaction(this.deps.db, (tx) => stopTracking(tx, claim, 'booking_cancelled', now));
   }
 
   /**
@@ -272,14 +288,14 @@ export class TrackingWorker {
    * alone, CHECKS_PER_STATEMENT to a statement. The schedule and the stop rules are those of the
    * stored state; null when a stop rule applies, which the full path then records.
    */
-  #unchanged(shipment: ShipmentRow, containers: StoredContainers, askedAt: Date, now: Date): SavedCheck | null {
-    const states = { shipmentState: shipment.state as unknown as ShipmentState, containerStates: containers.map((c) => c.state as unknown as ContainerState) };
-    if (stopReason(this.policy, states, shipment.line_tracking_last_changed_at ?? now, now)) return null;
-    return { shipmentId: shipment.id, askedAt, nextRefreshAt: this.#nextRefreshAt(states, now) };
+  #unchanged(claim: ClaimedRefresh, askedAt: Date, now: Date): SavedCheck | null {
+    const states = { shipmentState: claim.journey, containerStates: claim.boxes.map((b) => b.state) };
+    if (stopReason(this.policy, states, claim.line_tracking_last_changed_at ?? now, now)) return null;
+    return { shipmentId: claim.id, askedAt, nextRefreshAt: this.#nextRefreshAt(states, now) };
   }
 
   /** When to look again, by the journey's phase in these states. */
-  #nextRefreshAt({ shipmentState: s, containerStates }: Pick<ApplyResult, 'shipmentState' | 'containerStates'>, now: Date): Date {
+  #nextRefreshAt({ shipmentState: s, containerStates }: ScheduledStates, now: Date): Date {
     const phase = {
       departedAt: s.pol_atd_at ? new Date(s.pol_atd_at) : null,
       podEtaAt: s.pod_eta_at ? new Date(s.pod_eta_at) : null,
