@@ -144,10 +144,13 @@ export class DeliveryWorker {
         const room = this.#room();
         if (this.#mayClaim(room)) {
           this.#moreDue = false;
+          // An idle worker claims a concurrency's worth first: its slots start on a small claim
+          // and render while the rest is claimed behind them.
+          const limit = this.#sending + this.#queue.length + this.#rendering === 0 ? Math.min(room, this.policy.concurrency) : room;
           try {
-            const claimed = await this.#claim(room);
+            const claimed = await this.#claim(limit);
             // A full claim means more may be due: claim again once there is room.
-            if (claimed.length === room) this.#moreDue = true;
+            if (claimed.length === limit) this.#moreDue = true;
             this.#renderThenQueue(claimed);
           } catch (err) {
             // The claimed notifications come due again when their lease ends.
