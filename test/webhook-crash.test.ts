@@ -95,8 +95,8 @@ test(`kill -9 of the delivery worker mid-burst of ${BURST.toLocaleString('en')} 
   t.diagnostic(`delivered before the kill: ${atKill}; stranded by it: ${before.size}; received in all: ${received}; distinct: ${seen.size}; duplicates: ${duplicates}`);
   assert.equal(seen.size, BURST, 'every notification reached the receiver');
   // A worker has at most CONCURRENCY attempts in flight and starts no new one while UNRECORDED times
-  // CONCURRENCY answered attempts wait for their record (which goes in batches, usually of a
-  // concurrency's worth): only those may repeat.
+  // CONCURRENCY answered attempts wait for their record (which goes in batches, usually of two
+  // concurrencies' worth): only those may repeat.
   assert.ok(duplicates <= (UNRECORDED + 1) * CONCURRENCY, `only the killed worker's unrecorded attempts may repeat (${duplicates})`);
 
   const { rows } = await database.db.query(`SELECT delivery_status, count(*)::int AS n FROM webhook_notifications GROUP BY 1`);
