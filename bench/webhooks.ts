@@ -25,7 +25,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../src/store/db.ts';
 import { claimDueNotifications, recordAttempts, type Attempt } from '../src/store/webhook-notifications.ts';
-import { BUFFER } from '../src/webhooks/delivery-worker.ts';
+import { CLAIMED } from '../src/webhooks/delivery-worker.ts';
 import { deliveryBodies } from '../src/webhooks/notification-document.ts';
 import { defaultDeliveryPolicy } from '../src/webhooks/policy.ts';
 import { recordBurstEvents, seedBurst, type Burst } from '../test/support/webhook-burst.ts';
@@ -147,7 +147,7 @@ async function svcBurst(probes: number, n = N) {
   };
   // One receiver, nobody to be fair to: the cap is lifted (to all the worker may hold, claimed or
   // in flight), so both sides keep CONCURRENCY requests in flight.
-  const receiverCap = BUFFER * CONCURRENCY;
+  const receiverCap = CLAIMED * CONCURRENCY;
   // With BACKLOG the events are there before the workers start, as the bare loop's requests are
   // before it starts; by default they are recorded while the workers deliver.
   if (BACKLOG) await recordAll();

@@ -8,17 +8,19 @@
 // a statement's fixed cost (its round trip, plan and commit) is most of what a small batch costs
 // per attempt (the record statement alone, loaded 2-core machine: 220-420 µs of Node CPU for one
 // attempt, 13-21 µs per attempt in batches of 32, 6 in batches of 128; PostgreSQL's likewise),
-// and a busy worker's batches were mostly of 1 to 40. The worker asks for a concurrency's worth,
-// not more: what awaits its record is what a crash makes repeat. Nothing waits when nothing more
-// is coming, so a lone delivery (and a test's drain) is recorded at once. Only the record waits:
-// the receiver has its delivery, and the receiver's slot is free, already.
+// and a busy worker's batches were mostly of 1 to 40. The worker asks for two concurrencies'
+// worth, not more: what awaits its record is what a crash makes repeat. Nothing waits when
+// nothing more is coming, so a lone delivery (and a test's drain) is recorded at once. Only the
+// record waits: the receiver has its delivery, and the receiver's slot is free, already.
 import type { Queryable } from '../store/db.ts';
 import { recordAttempts, type Attempt } from '../store/webhook-notifications.ts';
 
-// Batches written at once. One: what ends while a batch commits (a commit waits for its WAL to
-// reach the disk, milliseconds) goes together in the next, so a busy worker writes fewer, larger
-// batches. Sends go on meanwhile, up to the worker's bound on unrecorded outcomes.
-const WRITERS = 1;
+// Batches written at once. What ends while a batch commits (a commit waits for its WAL to reach
+// the disk, milliseconds) goes together in a later one, so a busy worker writes fewer, larger
+// batches. Sends go on meanwhile, up to the worker's bound on unrecorded outcomes. Two: a full
+// batch goes beside one being written, so a record held up (its backend waiting for a core) does
+// not stall the sends on that bound; a partial one waits for it.
+const WRITERS = 2;
 // Longest an ended attempt waits for others to fill its batch while sends are in flight: short
 // beside the lease, and only how long its notification's status and log lag behind the answer.
 const GATHER_MS = 50;
@@ -80,6 +82,7 @@ export class AttemptRecorder {
 
   async #flush(): Promise<void> {
     if (this.#writers >= WRITERS || this.#waiting.length === 0) return;
+    if (this.#writers > 0 && this.#waiting.length < this.#batchSize) return;
     const waited = performance.now() - this.#since;
     if (this.#waiting.length < this.#batchSize && waited < GATHER_MS && this.#coming() > 0) {
       // More are on their way: gather them, until the oldest has waited GATHER_MS.

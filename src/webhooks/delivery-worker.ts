@@ -40,17 +40,21 @@ export interface DeliveryWorkerDeps {
 const LEASE_MARGIN_MS = 5_000;
 // A running worker keeps this many times its concurrency claimed (in flight, rendering, or
 // waiting for a slot), so slots refill at once while the next claim and its rendering are on
-// their way: on a busy database a claim takes tens of milliseconds, in which a worker sends
-// hundreds of deliveries (with 4, bench:webhooks found its slots waiting on a claim a quarter of
-// the time; with 8, a tenth). It also bounds the outcomes sent and not yet recorded, and sets the
-// lease (a claim may wait BUFFER - 1 timeouts for its slot).
-export const BUFFER = 8;
+// their way. It sets the lease: a claim may wait CLAIMED - 1 timeouts for its slot.
+export const CLAIMED = 12;
 // A busy worker claims again once this many times its concurrency is free, not at each
 // concurrency's worth: a statement's fixed cost (a claim's plan, its commit and round trip, the
 // render's look-ups) is most of what a small claim costs per notification, in Node and in
 // PostgreSQL alike (claims of 32: 34 µs of Node and 33 µs of PostgreSQL CPU per notification;
-// of 256: 14 and 8). Half the buffer still stays claimed while the next claim is on its way.
-const CLAIM_AT = BUFFER / 2;
+// of 256: 14 and 8). Half stays claimed while the next claim is on its way: on a busy database a
+// claim and its render take 10-25 ms, in which a worker sends a few hundred deliveries
+// (bench:webhooks, its slots' time: with 8 claimed and claims at 4 free, 3-13% waiting on a
+// claim; with 12 and claims at 6 free, 1-5%).
+const CLAIM_AT = 6;
+// The outcomes answered and not yet recorded a worker allows, times its concurrency: past it, it
+// starts no new attempt until a record commits. What awaits its record is what a kill -9 makes
+// repeat (test/webhook-crash.test.ts).
+export const UNRECORDED = 8;
 // A webhook's health (last success, or failing since) is written at most this often by one worker
 // while it stays the same (it only feeds the deactivation rule, which counts in hours).
 const HEALTH_MARK_EVERY_MS = 60_000;
@@ -100,9 +104,10 @@ export class DeliveryWorker {
     this.#recorder = new AttemptRecorder(deps.db, {
       onBatch: () => this.#dispatch(),
       coming: () => this.#sending,
-      // A concurrency's worth: what awaits its record is what a crash makes repeat, and this keeps
-      // it within a concurrency's worth beside the batch being written (test/webhook-crash.test.ts).
-      batchSize: this.policy.concurrency,
+      // Two concurrencies' worth: a third fewer record statements than one (bench:webhooks). What
+      // awaits its record is what a crash makes repeat; UNRECORDED bounds it whatever the batches
+      // (test/webhook-crash.test.ts).
+      batchSize: 2 * this.policy.concurrency,
     });
     this.#random = deps.random ?? Math.random;
   }
@@ -123,7 +128,7 @@ export class DeliveryWorker {
   /**
    * Keeps up to `concurrency` deliveries in flight, and more claimed and rendered behind them, so
    * a slot that frees starts its next delivery at once; claims again, in one statement, as soon as
-   * half the buffer is free (rendering the last claim meanwhile); looks for
+   * CLAIM_AT times its concurrency is free (rendering the last claim meanwhile); looks for
    * due work every `intervalMs` when there is none (or at once when poked).
    */
   start(intervalMs: number): void {
@@ -140,10 +145,13 @@ export class DeliveryWorker {
         const room = this.#room();
         if (this.#mayClaim(room)) {
           this.#moreDue = false;
+          // An idle worker claims a concurrency's worth first: its slots start on a small claim
+          // and render while the rest is claimed behind them.
+          const limit = this.#sending + this.#queue.length + this.#rendering === 0 ? Math.min(room, this.policy.concurrency) : room;
           try {
-            const claimed = await this.#claim(room);
+            const claimed = await this.#claim(limit);
             // A full claim means more may be due: claim again once there is room.
-            if (claimed.length === room) this.#moreDue = true;
+            if (claimed.length === limit) this.#moreDue = true;
             this.#renderThenQueue(claimed);
           } catch (err) {
             // The claimed notifications come due again when their lease ends.
@@ -194,10 +202,10 @@ export class DeliveryWorker {
 
   /** What the worker may claim now: all it keeps claimed, less what it holds. */
   #room(): number {
-    return BUFFER * this.policy.concurrency - this.#sending - this.#queue.length - this.#rendering;
+    return CLAIMED * this.policy.concurrency - this.#sending - this.#queue.length - this.#rendering;
   }
 
-  /** Whether a claim of `room` is worth making now: more may be due, and half the buffer is free. */
+  /** Whether a claim of `room` is worth making now: more may be due, and CLAIM_AT times the concurrency is free. */
   #mayClaim(room: number): boolean {
     return this.#moreDue && room >= CLAIM_AT * this.policy.concurrency;
   }
@@ -236,10 +244,10 @@ export class DeliveryWorker {
   /** Claims up to `limit` due notifications, within each receiver's cap. */
   async #claim(limit: number): Promise<ClaimedNotification[]> {
     const now = this.deps.clock.now();
-    // The lease outlasts the wait for a slot (the claims ahead end within BUFFER - 1 timeouts)
+    // The lease outlasts the wait for a slot (the claims ahead end within CLAIMED - 1 timeouts)
     // and the attempt itself, with room to record it; a worker killed before recording leaves
     // the notification due again when it ends.
-    const leaseUntil = new Date(now.getTime() + BUFFER * this.policy.timeoutMs + LEASE_MARGIN_MS);
+    const leaseUntil = new Date(now.getTime() + CLAIMED * this.policy.timeoutMs + LEASE_MARGIN_MS);
     const claimed = await claimDueNotifications(this.deps.db, now, leaseUntil, limit, this.policy.receiverConcurrency, this.#held);
     for (const n of claimed) this.#held.set(n.webhook_id, (this.#held.get(n.webhook_id) ?? 0) + 1);
     for (const [webhookId, held] of this.#held) if (held >= this.policy.receiverConcurrency) this.#capped.add(webhookId);
@@ -289,13 +297,13 @@ export class DeliveryWorker {
   }
 
   /**
-   * Starts queued deliveries while slots are free and the outcomes awaiting their record are no
-   * more than a claim's worth (the database keeps up); none once stopping. The records' pace is
-   * about a batch per statement's round trip, so the bound is set well above what one round trip
-   * of a busy database sees end.
+   * Starts queued deliveries while slots are free and the outcomes awaiting their record are
+   * fewer than UNRECORDED times the concurrency (the database keeps up); none once stopping. The
+   * records' pace is about a batch per statement's round trip, so the bound is set well above
+   * what one round trip of a busy database sees end.
    */
   #dispatch(): void {
-    while (!this.#stopped && this.#queue.length > 0 && this.#sending < this.policy.concurrency && this.#recorder.backlog < BUFFER * this.policy.concurrency) {
+    while (!this.#stopped && this.#queue.length > 0 && this.#sending < this.policy.concurrency && this.#recorder.backlog < UNRECORDED * this.policy.concurrency) {
       this.#launch(this.#queue.shift()!);
     }
   }
