@@ -86,10 +86,10 @@ describe('due work is found through the due-time indexes', () => {
     }
   }
 
-  // The claims run planned for their values (plannedPerRun in leases.ts); the backlog count runs prepared.
+  // The claims and the backlog count run prepared: planned for their values, and as PostgreSQL may plan them once for any.
   const statements: [string, string, unknown[], string[], boolean][] = [
-    ['claim of due shipment refreshes', claimDueSql('shipment_refreshes'), [NOW, LEASE, 25], ['shipment_refreshes_due'], false],
-    ['claim of due tracking requests', claimDueSql('tracking_requests'), [NOW, LEASE, 25], ['tracking_requests_due'], false],
+    ['claim of due shipment refreshes', claimDueSql('shipment_refreshes'), [NOW, LEASE, 25], ['shipment_refreshes_due'], true],
+    ['claim of due tracking requests', claimDueSql('tracking_requests'), [NOW, LEASE, 25], ['tracking_requests_due'], true],
     ['backlog count of the metrics', dueWorkBacklogSql, [NOW, NOW, BACKLOG_COUNT_CAP], ['shipment_refreshes_due', 'tracking_requests_due'], true],
   ];
   for (const [name, sql, values, indexes, prepared] of statements) {

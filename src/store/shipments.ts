@@ -1,5 +1,5 @@
 // SQL for shipments and their containers. This is the only module that writes the shipments row.
-import { plannedPerRun, type Queryable } from './db.ts';
+import type { Queryable } from './db.ts';
 import { findOfAccount, updateLabelsOfAccount, type LabelEdit } from './account-rows.ts';
 import { claimDueSql } from './leases.ts';
 import { scheduleRefreshes } from './shipment-refreshes.ts';
@@ -149,11 +149,13 @@ export async function updateContainerRefNumbers(db: Queryable, accountId: string
   return rows[0];
 }
 
-/** Claims up to `limit` shipments due for a refresh, leasing them until `leaseUntil` (planned for its values, as claimDue is). */
+/** Claims up to `limit` shipments due for a refresh, leasing them until `leaseUntil` (prepared, as claimDue is). */
 export async function claimDueShipments(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ShipmentRow[]> {
-  const { rows } = await db.query<ShipmentRow>(
-    plannedPerRun(`WITH claimed AS (${claimDueSql('shipment_refreshes')}) SELECT s.* FROM claimed c JOIN shipments s ON s.id = c.shipment_id`, [now, leaseUntil, limit]),
-  );
+  const { rows } = await db.query<ShipmentRow>(`WITH claimed AS (${claimDueSql('shipment_refreshes')}) SELECT s.* FROM claimed c JOIN shipments s ON s.id = c.shipment_id`, [
+    now,
+    leaseUntil,
+    limit,
+  ]);
   return rows;
 }
 

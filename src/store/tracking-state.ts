@@ -6,7 +6,7 @@ import type { CarrierEvent } from '../domain/tracking/carrier-events.ts';
 import type { ContainerState, ShipmentState } from '../domain/tracking/types.ts';
 import type { DomainEvent } from '../domain/events/domain-event.ts';
 import { EVENTS } from '../domain/events/vocabulary.ts';
-import { plannedPerRun, type Queryable } from './db.ts';
+import type { Queryable } from './db.ts';
 import { recordingCtes } from './domain-events.ts';
 import { announcedEvents, carrierEventOf, trackingEventCtes, trackingEventParams, type TrackingEvents } from './events.ts';
 import { insertNewVessels, vesselColumns, type NamedVessel } from './learned-vessels.ts';
@@ -104,21 +104,18 @@ export type ClaimedRefresh = Pick<
  * already; the rest of what is stored (the states, events, milestones, places) is read only for
  * an answer that is new (storedTrackingOfShipments), while the lease keeps other writers away.
  */
+const member = (state: string, name: string) => `'${name}', ${state}->'${name}'`;
+// Prepared, as claimDue is (leases.ts); its text made once.
+const CLAIM_REFRESHES = `WITH claimed AS (${claimDueSql('shipment_refreshes')})
+  SELECT sh.id, sh.account_id, sh.scac, sh.request_type, sh.request_number, sh.carrier_answer_digest,
+         sh.line_tracking_last_succeeded_at, c.last_checked_at AS line_tracking_last_checked_at, sh.line_tracking_last_changed_at,
+         json_build_object(${['pol_atd_at', 'pod_eta_at', 'pod_ata_at'].map((m) => member('sh.state', m)).join(', ')}) AS journey,
+         (SELECT coalesce(json_agg(json_build_object('number', number, 'state', json_build_object(${['pod_full_out_at', 'final_destination_full_out_at', 'empty_terminated_at'].map((m) => member('state', m)).join(', ')})) ORDER BY number), '[]')
+            FROM containers WHERE shipment_id = sh.id) AS boxes
+    FROM claimed c JOIN shipments sh ON sh.id = c.shipment_id`;
+
 export async function claimDueRefreshes(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedRefresh[]> {
-  const member = (state: string, name: string) => `'${name}', ${state}->'${name}'`;
-  // Planned for its values, as claimDue is (leases.ts).
-  const { rows } = await db.query<ClaimedRefresh>(
-    plannedPerRun(
-      `WITH claimed AS (${claimDueSql('shipment_refreshes')})
-       SELECT sh.id, sh.account_id, sh.scac, sh.request_type, sh.request_number, sh.carrier_answer_digest,
-              sh.line_tracking_last_succeeded_at, c.last_checked_at AS line_tracking_last_checked_at, sh.line_tracking_last_changed_at,
-              json_build_object(${['pol_atd_at', 'pod_eta_at', 'pod_ata_at'].map((m) => member('sh.state', m)).join(', ')}) AS journey,
-              (SELECT coalesce(json_agg(json_build_object('number', number, 'state', json_build_object(${['pod_full_out_at', 'final_destination_full_out_at', 'empty_terminated_at'].map((m) => member('state', m)).join(', ')})) ORDER BY number), '[]')
-                 FROM containers WHERE shipment_id = sh.id) AS boxes
-         FROM claimed c JOIN shipments sh ON sh.id = c.shipment_id`,
-      [now, leaseUntil, limit],
-    ),
-  );
+  const { rows } = await db.query<ClaimedRefresh>(CLAIM_REFRESHES, [now, leaseUntil, limit]);
   return rows;
 }
 
