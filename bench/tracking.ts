@@ -129,41 +129,54 @@ const DCSA_HEADERS = { accept: 'application/json', 'API-Version': '2' };
 async function throughput(): Promise<void> {
   const database = await benchDatabase();
   const db = createPool(database.url, 20);
-  const poolQuery = db.query.bind(db) as (...a: unknown[]) => Promise<unknown>;
-  (db as { query: unknown }).query = (...a: unknown[]) => {
-    const t0 = performance.now();
-    return poolQuery(...a).finally(() => (pooled.ms += performance.now() - t0, pooled.n++));
-  };
+  if (PROFILE) {
+    const poolQuery = db.query.bind(db) as (...a: unknown[]) => Promise<unknown>;
+    (db as { query: unknown }).query = (...a: unknown[]) => {
+      const t0 = performance.now();
+      return poolQuery(...a).finally(() => (pooled.ms += performance.now() - t0, pooled.n++));
+    };
+  }
   const clock = new ManualClock(START);
   const sandbox = await startSandboxProcess(START);
 
-  // undici announces each request it creates: noted, while svc's lookups run, under the lookup that
-  // made it, found by the number its URL names (an event page names the shipment's number, a
-  // terminal request a container, whose shipment the database tells once the round is over).
-  // Not through an AsyncLocalStorage: its promise hooks, on for the rest of the process, cost svc's
-  // promises more than the bare loop's.
-  let recorded: Lookup[] = [];
-  let byNumber = new Map<string, Lookup>();
-  let terminalAsks: { container: string; url: string }[] = [];
+  // undici announces each request it creates: while svc's lookups run, each request's origin and
+  // path is noted, and after the round each one is put under the lookup that made it, found by
+  // the number its URL names (an event page names the shipment's number, a terminal request a
+  // container, whose shipment the database tells). Sorted out after the round, not as the
+  // requests are made, so that svc's timed part carries no more of the bench's own work than a
+  // push per request and per lookup. Not through an AsyncLocalStorage: its promise hooks, on for
+  // the rest of the process, cost svc's promises more than the bare loop's.
+  let requests: string[] = [];
   let recording = false;
-  /** The numbers looked up in the round (a shipment not looked up keeps its digest too). */
-  const asked = new Set<string>();
+  /** The numbers looked up in the round, in turn (a shipment not looked up keeps its digest too). */
+  let askedNumbers: string[] = [];
   diagnostics.subscribe('undici:request:create', (message) => {
     if (!recording) return;
     const { origin, path } = (message as { request: { origin: string; path: string } }).request;
-    const url = `${origin}${path}`;
-    const terminal = /\/terminal\/containers\/([^/?]+)/.exec(path);
-    if (terminal) return void terminalAsks.push({ container: decodeURIComponent(terminal[1]), url });
-    const number = /[?&](?:transportDocumentReference|carrierBookingReference|equipmentReference)=([^&]+)/.exec(path);
-    byNumber.get(decodeURIComponent(number?.[1] ?? ''))?.pages.push(url);
+    requests.push(`${origin}${path}`);
   });
-  /** Puts each terminal request of the round under the lookup of the shipment its container belongs to. */
-  const attributeTerminalAsks = async () => {
-    const { rows } = await db.query<{ container: string; number: string }>('SELECT c.number AS container, s.request_number AS number FROM containers c JOIN shipments s ON s.id = c.shipment_id');
-    const numberOf = new Map(rows.map((r) => [r.container, r.number]));
-    for (const { container, url } of terminalAsks) byNumber.get(numberOf.get(container) ?? '')?.terminal.push(url);
-    const placed = recorded.reduce((n, l) => n + l.terminal.length, 0);
-    if (placed !== terminalAsks.length) console.log(`(${terminalAsks.length - placed} of ${terminalAsks.length} terminal requests were not placed under a lookup: the bare loop leaves them out)`);
+  /** The round's lookups, in turn, each with the requests it made (terminal requests placed by their container's shipment). */
+  const lookupsOfRound = async (): Promise<Lookup[]> => {
+    const lookups = askedNumbers.map((): Lookup => ({ pages: [], terminal: [] }));
+    // A number asked twice in a round: its requests go under the later lookup, as they are found by number.
+    const byNumber = new Map(askedNumbers.map((number, i) => [number, lookups[i]]));
+    const terminalAsks: { container: string; url: string }[] = [];
+    for (const url of requests) {
+      const terminal = /\/terminal\/containers\/([^/?]+)/.exec(url);
+      if (terminal) terminalAsks.push({ container: decodeURIComponent(terminal[1]), url });
+      else byNumber.get(decodeURIComponent(/[?&](?:transportDocumentReference|carrierBookingReference|equipmentReference)=([^&]+)/.exec(url)?.[1] ?? ''))?.pages.push(url);
+    }
+    if (terminalAsks.length > 0) {
+      const { rows } = await db.query<{ container: string; number: string }>('SELECT c.number AS container, s.request_number AS number FROM containers c JOIN shipments s ON s.id = c.shipment_id');
+      const numberOf = new Map(rows.map((r) => [r.container, r.number]));
+      let placed = 0;
+      for (const { container, url } of terminalAsks) {
+        const lookup = byNumber.get(numberOf.get(container) ?? '');
+        if (lookup) placed++, lookup.terminal.push(url);
+      }
+      if (placed !== terminalAsks.length) console.log(`(${terminalAsks.length - placed} of ${terminalAsks.length} terminal requests were not placed under a lookup: the bare loop leaves them out)`);
+    }
+    return lookups;
   };
   const registry = new ConnectorRegistry(
     BENCH_SCACS.map((scac) => ({ scac, baseUrl: `${sandbox.url}/carriers/${scac}`, version: '2.2' as const, terminalBaseUrl: `${sandbox.url}/terminal` })),
@@ -171,26 +184,24 @@ async function throughput(): Promise<void> {
   );
   /** With BENCH_CACHED_ANSWERS=1, each number's first answer, given again without asking the sandbox. */
   const answers = new Map<string, Awaited<ReturnType<CarrierConnector['lookup']>>>();
-  const connectors = {
-    get(scac: string) {
-      const connector = registry.get(scac);
-      if (!connector) return undefined;
-      return {
-        lookup: (r: Parameters<typeof connector.lookup>[0]) => {
-          asked.add(r.number);
-          const lookup: Lookup = { pages: [], terminal: [] };
-          recorded.push(lookup);
-          byNumber.set(r.number, lookup);
-          const t0 = performance.now();
-          const cached = CACHED && answers.get(r.number);
-          if (cached) return Promise.resolve(cached);
-          return connector.lookup(r)
-            .then((outcome) => (answers.set(r.number, outcome), outcome))
-            .finally(() => (carrier.ms += performance.now() - t0, carrier.n++));
-        },
+  /** Each line's connector as svc's workers see it: the registry's, noting the number asked (and with BENCH_PROFILE or BENCH_CACHED_ANSWERS, more). */
+  const noting = new Map(
+    BENCH_SCACS.map((scac): [string, Pick<CarrierConnector, 'lookup'>] => {
+      const connector = registry.get(scac)!;
+      const lookup = (r: Parameters<CarrierConnector['lookup']>[0]) => {
+        askedNumbers.push(r.number);
+        if (!CACHED && !PROFILE) return connector.lookup(r);
+        const cached = CACHED && answers.get(r.number);
+        if (cached) return Promise.resolve(cached);
+        const t0 = performance.now();
+        return connector.lookup(r)
+          .then((outcome) => (answers.set(r.number, outcome), outcome))
+          .finally(() => (carrier.ms += performance.now() - t0, carrier.n++));
       };
-    },
-  };
+      return [scac, { lookup }];
+    }),
+  );
+  const connectors = { get: (scac: string) => noting.get(scac.toUpperCase()) };
   const workers = Array.from({ length: WORKERS }, () => new TrackingWorker({ db, clock, connectors }));
 
   const account = await insertAccount(db, 'bench');
@@ -255,10 +266,8 @@ async function throughput(): Promise<void> {
     }
     const before = await digests();
     const lastEvent = Number((await db.query('SELECT coalesce(max(id), 0) AS n FROM domain_events')).rows[0].n);
-    recorded = [];
-    byNumber = new Map();
-    terminalAsks = [];
-    asked.clear();
+    requests = [];
+    askedNumbers = [];
     const pg0 = await backendCpu(db);
     const sb0 = await sandbox.cpuMs();
     const s0 = statements;
@@ -273,8 +282,7 @@ async function throughput(): Promise<void> {
     const pgCpu = backendCpuSince(pg0, await backendCpu(db));
     const sb1 = await sandbox.cpuMs();
     if (lookups === 0 && round > 0) break;
-    await attributeTerminalAsks();
-    const replay = CACHED && round > 0 ? [] : recorded;
+    const replay = CACHED && round > 0 ? [] : await lookupsOfRound();
     c0 = cpuMs();
     t0 = performance.now();
     await runBare(replay);
@@ -284,6 +292,7 @@ async function throughput(): Promise<void> {
     // What each lookup of the round made of its answer, read from the rows it wrote.
     const after = await digests();
     const news = Number((await db.query('SELECT count(DISTINCT shipment_id) AS n FROM domain_events WHERE id > $1', [lastEvent])).rows[0].n);
+    const asked = new Set(askedNumbers);
     const same = [...after.values()].filter((a) => a.d !== null && before.get(a.id)?.d === a.d && asked.has(a.number)).length;
     if (round === 0) {
       console.log(`    0 first  ${String(lookups).padStart(7)}  (the first lookups, which create the shipments: not counted) ${(lookups / svcSeconds).toFixed(0)}/s, ${(svcCpu / lookups).toFixed(2)} ms CPU/lookup`);
