@@ -8,14 +8,14 @@
 // are kept alive (undici's Agent keeps a pool per origin), so the lookup runs only when a
 // connection is opened, and a name's vetted addresses are kept for LOOKUP_TTL_MS, so a receiver
 // whose connections come and go is not resolved again for each one; each URL is parsed and judged
-// once; attempts share their timeout timers (attempt-deadlines.ts). Requests are not pipelined:
+// once; attempts share their timeout timers (src/attempt-deadlines.ts). Requests are not pipelined:
 // a POST is not idempotent, and a slow answer would hold up the deliveries queued behind it on
 // its connection.
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent } from 'undici';
 import { isPublicAddress, specialRange, systemLookup, type HostLookup, type ResolvedAddress } from '../domain/webhooks/url-policy.ts';
-import { AttemptDeadlines, type Expiring } from './attempt-deadlines.ts';
+import { AttemptDeadlines, type Expiring } from '../attempt-deadlines.ts';
 
 export interface SendResult {
   statusCode: number | null;

@@ -52,6 +52,8 @@ const createdSubscription = z.object({ subscriptionID: z.string().trim().min(1) 
 export class DcsaClient {
   readonly version: DcsaVersion;
   readonly #base: URL;
+  /** The events endpoint without a query, as text: each query's URL is this and its query, parsed once. */
+  readonly #eventsEndpoint: string;
   readonly #http: HttpSettings;
   readonly #headers: Record<string, string>;
   readonly #maxPages: number;
@@ -59,6 +61,7 @@ export class DcsaClient {
   constructor(options: DcsaClientOptions) {
     this.version = options.version;
     this.#base = new URL(options.baseUrl);
+    this.#eventsEndpoint = this.#url(options.version === '2.2' ? '/v2/events' : '/v3/events').href;
     this.#http = { fetch: options.fetch, timeoutMs: options.timeoutMs };
     this.#maxPages = options.maxPages ?? 50;
     this.#headers = {
@@ -113,16 +116,17 @@ export class DcsaClient {
     if (pairs.length === 0) throw new Error('getEvents needs a booking, transport document or equipment reference');
     if (filters.since) pairs.push([this.version === '2.2' ? 'eventCreatedDateTime:gte' : 'eventUpdatedDateTimeMin', filters.since.toISOString()]);
     if (filters.limit !== undefined) pairs.push(['limit', String(filters.limit)]);
-    const url = this.#url(this.version === '2.2' ? '/v2/events' : '/v3/events');
-    // Built by hand so the 2.2 operator suffix keeps its literal colon.
-    url.search = pairs.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&');
-    return url;
+    // Built by hand so the 2.2 operator suffix keeps its literal colon; as one text, parsed once
+    // (setting a URL's parts one after another re-serialises it each time: a lookup's dearest step
+    // before its request, when the carrier has nothing new).
+    return new URL(`${this.#eventsEndpoint}?${pairs.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')}`);
   }
 
   #url(path: string): URL {
     const url = new URL(this.#base);
     url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
     url.search = '';
+    url.hash = '';
     return url;
   }
 }

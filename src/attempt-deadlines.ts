@@ -1,9 +1,11 @@
-// Bounds each delivery attempt's whole duration (waiting for a connection, sending, the answer)
-// without a timer of its own: attempts that start within the same slice of time (a fiftieth of
-// the timeout) share one timer, set to fire once the last of them has had its full timeout, which
-// then expires those still running. An attempt so ends between `timeoutMs` and `timeoutMs` plus a
-// slice after it started. Per attempt, a timer and an abort signal cost as much CPU as signing the
-// body twice; shared, they cost a set entry.
+// Bounds each outgoing HTTP attempt's whole duration (waiting for a connection, sending, the
+// answer): a webhook delivery attempt (webhooks/http-sender.ts) or an exchange with a carrier
+// (carriers/dcsa/http.ts), without a timer of its own: attempts that start within the same slice
+// of time (a fiftieth of the timeout) share one timer, set to fire once the last of them has had
+// its full timeout, which then expires those still running. An attempt so ends between
+// `timeoutMs` and `timeoutMs` plus a slice after it started. Per attempt, a timer and an abort
+// signal cost as much CPU as signing a webhook's body twice, and a quarter of the client CPU of a
+// carrier lookup that finds nothing new; shared, they cost a set entry.
 
 const SLICES_PER_TIMEOUT = 50;
 
