@@ -107,11 +107,14 @@ const median = (xs: number[]) => {
 const range = (xs: number[], digits: number) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
 
 const database = await benchDatabase();
+// node's own options as npm start gives them (package.json: the words between node and bin/svc.js), for both scenarios.
+const startWords = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
+const nodeOptions = startWords.slice(1, startWords.indexOf('bin/svc.js'));
 const scenarios: Scenario[] = [];
 for (const embedded of [true, false]) {
   for (const [name, args] of [
-    ['compiled', ['bin/svc.js', 'serve', '--smtp']],
-    ['tsx', ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--smtp']],
+    ['compiled', [...nodeOptions, 'bin/svc.js', 'serve', '--smtp']],
+    ['tsx', [...nodeOptions, '--import', 'tsx', 'src/main/cli.ts', 'serve', '--smtp']],
   ] as const) {
     scenarios.push({ name: `${name}, ${embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'}`, args: [...args], embedded, dataDir: mkdtempSync(path.join(tmpdir(), 'svc-bench-startup-')) });
   }

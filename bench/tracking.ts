@@ -11,6 +11,8 @@
 // it meets the goal (0.5), how many lookups had news, a new answer with nothing announced, or the
 // answer applied already (a conditional refresh), and the CPU per lookup of svc, PostgreSQL and
 // the sandbox against the bare loop's (on this shared machine the ratio follows the CPU).
+// `npm run bench:tracking` runs it with node's young generation as npm start gives svc's
+// (--max-semi-space-size=32, package.json): the workers run in this process.
 
 // Scheduler: the cost of a tick (claiming due work, and the metrics' backlog count) with the
 // same due work at 1k and at BENCH_TRACKED (100k) tracked shipments: milliseconds, statements and

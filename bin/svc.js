@@ -10,7 +10,10 @@ import { setFlagsFromString } from 'node:v8';
 import { compiledEntry, DIST_DIR } from './build.js';
 
 // The young generation stays at its initial size until svc is up (src/main/start-up-memory.ts):
-// start-up's burst of allocations would otherwise grow it to 32 MB for good on Node 20.
+// start-up's burst of allocations would otherwise grow it to 32 MB for good on Node 20. How large
+// it may grow under load is read only as node starts, so it cannot be set here: npm start gives
+// node --max-semi-space-size=32 (twice V8's default), which keeps the tracking worker's objects of
+// lookups in flight young until they die rather than promoting them for a full collection to find.
 setFlagsFromString('--semi-space-growth-factor=1');
 
 const say = (msg) => process.stderr.write(`svc: ${msg}\n`);
