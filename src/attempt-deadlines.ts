@@ -4,8 +4,8 @@
 // of time (a fiftieth of the timeout) share one timer, set to fire once the last of them has had
 // its full timeout, which then expires those still running. An attempt so ends between
 // `timeoutMs` and `timeoutMs` plus a slice after it started. Per attempt, a timer and an abort
-// signal cost as much CPU as signing a webhook's body twice, and a quarter of the client CPU of a
-// carrier lookup that finds nothing new; shared, they cost a set entry.
+// signal cost as much CPU as signing a webhook's body twice, and a fifth to a quarter of the
+// client CPU of a carrier lookup that finds nothing new; shared, they cost a set entry.
 
 const SLICES_PER_TIMEOUT = 50;
 

@@ -97,13 +97,6 @@ export type ClaimedRefresh = Pick<
 > &
   ScheduleFacts;
 
-/**
- * Claims up to `limit` shipments due for a refresh (claimDueSql on shipment_refreshes: leased
- * until `leaseUntil`), each with what a lookup asks with and what a check needs (ScheduleFacts:
- * a few members of its states, not the states themselves). Most answers are the one applied
- * already; the rest of what is stored (the states, events, milestones, places) is read only for
- * an answer that is new (storedTrackingOfShipments), while the lease keeps other writers away.
- */
 const member = (state: string, name: string) => `'${name}', ${state}->'${name}'`;
 // Prepared, as claimDue is (leases.ts); its text made once.
 const CLAIM_REFRESHES = `WITH claimed AS (${claimDueSql('shipment_refreshes')})
@@ -114,6 +107,13 @@ const CLAIM_REFRESHES = `WITH claimed AS (${claimDueSql('shipment_refreshes')})
             FROM containers WHERE shipment_id = sh.id) AS boxes
     FROM claimed c JOIN shipments sh ON sh.id = c.shipment_id`;
 
+/**
+ * Claims up to `limit` shipments due for a refresh (claimDueSql on shipment_refreshes: leased
+ * until `leaseUntil`), each with what a lookup asks with and what a check needs (ScheduleFacts:
+ * a few members of its states, not the states themselves). Most answers are the one applied
+ * already; the rest of what is stored (the states, events, milestones, places) is read only for
+ * an answer that is new (storedTrackingOfShipments), while the lease keeps other writers away.
+ */
 export async function claimDueRefreshes(db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedRefresh[]> {
   const { rows } = await db.query<ClaimedRefresh>(CLAIM_REFRESHES, [now, leaseUntil, limit]);
   return rows;

@@ -2,10 +2,10 @@
 // exchange, body included, so a server that trickles bytes cannot hold a worker; exchanges share
 // their timers (AttemptDeadlines) and end by an EventEmitter's 'abort', which undici's request()
 // takes as its signal: an AbortSignal.timeout of their own (a timer, an EventTarget and undici's
-// listeners on it) cost a lookup that found nothing new a quarter of svc's CPU. Redirects are
-// refused: following one would send the API key wherever the carrier (or an attacker on its
-// path) points us. Sent with undici's request(), which costs a fraction of fetch's CPU per
-// exchange (no WHATWG Request, Response and streams around each one); a fetch given in the
+// listeners on it) cost a lookup that found nothing new a fifth to a quarter of its client CPU.
+// Redirects are refused: following one would send the API key wherever the carrier (or an
+// attacker on its path) points us. Sent with undici's request(), which costs a fraction of fetch's
+// CPU per exchange (no WHATWG Request, Response and streams around each one); a fetch given in the
 // settings (a test's, a proxy's) is used instead.
 import { EventEmitter } from 'node:events';
 import { request } from 'undici';
