@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { domainEvent } from '../../src/domain/events/domain-event.ts';
 import { insertAccount } from '../../src/store/accounts.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db, Queryable } from '../../src/store/db.ts';
 import { recordEvents } from '../../src/store/domain-events.ts';
 import { insertWebhook } from '../../src/store/webhooks.ts';
 
@@ -28,7 +28,7 @@ export async function seedBurst(db: Db, url: string, count: number, at = new Dat
 }
 
 /** `count` more tracking_request.failed events about one request. */
-export async function recordBurstEvents(db: Db, accountId: string, trackingRequestId: string, count: number, at = new Date()): Promise<void> {
+export async function recordBurstEvents(db: Queryable, accountId: string, trackingRequestId: string, count: number, at = new Date()): Promise<void> {
   const event = domainEvent('tracking_request.failed', { account_id: accountId, reference_id: trackingRequestId });
   for (let done = 0; done < count; done += 1000) {
     await recordEvents(db, Array.from({ length: Math.min(1000, count - done) }, () => event), at);
