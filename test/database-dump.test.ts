@@ -1,0 +1,99 @@
+// A backup of svc's database restores whole: pg_dump of a migrated database holding a shipment,
+// its container and its tracking request, then pg_restore into an empty database, stopping at the
+// first error. pg_restore builds indexes with an empty search_path, so a function an index is built
+// on must find everything it calls there (migration 040): before, the number indexes failed to
+// build and pg_restore only counted the errors as "ignored", leaving searches without them.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { freshDatabase, type TestDatabase } from './support/database.ts';
+
+const run = promisify(execFile);
+
+/** pg_dump and pg_restore of the machine's PostgreSQL client, when it has them. */
+async function clientTools(): Promise<boolean> {
+  try {
+    await run('pg_dump', ['--version']);
+    await run('pg_restore', ['--version']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const indexesOf = async (client: pg.Client | pg.Pool) =>
+  (await client.query<{ indexname: string; indexdef: string }>(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname`)).rows;
+
+describe('a dump of the database restores with every index', { skip: !(await clientTools()) && 'pg_dump and pg_restore are not installed' }, () => {
+  let database: TestDatabase;
+  let restored: pg.Client;
+  let restoredUrl: string;
+  let dir: string;
+
+  before(async () => {
+    database = await freshDatabase();
+    const { db } = database;
+    const account = await db.query<{ id: string }>(`INSERT INTO accounts (name) VALUES ('dump') RETURNING id`);
+    const accountId = account.rows[0].id;
+    const shipment = await db.query<{ id: string }>(
+      `INSERT INTO shipments (account_id, scac, request_type, request_number, ref_numbers, state, created_at, updated_at)
+       VALUES ($1, 'MAEU', 'bill_of_lading', 'maeu 2468-13579', '{PO-77 123}', '{"port_of_lading_locode": "CNSHA"}', now(), now()) RETURNING id`,
+      [accountId],
+    );
+    await db.query(
+      `INSERT INTO containers (account_id, shipment_id, number, ref_numbers, state, created_at, updated_at)
+       VALUES ($1, $2, 'MSKU1234565', '{ref-9 8765}', '{"current_status": "on_ship"}', now(), now())`,
+      [accountId, shipment.rows[0].id],
+    );
+    await db.query(
+      `INSERT INTO tracking_requests (account_id, request_number, request_type, scac, status, ref_numbers, shipment_id, created_at, updated_at)
+       VALUES ($1, 'maeu 2468-13579', 'bill_of_lading', 'MAEU', 'created', '{PO-77 123}', $2, now(), now())`,
+      [accountId, shipment.rows[0].id],
+    );
+    dir = await mkdtemp(path.join(tmpdir(), 'svc-dump-'));
+    const name = `svc_restored_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: process.env.SVC_TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`).finally(() => admin.end());
+    const u = new URL(process.env.SVC_TEST_DATABASE_URL!);
+    u.pathname = `/${name}`;
+    restoredUrl = u.href;
+    restored = new pg.Client({ connectionString: restoredUrl });
+    await restored.connect();
+  });
+
+  after(async () => {
+    await restored?.end();
+    if (restoredUrl) {
+      const admin = new pg.Client({ connectionString: process.env.SVC_TEST_DATABASE_URL });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${new URL(restoredUrl).pathname.slice(1)} WITH (FORCE)`).finally(() => admin.end());
+    }
+    if (dir) await rm(dir, { recursive: true, force: true });
+    await database?.drop();
+  });
+
+  test('pg_restore stops at no error, and the restored database has the same indexes, which find the shipment', async () => {
+    const file = path.join(dir, 'svc.dump');
+    await run('pg_dump', ['--format=custom', '--no-owner', `--file=${file}`, database.url]);
+    // --exit-on-error: an index that cannot be built fails the restore instead of being counted.
+    await run('pg_restore', ['--exit-on-error', '--no-owner', `--dbname=${restoredUrl}`, file]);
+    const [before, after] = [await indexesOf(database.db), await indexesOf(restored)];
+    assert.ok(before.some((i) => i.indexname === 'containers_number_pieces'));
+    assert.deepEqual(after, before);
+    // Through the number indexes, as a search reads them.
+    await restored.query('SET enable_seqscan = off');
+    const found = await restored.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM shipments
+        WHERE number_pieces(ARRAY[request_number, bill_of_lading_number, booking_number] || ref_numbers) @> ARRAY['24681', 'PO771']
+          AND bare_numbers_text(ARRAY[request_number, bill_of_lading_number, booking_number] || ref_numbers) LIKE '%MAEU246813579%'`,
+    );
+    assert.equal(found.rows[0].n, 1);
+  });
+});
