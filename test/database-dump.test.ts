@@ -16,21 +16,28 @@ import { freshDatabase, type TestDatabase } from './support/database.ts';
 
 const run = promisify(execFile);
 
-/** pg_dump and pg_restore of the machine's PostgreSQL client, when it has them. */
-async function clientTools(): Promise<boolean> {
+/**
+ * Why this machine cannot run the test, if it cannot: pg_dump and pg_restore of its PostgreSQL
+ * client are needed, of the server's major version or later (an older pg_dump refuses the server).
+ */
+async function missingTools(): Promise<string | false> {
   try {
-    await run('pg_dump', ['--version']);
+    const { stdout } = await run('pg_dump', ['--version']);
     await run('pg_restore', ['--version']);
-    return true;
+    const client = new pg.Client({ connectionString: process.env.SVC_TEST_DATABASE_URL });
+    await client.connect();
+    const server = await client.query<{ v: string }>("SELECT current_setting('server_version_num') AS v").finally(() => client.end());
+    const [clientMajor, serverMajor] = [Number(/(\d+)\./.exec(stdout)?.[1]), Math.floor(Number(server.rows[0].v) / 10_000)];
+    return clientMajor >= serverMajor ? false : `pg_dump ${clientMajor} is older than the server (${serverMajor})`;
   } catch {
-    return false;
+    return 'pg_dump and pg_restore are not installed';
   }
 }
 
 const indexesOf = async (client: pg.Client | pg.Pool) =>
   (await client.query<{ indexname: string; indexdef: string }>(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname`)).rows;
 
-describe('a dump of the database restores with every index', { skip: !(await clientTools()) && 'pg_dump and pg_restore are not installed' }, () => {
+describe('a dump of the database restores with every index', { skip: await missingTools() }, () => {
   let database: TestDatabase;
   let restored: pg.Client;
   let restoredUrl: string;
