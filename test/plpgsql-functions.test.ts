@@ -1,7 +1,9 @@
-// The functions the number indexes are built on (migration 040: PL/pgSQL, not re-planned by every
-// statement that writes an indexed row) give exactly what their SQL definitions of migrations
-// 013, 015 and 036 gave, for every kind of input: the indexes built with the SQL ones were not
-// rebuilt, so any difference would leave entries that a search through them misses or finds wrongly.
+// Migration 040's functions, PL/pgSQL now (not planned again by every statement that calls them),
+// keep their rules. The number indexes' functions give exactly what their SQL definitions of
+// migrations 013, 015 and 036 gave, for every kind of input: the indexes built with the SQL ones
+// were not rebuilt, so any difference would leave entries that a search through them misses or
+// finds wrongly. terminal_id_of (migration 007) finds a FIRMS code anywhere, and an SMDG code only
+// at its port.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Tx } from '../src/store/db.ts';
@@ -39,7 +41,7 @@ function randomNumbers(random: () => number): (string | null)[] | null {
   });
 }
 
-describe('the number functions of migration 040 give what their SQL definitions gave', () => {
+describe('the functions of migration 040 keep their rules', () => {
   let database: TestDatabase;
   let client: Tx;
 
@@ -54,14 +56,14 @@ describe('the number functions of migration 040 give what their SQL definitions 
     await database?.drop();
   });
 
-  test('they are PL/pgSQL now, and their indexes are valid', async () => {
+  test('they are PL/pgSQL now, and the number indexes are valid', async () => {
     const { rows } = await client.query<{ proname: string; lanname: string }>(
       `SELECT p.proname, l.lanname FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
-        WHERE p.proname IN ('bare_numbers', 'bare_numbers_text', 'number_pieces') AND p.pronamespace = 'public'::regnamespace ORDER BY 1`,
+        WHERE p.proname IN ('bare_numbers', 'bare_numbers_text', 'number_pieces', 'terminal_id_of') AND p.pronamespace = 'public'::regnamespace ORDER BY 1`,
     );
     assert.deepEqual(
       rows.map((r) => `${r.proname} ${r.lanname}`),
-      ['bare_numbers plpgsql', 'bare_numbers_text plpgsql', 'number_pieces plpgsql'],
+      ['bare_numbers plpgsql', 'bare_numbers_text plpgsql', 'number_pieces plpgsql', 'terminal_id_of plpgsql'],
     );
     const indexes = await client.query<{ valid: boolean }>(
       `SELECT bool_and(i.indisvalid) AS valid FROM pg_index i WHERE pg_get_indexdef(i.indexrelid) ~ '(bare_numbers|bare_numbers_text|number_pieces)\\('`,
@@ -110,5 +112,24 @@ describe('the number functions of migration 040 give what their SQL definitions 
       found.rows.map((r) => r.id),
       [shipment.rows[0].id],
     );
+  });
+
+  test('terminal_id_of: a FIRMS code wherever it is reported, an SMDG code at its port only, nothing for an unknown code', async () => {
+    const id = async (code: string | null, locode: string | null) =>
+      (await client.query<{ id: string | null }>('SELECT terminal_id_of($1, $2) AS id', [code, locode])).rows[0].id;
+    const terminal = async (where: string, values: unknown[]) =>
+      (await client.query<{ id: string }>(`SELECT t.id FROM terminals t JOIN locations l ON l.id = t.port_id WHERE ${where}`, values)).rows[0].id;
+    // A FIRMS code is unique: found at any port, or none.
+    const firms = await terminal('t.firms_code = $1', ['A321']);
+    assert.equal(await id('A321', 'USBAL'), firms);
+    assert.equal(await id('A321', 'NLRTM'), firms);
+    assert.equal(await id('A321', null), firms);
+    // An SMDG code repeats across ports (APMT at thirteen): the one at the milestone's port.
+    assert.equal(await id('APMT', 'USLAX'), await terminal('t.smdg_code = $1 AND l.locode = $2', ['APMT', 'USLAX']));
+    assert.equal(await id('APMT', 'DKAAR'), await terminal('t.smdg_code = $1 AND l.locode = $2', ['APMT', 'DKAAR']));
+    assert.equal(await id('APMT', 'FRLEH'), null);
+    assert.equal(await id('APMT', null), null);
+    assert.equal(await id('NO-SUCH-CODE', 'USLAX'), null);
+    assert.equal(await id(null, 'USLAX'), null);
   });
 });
