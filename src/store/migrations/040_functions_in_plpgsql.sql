@@ -41,6 +41,8 @@ DECLARE
   bare text[] := '{}';
   n text;
 BEGIN
+  -- bare_numbers' loop, written again rather than called: under pg_restore's empty search_path a
+  -- call to it would not be found (a SET search_path on the function would cost every row).
   IF numbers IS NOT NULL THEN
     FOREACH n IN ARRAY numbers LOOP
       bare := bare || upper(regexp_replace(n, '[\s-]', '', 'g'));
