@@ -29,6 +29,7 @@ import { findLocationsByIds, findTerminalsByIds } from '../src/store/reference.t
 import type { ContainerRow, ShipmentRow } from '../src/store/shipments.ts';
 import type { TransportEventRow } from '../src/store/transport-events.ts';
 import { benchDatabase } from './database.ts';
+import { processCpuMs } from './process-cpu.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -301,16 +302,10 @@ function mainThreadCpuMs(): { total: number; sys: number } {
 
 /** CPU time of these processes (user and system), ms; one that has gone counts nothing. */
 function processesCpuMs(pids: Set<number>): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // A backend that closed (the pool ended an idle client) has no entry any more.
-    }
-  }
-  return ticks * 10;
+  let ms = 0;
+  // A backend that closed (the pool ended an idle client) has no entry any more.
+  for (const pid of pids) ms += processCpuMs(pid) ?? 0;
+  return ms;
 }
 
 const profiler = profileDir || heapProfileDir ? new Session() : undefined;

@@ -11,7 +11,6 @@
 // on this machine) and the Redis server (INFO cpu). Their sum bounds the ceiling on an idle
 // machine, and its ratio to the limiter off is the figure that holds under load.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { buildApp } from '../src/http/app.ts';
 import type { AnyRouteSpec } from '../src/http/route.ts';
@@ -22,6 +21,7 @@ import { findLiveKey, insertAccount } from '../src/store/accounts.ts';
 import { createPool } from '../src/store/db.ts';
 import { REDIS_URL, redisAnswers } from '../test/support/rate-limit-backends.ts';
 import { benchDatabase } from './database.ts';
+import { processCpuMs } from './process-cpu.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -101,14 +101,9 @@ function load(url: string, forSeconds: number): Promise<LoadResult> {
 }
 
 // CPU seconds used so far by each part that serves a request.
-const TICK = 100; // USER_HZ: /proc times are in hundredths of a second on Linux
 const procCpu = (pid: number): number | undefined => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICK;
-  } catch {
-    return undefined;
-  }
+  const ms = processCpuMs(pid);
+  return ms === undefined ? undefined : ms / 1000;
 };
 const backendPids = async (): Promise<number[]> =>
   (await database.db.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()', [])).rows.map((r) => r.pid);

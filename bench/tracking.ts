@@ -31,6 +31,7 @@ import { createPool, type Db } from '../src/store/db.ts';
 import { dueWorkBacklog } from '../src/store/due-work.ts';
 import { claimDueSql, dueAt1, DUE_COLUMN, KEY_COLUMN } from '../src/store/leases.ts';
 import { benchDatabase } from './database.ts';
+import { processCpuMs } from './process-cpu.ts';
 import { BENCH_SCACS } from './sandbox-carriers.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
 
@@ -56,14 +57,7 @@ let statements = 0;
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const profile = new Map<string, { n: number; ms: number; pg: number }>();
 /** CPU ms so far of the PostgreSQL backend with this pid (from /proc: the server runs here), 0 where unreadable. */
-const backendCpuOf = (pid: number): number => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
-};
+const backendCpuOf = (pid: number): number => processCpuMs(pid) ?? 0;
 const clientQuery = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   statements++;

@@ -39,6 +39,7 @@ import { deliveryBodies } from '../src/webhooks/notification-document.ts';
 import { defaultDeliveryPolicy } from '../src/webhooks/policy.ts';
 import { recordBurstEvents, seedBurst, type Burst } from '../test/support/webhook-burst.ts';
 import { benchDatabase } from './database.ts';
+import { processCpuMs } from './process-cpu.ts';
 import { startDeliveryProcess } from './webhook-delivery-process.ts';
 import { monotonicMs, startReceiverProcess, type Sample } from './webhook-receiver-process.ts';
 
@@ -66,15 +67,6 @@ const stats = (xs: number[]) => ({ p50: +pct(xs, 0.5).toFixed(1), p99: +pct(xs, 
 const row = (name: string, ...cells: unknown[]) => console.log(name.padEnd(52) + cells.map((x) => String(x).padStart(9)).join(''));
 const trackingRequestOf = async (db: Db, burst: Burst) => (await db.query('SELECT id FROM tracking_requests WHERE account_id = $1', [burst.accountId])).rows[0].id as string;
 
-/** CPU ms so far of a process on this machine (from /proc; 10 ms ticks), undefined when it cannot be read. */
-function processCpuMs(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, 100 ticks a second
-  } catch {
-    return undefined;
-  }
-}
 const ownCpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
