@@ -4,9 +4,6 @@ import type { Queryable } from './db.ts';
 
 export const DUE_COLUMN = { shipment_refreshes: 'next_refresh_at', tracking_requests: 'next_attempt_at', documents: 'next_attempt_at' } as const;
 
-/** The column a queue's rows are named by: a refresh by its shipment (shipment_refreshes, migration 029). */
-export const KEY_COLUMN = { shipment_refreshes: 'shipment_id', tracking_requests: 'id', documents: 'id' } as const;
-
 /**
  * What "due" means for a row of `table` at `now` ($1): its time has come and no live lease holds it.
  * The lower bound is always true, and there for the planner: a prepared statement's generic plan,
