@@ -5,14 +5,13 @@
 // build and pg_restore only counted the errors as "ignored", leaving searches without them.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { freshDatabase, type TestDatabase } from './support/database.ts';
+import { emptyDatabase, freshDatabase, serverUrl, type TestDatabase } from './support/database.ts';
 
 const run = promisify(execFile);
 
@@ -24,7 +23,7 @@ async function missingTools(): Promise<string | false> {
   try {
     const { stdout } = await run('pg_dump', ['--version']);
     await run('pg_restore', ['--version']);
-    const client = new pg.Client({ connectionString: process.env.SVC_TEST_DATABASE_URL });
+    const client = new pg.Client({ connectionString: serverUrl() });
     await client.connect();
     const server = await client.query<{ v: string }>("SELECT current_setting('server_version_num') AS v").finally(() => client.end());
     const [clientMajor, serverMajor] = [Number(/(\d+)\./.exec(stdout)?.[1]), Math.floor(Number(server.rows[0].v) / 10_000)];
@@ -39,8 +38,8 @@ const indexesOf = async (client: pg.Client | pg.Pool) =>
 
 describe('a dump of the database restores with every index', { skip: await missingTools() }, () => {
   let database: TestDatabase;
+  let target: Awaited<ReturnType<typeof emptyDatabase>>;
   let restored: pg.Client;
-  let restoredUrl: string;
   let dir: string;
 
   before(async () => {
@@ -64,24 +63,14 @@ describe('a dump of the database restores with every index', { skip: await missi
       [accountId, shipment.rows[0].id],
     );
     dir = await mkdtemp(path.join(tmpdir(), 'svc-dump-'));
-    const name = `svc_restored_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: process.env.SVC_TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`).finally(() => admin.end());
-    const u = new URL(process.env.SVC_TEST_DATABASE_URL!);
-    u.pathname = `/${name}`;
-    restoredUrl = u.href;
-    restored = new pg.Client({ connectionString: restoredUrl });
+    target = await emptyDatabase();
+    restored = new pg.Client({ connectionString: target.url });
     await restored.connect();
   });
 
   after(async () => {
     await restored?.end();
-    if (restoredUrl) {
-      const admin = new pg.Client({ connectionString: process.env.SVC_TEST_DATABASE_URL });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${new URL(restoredUrl).pathname.slice(1)} WITH (FORCE)`).finally(() => admin.end());
-    }
+    await target?.drop();
     if (dir) await rm(dir, { recursive: true, force: true });
     await database?.drop();
   });
@@ -90,7 +79,7 @@ describe('a dump of the database restores with every index', { skip: await missi
     const file = path.join(dir, 'svc.dump');
     await run('pg_dump', ['--format=custom', '--no-owner', `--file=${file}`, database.url]);
     // --exit-on-error: an index that cannot be built fails the restore instead of being counted.
-    await run('pg_restore', ['--exit-on-error', '--no-owner', `--dbname=${restoredUrl}`, file]);
+    await run('pg_restore', ['--exit-on-error', '--no-owner', `--dbname=${target.url}`, file]);
     const [before, after] = [await indexesOf(database.db), await indexesOf(restored)];
     assert.ok(before.some((i) => i.indexname === 'containers_number_pieces'));
     assert.deepEqual(after, before);

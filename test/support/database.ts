@@ -14,7 +14,7 @@ export interface TestDatabase {
 
 const TEMPLATE_LOCK = 7_344_202;
 
-function serverUrl(): string {
+export function serverUrl(): string {
   const url = process.env.SVC_TEST_DATABASE_URL;
   if (!url) throw new Error('SVC_TEST_DATABASE_URL is not set: run the tests with npm test');
   return url;
@@ -32,10 +32,28 @@ async function templateName(): Promise<string> {
   return `svc_tpl_${hash.digest('hex').slice(0, 16)}`;
 }
 
+const newName = () => `svc_t_${randomBytes(6).toString('hex')}`;
+
+async function dropDatabase(base: string, name: string): Promise<void> {
+  const c = new pg.Client({ connectionString: base });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => c.end());
+}
+
+/** An empty database on the test server, not migrated: for what must start from nothing (a restore). */
+export async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = serverUrl();
+  const name = newName();
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`).finally(() => admin.end());
+  return { url: withDatabase(base, name), drop: () => dropDatabase(base, name) };
+}
+
 export async function freshDatabase(): Promise<TestDatabase> {
   const base = serverUrl();
   const template = await templateName();
-  const name = `svc_t_${randomBytes(6).toString('hex')}`;
+  const name = newName();
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   try {
@@ -62,9 +80,7 @@ export async function freshDatabase(): Promise<TestDatabase> {
     db,
     async drop() {
       await db.end();
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => c.end());
+      await dropDatabase(base, name);
     },
   };
 }
