@@ -77,6 +77,8 @@ describe('documents and errors', () => {
     const res = await t.request('POST', '/v2/parties', { rawBody: 'company_name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     assert.equal(res.status, 415);
     assertErrorDocument(res.body, 415);
+    assert.equal(res.body.errors[0].code, 'unsupported_media_type');
+    assert.deepEqual(res.body.errors[0].source, { header: 'Content-Type' });
   });
 
   test('a missing attribute → 422 pointing at it, code blank', async () => {
@@ -124,6 +126,28 @@ describe('documents and errors', () => {
     const body = await t.request('POST', '/v2/parties', { rawBody: '{"data":{"type":"party","attributes":{"company_name":"a\\u0000b"}}}' });
     assert.equal(body.status, 400);
     assertErrorDocument(body.body, 400);
+    assert.equal(body.body.errors[0].source.pointer, '/data/attributes/company_name');
+    // In a member's name too; and a backslash before u0000 is text, not a NUL.
+    const name = await t.request('POST', '/v2/parties', { rawBody: '{"data":{"type":"party","attributes":{"company_name":"x","a\\u0000":1}}}' });
+    assert.equal(name.status, 400);
+    assert.equal(name.body.errors[0].source.pointer, '/data/attributes/a\u0000');
+    const escaped = await t.request('POST', '/v2/parties', { rawBody: '{"data":{"type":"party","attributes":{"company_name":"a\\\\u0000b"}}}' });
+    assert.equal(escaped.status, 201, escaped.text);
+    assert.equal(escaped.body.data.attributes.company_name, 'a\\u0000b');
+  });
+
+  test('a body nested deeper than svc stores is a 400 naming where, never a 500', async () => {
+    // 5,000 levels inside a member stored as JSON: serialising it again for PostgreSQL would exhaust the stack.
+    const deep = '{"data":{"type":"party","attributes":{"company_name":"x","deep":' + '['.repeat(5_000) + ']'.repeat(5_000) + '}}}';
+    const res = await t.request('POST', '/v2/parties', { rawBody: deep });
+    assert.equal(res.status, 400, res.text);
+    assertErrorDocument(res.body, 400);
+    assert.equal(res.body.errors[0].code, 'too_deep');
+    // The first member past the limit: data, attributes, deep, then arrays down to level 65.
+    assert.equal(res.body.errors[0].source.pointer, '/data/attributes/deep' + '/0'.repeat(61));
+    // As deep as the limit is fine (the member is then ignored, as unknown attributes are).
+    const atLimit = '{"data":{"type":"party","attributes":{"company_name":"Deep Co","deep":' + '['.repeat(61) + ']'.repeat(61) + '}}}';
+    assert.equal((await t.request('POST', '/v2/parties', { rawBody: atLimit })).status, 201);
   });
 
   test('unknown include → 400 with source.parameter', async () => {

@@ -120,6 +120,17 @@ describe('relationships the reference declares', () => {
     const record = (await t.request('GET', `/v2/tracking_requests/${trackingRequestId}?include=shipment`)).body.data;
     assert.deepEqual(Object.keys(record.relationships).sort(), ['customer', 'tracked_object']);
   });
+
+  test('a tracking request includes its shipment by default, as the reference does; an empty include leaves it out', async () => {
+    for (const path of [`/v2/tracking_requests/${trackingRequestId}`, '/v2/tracking_requests']) {
+      const plain = await t.request('GET', path);
+      assert.equal(plain.status, 200, plain.text);
+      assert.deepEqual(plain.body.included.map((r: any) => [r.type, r.id]), [['shipment', shipmentId]]);
+      const none = await t.request('GET', `${path}?include=`);
+      assert.equal(none.status, 200, none.text);
+      assert.equal(none.body.included, undefined);
+    }
+  });
 });
 
 describe('include names are own relationships only', () => {

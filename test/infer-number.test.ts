@@ -53,9 +53,9 @@ describe('container numbers', () => {
     }
   });
 
-  test('the answer is plain JSON in the reference shape', async () => {
+  test('the answer is a JSON:API document in the reference shape, sent as the spec has every response', async () => {
     const res = await infer('MSKU7531597');
-    assert.match(res.headers.get('content-type')!, /^application\/json/);
+    assert.match(res.headers.get('content-type')!, /^application\/vnd\.api\+json/);
     assert.match(res.body.data.id, /^req_[0-9a-f-]{36}$/);
     assert.equal(res.body.data.type, 'infer_number_results');
     assert.deepEqual(res.body.data.attributes.shipping_line.selected, { scac: 'MAEU', name: 'Maersk', confidence: 0.98 });
@@ -246,7 +246,7 @@ test('the route is in the OpenAPI document, and its answer matches it member by 
     if ('properties' in copy && !('additionalProperties' in copy)) copy.additionalProperties = false;
     return copy;
   };
-  const validate = new Ajv2020({ allErrors: true }).compile(closed(operation.responses['200'].content['application/json'].schema));
+  const validate = new Ajv2020({ allErrors: true }).compile(closed(operation.responses['200'].content['application/vnd.api+json'].schema));
   for (const number of ['MSKU7531597', 'TGHU6701746', 'MAEU123456789', '23456789', 'MSKU7531598']) {
     const res = await infer(number);
     assert.ok(validate(res.body), `${number}: ${JSON.stringify(validate.errors)}`);

@@ -1955,6 +1955,10 @@ export interface operations {
         };
         requestBody: {
             content: {
+                "application/vnd.api+json": {
+                    /** @description A container, bill of lading or booking number, as pasted (case, blanks, dashes and a leading label are ignored) */
+                    number: string;
+                };
                 "application/json": {
                     /** @description A container, bill of lading or booking number, as pasted (case, blanks, dashes and a leading label are ignored) */
                     number: string;
@@ -1968,7 +1972,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/vnd.api+json": {
                         data: {
                             /** @description req_ and a UUID: this inference, not a stored record */
                             id: string;

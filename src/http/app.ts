@@ -1,6 +1,7 @@
 // The fastify application, built without listening so tests and every role share it.
 import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { unstorableBody } from '../jsonapi/body.ts';
 import { ApiError, errorObject } from '../jsonapi/errors.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { databaseUnavailableError } from './database-unavailable.ts';
@@ -108,15 +109,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser(['application/json', JSONAPI], { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
-    // PostgreSQL text cannot hold U+0000; refuse it here rather than fail deep in a query.
-    if (/\\u0000|\u0000/i.test(text)) {
-      return done(ApiError.of(400, { detail: 'The request body contains a NUL character (\\u0000), which svc does not accept.', code: 'invalid' }), undefined);
-    }
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch (err) {
-      done(ApiError.of(400, { title: 'Malformed JSON', detail: `The request body is not valid JSON: ${(err as Error).message}`, code: 'malformed_json' }), undefined);
+      return done(ApiError.of(400, { title: 'Malformed JSON', detail: `The request body is not valid JSON: ${(err as Error).message}`, code: 'malformed_json' }), undefined);
     }
+    // Refused here, with the place named, rather than failing deep in a query or a serialiser.
+    const unstorable = unstorableBody(parsed);
+    if (unstorable) return done(unstorable, undefined);
+    done(null, parsed);
   });
 
   app.setErrorHandler((thrown: FastifyError | ApiError, req, reply) => {
@@ -129,7 +131,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send({ errors: [errorObject(status, { detail: clientErrorDetail(err), code: err.code?.toLowerCase() })] });
+      return reply.code(status).send({ errors: [errorObject(status, clientError(err))] });
     }
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ errors: [errorObject(500, { detail: `Something went wrong on our side (request ${req.id}).` })] });
@@ -172,14 +174,14 @@ function pathPattern(url: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-/** Fastify's own 4xx errors (body too large, unsupported media type…) in plain words. */
-function clientErrorDetail(err: FastifyError): string {
+/** What a client error the framework raised says: its own words and code where svc has them, and the header at fault. */
+function clientError(err: FastifyError): { detail: string; code?: string; source?: { header: string } } {
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return 'Send request bodies as application/vnd.api+json or application/json.';
+      return { detail: 'Send request bodies as application/vnd.api+json or application/json.', code: 'unsupported_media_type', source: { header: 'Content-Type' } };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return `The request body is larger than ${BODY_LIMIT} bytes.`;
+      return { detail: `The request body is larger than ${BODY_LIMIT} bytes.`, code: 'body_too_large', source: { header: 'Content-Length' } };
     default:
-      return err.message;
+      return { detail: err.message, code: err.code?.toLowerCase() };
   }
 }

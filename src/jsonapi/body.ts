@@ -57,3 +57,40 @@ export function validateBody<T>(schema: z.ZodType<T>, raw: unknown): T {
   if (result.success) return result.data;
   throw new ApiError(422, result.error.issues.map(toError));
 }
+
+/** How deeply a request document may nest: far beyond any document svc reads, well short of what would exhaust the stack when it is stored. */
+export const MAX_BODY_DEPTH = 64;
+
+/**
+ * Where a parsed request body holds what svc cannot store, as a 400 naming the place: a member
+ * nested deeper than MAX_BODY_DEPTH (serialising it again for PostgreSQL would exhaust the
+ * stack), or a NUL character in a string or a name (PostgreSQL text cannot hold U+0000).
+ * Undefined when there is none. The walk stops at the limit, so it is bounded by the body's size.
+ */
+export function unstorableBody(body: unknown): ApiError | undefined {
+  const found = firstUnstorable(body, 1, []);
+  if (!found) return undefined;
+  const pointer = pointerOf(found.path);
+  return found.problem === 'nul'
+    ? ApiError.of(400, { detail: 'The request body contains a NUL character (\\u0000), which svc does not accept.', code: 'invalid', source: { pointer } })
+    : ApiError.of(400, { detail: `The request body nests more than ${MAX_BODY_DEPTH} levels deep.`, code: 'too_deep', source: { pointer } });
+}
+
+function firstUnstorable(value: unknown, depth: number, path: PropertyKey[]): { path: PropertyKey[]; problem: 'nul' | 'depth' } | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? { path, problem: 'nul' } : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  if (depth > MAX_BODY_DEPTH) return { path, problem: 'depth' };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = firstUnstorable(value[i], depth + 1, [...path, i]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const [name, member] of Object.entries(value)) {
+    if (name.includes('\u0000')) return { path: [...path, name], problem: 'nul' };
+    const found = firstUnstorable(member, depth + 1, [...path, name]);
+    if (found) return found;
+  }
+  return undefined;
+}

@@ -26,6 +26,8 @@ export const resourceTypes: ResourceTypes = {
   tracking_request: {
     relationships: { tracked_object: ['shipment'], customer: ['party'] },
     aliases: { shipment: 'tracked_object' },
+    // As the reference service: its tracking request routes include the shipment unless asked otherwise.
+    defaultInclude: 'tracked_object',
     load: async ({ db, accountId }, ids) => (await findTrackingRequests(db, accountId, ids)).map(trackingRequestResource),
   },
   shipment: {

@@ -44,7 +44,6 @@ export const inferNumberRoutes: AnyRouteSpec[] = [
     tag: 'Tracking requests',
     body,
     parseBody: validateBody,
-    plainJson: true,
     bucket: 'tracking_requests.infer_number',
     response: { status: 200, description: 'The number type, its validation and the likely shipping lines', schema: inferResult },
     async handler({ body }) {
