@@ -13,10 +13,13 @@ import { defineTool } from './define.ts';
 
 type Query = Record<string, string | number | boolean | undefined>;
 
+/** svc's largest page: a larger page_size is given this many, as REST's page[size] is, rather than refused. */
+const MAX_PAGE_SIZE = 100;
 const paging = {
   page: z.number().int().min(1).default(1).describe('Page number, from 1'),
-  page_size: z.number().int().min(1).max(100).default(25).describe('Records per page (at most 100)'),
+  page_size: z.number().int().min(1).default(25).describe(`Records per page (at most ${MAX_PAGE_SIZE}; more gives ${MAX_PAGE_SIZE})`),
 };
+const sizeOf = (asked: number) => Math.min(asked, MAX_PAGE_SIZE);
 
 const pageShape = <T extends z.ZodType>(item: T) => ({
   items: z.array(item),
@@ -38,7 +41,12 @@ type Filters = { status?: string; port?: string; carrier?: string; updated_after
 
 function filterQuery({ status, port, carrier, updated_after }: Filters): Record<string, string> {
   const query: Record<string, string | undefined> = {
-    'filter[status]': status?.toLowerCase().replace(/\s+/g, ''),
+    // "On Ship, available" as svc names them: on_ship,available.
+    'filter[status]': status
+      ?.split(',')
+      .map((one) => one.trim().toLowerCase().replace(/[\s-]+/g, '_'))
+      .filter(Boolean)
+      .join(','),
     'filter[port]': port?.toUpperCase(),
     'filter[line_scac]': carrier?.toUpperCase(),
     'filter[updated_at][start]': updated_after,
@@ -72,7 +80,8 @@ export function registerListTools(server: McpServer, client: SvcClient): void {
       'Use it for overview questions ("what is arriving in Los Angeles", "all Maersk shipments", "what changed since yesterday"). For one known number use search_container.',
     input: { ...filterParams, include_containers: z.boolean().default(false).describe("Add each shipment's containers with their status"), ...paging },
     output: pageShape(shipmentListItemSchema),
-    async run({ include_containers, page, page_size, ...filters }) {
+    async run({ include_containers, page, page_size: asked, ...filters }) {
+      const page_size = sizeOf(asked);
       const applied = filterQuery(filters);
       const query: Query = { ...applied, 'page[number]': page, 'page[size]': page_size, ...(include_containers ? { include: 'containers' } : {}) };
       const result = await client.shipments.list(query);
@@ -95,7 +104,8 @@ export function registerListTools(server: McpServer, client: SvcClient): void {
       ...paging,
     },
     output: pageShape(containerListItemSchema),
-    async run({ include, page, page_size, ...filters }) {
+    async run({ include, page, page_size: asked, ...filters }) {
+      const page_size = sizeOf(asked);
       const includes = new Set(['shipment', ...includeList(include)]);
       const applied = filterQuery(filters);
       const query: Query = { ...applied, include: [...includes].join(','), 'page[number]': page, 'page[size]': page_size };
@@ -119,7 +129,8 @@ export function registerListTools(server: McpServer, client: SvcClient): void {
       ...paging,
     },
     output: pageShape(trackingRequestSchema),
-    async run({ filters, status, request_type, page, page_size }) {
+    async run({ filters, status, request_type, page, page_size: asked }) {
+      const page_size = sizeOf(asked);
       const applied = { ...rawFilters(filters), ...(status ? { 'filter[status]': status } : {}), ...(request_type ? { 'filter[request_type]': request_type } : {}) };
       const result = await client.trackingRequests.list({ ...applied, 'page[number]': page, 'page[size]': page_size } as never);
       const items = (result.items as Rec[]).map(toTrackingRequest);

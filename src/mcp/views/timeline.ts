@@ -57,8 +57,10 @@ const at = (timeline: TimelineEntry[], name: string, pick: 'first' | 'last' = 'f
 
 export function milestonesOf(timeline: TimelineEntry[]): Milestones {
   return {
-    vesselLoadedAt: at(timeline, 'vessel_loaded'),
-    vesselDepartedAt: at(timeline, 'vessel_departed'),
+    // A journey that starts on a feeder has its first load and departure as feeder moves, at the
+    // port of loading (a later leg's load is a transshipment move), as the container's pol_vessel_* times have it.
+    vesselLoadedAt: at(timeline, 'vessel_loaded') ?? at(timeline, 'feeder_loaded'),
+    vesselDepartedAt: at(timeline, 'vessel_departed') ?? at(timeline, 'feeder_departed'),
     vesselArrivedAt: at(timeline, 'vessel_arrived', 'last'),
     dischargedAt: at(timeline, 'vessel_discharged', 'last'),
     fullOutAt: at(timeline, 'full_out', 'last'),
