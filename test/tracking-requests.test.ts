@@ -124,6 +124,12 @@ describe('list, get, patch', () => {
     assert.deepEqual((await get('?q=ref-l1')).body.data.map((r: any) => r.id), [created[0]]);
     assert.deepEqual((await get('?filter[status]=pending&filter[nonsense]=1')).body.meta.total, 3);
     assert.equal((await get('?filter[status]=failed')).body.meta.total, 0);
+    // A status or request type svc has no such thing as is a 400 naming the filter, not an empty page.
+    for (const name of ['filter[status]', 'filter[request_type]']) {
+      const bogus = await get(`?${name}=bogus`);
+      assert.equal(bogus.status, 400, name);
+      assert.equal(bogus.body.errors[0].source.parameter, name);
+    }
     const middle = new Date(t.clock.now().getTime() - 90_000).toISOString();
     assert.equal((await get(`?filter[created_at][start]=${middle}`)).body.meta.total, 2);
     assert.equal((await get(`?filter[created_at][end]=${middle}`)).body.meta.total, 1);
@@ -144,6 +150,23 @@ describe('list, get, patch', () => {
     assert.deepEqual(patched.body.data.attributes.ref_numbers, ['A', 'B']);
     assert.deepEqual(patched.body.data.attributes.tags, ['urgent']);
     assert.equal((await t.request('GET', `/v2/tracking_requests/${id}?include=shipments`)).status, 400);
+
+    // The reference's clients send one ref_number; null clears; with ref_numbers too it is a 422.
+    const one = await t.request('PATCH', `/v2/tracking_requests/${id}`, { body: tr({ ref_number: ' REF-9 ' }) });
+    assert.equal(one.status, 200, one.text);
+    assert.deepEqual(one.body.data.attributes.ref_numbers, ['REF-9']);
+    assert.deepEqual(one.body.data.attributes.tags, ['urgent'], 'what is not sent stays');
+    const cleared = await t.request('PATCH', `/v2/tracking_requests/${id}`, { body: tr({ ref_number: null }) });
+    assert.deepEqual(cleared.body.data.attributes.ref_numbers, []);
+    const both = await t.request('PATCH', `/v2/tracking_requests/${id}`, { body: tr({ ref_number: 'X', ref_numbers: ['Y'] }) });
+    assert.equal(both.status, 422);
+    assert.deepEqual([both.body.errors[0].code, both.body.errors[0].source.pointer], ['conflict', '/data/attributes/ref_number']);
+
+    // Each tag and reference number once (the reference's uniqueItems), after trimming.
+    const twice = await t.request('PATCH', `/v2/tracking_requests/${id}`, { body: tr({ tags: ['t', 'u', ' t'] }) });
+    assert.equal(twice.status, 422, twice.text);
+    assert.deepEqual([twice.body.errors[0].code, twice.body.errors[0].source.pointer], ['not_unique', '/data/attributes/tags/2']);
+    assert.deepEqual((await t.request('GET', `/v2/tracking_requests/${id}`)).body.data.attributes.tags, ['urgent']);
   });
 
   test("another account's request answers 404 on get and patch", async () => {

@@ -1795,6 +1795,8 @@ export interface operations {
                         id?: string;
                         attributes: {
                             ref_numbers?: string[] | null;
+                            /** @description One reference number in place of ref_numbers (null: none), as the reference takes it */
+                            ref_number?: string | null;
                             tags?: string[];
                         };
                     };
@@ -1806,6 +1808,8 @@ export interface operations {
                         id?: string;
                         attributes: {
                             ref_numbers?: string[] | null;
+                            /** @description One reference number in place of ref_numbers (null: none), as the reference takes it */
+                            ref_number?: string | null;
                             tags?: string[];
                         };
                     };

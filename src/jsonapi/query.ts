@@ -48,6 +48,13 @@ export function optionalParam(query: Query, name: string): string | undefined {
   return value ? value : undefined;
 }
 
+/** filter[name] that takes one of a closed set of values (case counts); a 400 names the parameter and the set. */
+export function enumParam<T extends string>(query: Query, name: string, values: readonly T[]): T | undefined {
+  const value = optionalParam(query, name);
+  if (value !== undefined && !(values as readonly string[]).includes(value)) throw badParameter(name, `${name} must be one of ${values.join(', ')}; '${value.slice(0, 40)}' is not.`);
+  return value as T | undefined;
+}
+
 export function booleanParam(query: Query, name: string): boolean | undefined {
   const value = optionalParam(query, name);
   if (value === undefined) return undefined;

@@ -16,8 +16,8 @@ import { customFieldFilterKeys, customFieldFilterParam } from './custom-field-fi
 import { journeyFilterParams, journeyFilterValues } from './journey-filters.ts';
 import { TRANSPORT_EVENT_INCLUDES, transportEventSchema } from './transport-event-schema.ts';
 import { writeRecordRoute } from '../write-routes.ts';
+import { labels } from './labels.ts';
 
-const labels = z.array(z.string().trim().min(1).max(200)).max(100);
 // data.type may be left out (the reference's clients do); data.id, when sent, must be the URL's.
 const containerPatch = z.object({ data: z.object({ type: z.literal('container').optional(), id: z.string().optional(), attributes: z.object({ ref_numbers: labels }) }) });
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DATA_TYPES, ENTITY_RESOURCE, ENTITY_TYPES, entityTypeOfResource, type EntityType } from '../../domain/custom-fields/types.ts';
 import { resourceDocument, validateBody } from '../../jsonapi/body.ts';
 import { badParameter } from '../../jsonapi/errors.ts';
-import { optionalParam, type Query } from '../../jsonapi/query.ts';
+import { enumParam, optionalParam, type Query } from '../../jsonapi/query.ts';
 import { customFieldDefinitionResource, customFieldOptionResource, customFieldResource } from '../../jsonapi/serializers/custom-field.ts';
 import {
   createDefinition,
@@ -172,11 +172,7 @@ function entityTypeParam(query: Query): EntityType | undefined {
   return type;
 }
 
-function dataTypeParam(query: Query) {
-  const raw = optionalParam(query, 'filter[data_type]');
-  if (raw !== undefined && !(DATA_TYPES as readonly string[]).includes(raw)) throw badParameter('filter[data_type]', `filter[data_type] must be one of ${DATA_TYPES.join(', ')}; '${raw.slice(0, 40)}' is not.`);
-  return raw as (typeof DATA_TYPES)[number] | undefined;
-}
+const dataTypeParam = (query: Query) => enumParam(query, 'filter[data_type]', DATA_TYPES);
 
 // ---- handlers ---------------------------------------------------------------------------------
 

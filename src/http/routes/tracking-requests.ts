@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { requestNumberCharacterProblem } from '../../domain/tracking/request-number.ts';
 import { validateBody } from '../../jsonapi/body.ts';
-import { optionalParam, timeRangeParam } from '../../jsonapi/query.ts';
+import { enumParam, optionalParam, timeRangeParam } from '../../jsonapi/query.ts';
 import { trackingRequestResource } from '../../jsonapi/serializers/tracking-request.ts';
 import { createTrackingRequest } from '../../services/tracking-requests.ts';
 import { listTrackingRequests, updateTrackingRequestLabels } from '../../store/tracking-requests.ts';
@@ -10,10 +10,10 @@ import { recordDocument, resourceSchema, timeRangeParams, toOneSchema } from '..
 import { listRoute, showRecordRoute } from '../read-routes.ts';
 import type { AnyRouteSpec } from '../route.ts';
 import { createdReply, writeRecordRoute } from '../write-routes.ts';
+import { labels } from './labels.ts';
 
 const REQUEST_TYPES = ['bill_of_lading', 'booking_number', 'container'] as const;
 const STATUSES = ['pending', 'awaiting_manifest', 'created', 'failed', 'tracking_stopped'] as const;
-const labels = z.array(z.string().trim().min(1).max(200)).max(100);
 
 const MAX_INITIAL_FIELDS = 200;
 const initialCustomField = z.object({
@@ -76,7 +76,18 @@ const patchBody = z.object({
   data: z.object({
     type: z.literal('tracking_request').optional(),
     id: z.string().optional(),
-    attributes: z.object({ ref_numbers: labels.nullish(), tags: labels.optional() }),
+    attributes: z
+      .object({
+        ref_numbers: labels.nullish(),
+        // The reference's one reference number (null: none): its clients send this member.
+        ref_number: z.string().trim().min(1).max(200).nullish().describe('One reference number in place of ref_numbers (null: none), as the reference takes it'),
+        tags: labels.optional(),
+      })
+      .refine((a) => a.ref_number === undefined || a.ref_numbers === undefined, {
+        path: ['ref_number'],
+        message: 'Give ref_number or ref_numbers, not both.',
+        params: { code: 'conflict' },
+      }),
   }),
 });
 
@@ -155,9 +166,9 @@ export const trackingRequestRoutes: AnyRouteSpec[] = [
         {
           q: optionalParam(query, 'q'),
           request_number: optionalParam(query, 'filter[request_number]'),
-          status: optionalParam(query, 'filter[status]'),
+          status: enumParam(query, 'filter[status]', STATUSES),
           scac: optionalParam(query, 'filter[scac]'),
-          request_type: optionalParam(query, 'filter[request_type]'),
+          request_type: enumParam(query, 'filter[request_type]', REQUEST_TYPES),
           created: timeRangeParam(query, 'filter[created_at]'),
           updated: timeRangeParam(query, 'filter[updated_at]'),
         },
@@ -184,8 +195,9 @@ export const trackingRequestRoutes: AnyRouteSpec[] = [
     schema: trackingRequest,
     description: 'The updated tracking request',
     write: ({ services, accountId, params, body }) => {
-      const { ref_numbers, tags } = body.data.attributes;
-      return updateTrackingRequestLabels(services.db, accountId, params.id, { ref_numbers: ref_numbers ?? undefined, tags }, services.clock.now());
+      const { ref_numbers, ref_number, tags } = body.data.attributes;
+      const refs = ref_number === undefined ? (ref_numbers ?? undefined) : ref_number === null ? [] : [ref_number];
+      return updateTrackingRequestLabels(services.db, accountId, params.id, { ref_numbers: refs, tags }, services.clock.now());
     },
     serialize: (row) => trackingRequestResource(row),
   }),
