@@ -32,22 +32,40 @@ describe('search', () => {
 });
 
 describe('the duplicate rule', () => {
-  test('a request awaiting its manifest counts: a second one is a 422 duplicate, and the first still becomes created', async () => {
-    const attributes = { request_type: 'bill_of_lading', request_number: 'TEST-BL-LATE', scac: 'TEST' };
-    const id = await t.track(attributes.request_type, attributes.request_number, attributes.scac);
+  const attributes = { request_type: 'bill_of_lading', request_number: 'TEST-BL-LATE', scac: 'TEST' };
+  const post = (number = attributes.request_number) => t.request('POST', '/v2/tracking_requests', { body: { data: { type: 'tracking_request', attributes: { ...attributes, request_number: number } } } });
+
+  test('refused while the first is pending or created; one awaiting its manifest gives way (failed, duplicate) and never sticks', async () => {
+    const first = await t.track(attributes.request_type, attributes.request_number, attributes.scac);
+    const whilePending = await post('test-bl-late');
+    assert.equal(whilePending.status, 422, whilePending.text);
+    assert.equal(whilePending.body.errors[0].code, 'duplicate');
+    assert.equal(whilePending.body.errors[0].source.pointer, '/data/attributes/request_number');
+    assert.match(whilePending.body.errors[0].detail, /TEST-BL-LATE.*TEST/);
+
     await t.worker.drain();
-    assert.equal((await getTr(t, id)).attributes.status, 'awaiting_manifest');
+    assert.equal((await getTr(t, first)).attributes.status, 'awaiting_manifest');
+    // While the worker holds it (its lease runs), it is being looked up: refused as pending.
+    await t.db.query('UPDATE tracking_requests SET locked_until = $2 WHERE id = $1', [first, new Date(t.clock.now().getTime() + MINUTE)]);
+    assert.equal((await post()).status, 422);
+    await t.db.query('UPDATE tracking_requests SET locked_until = NULL WHERE id = $1', [first]);
 
-    const again = await t.request('POST', '/v2/tracking_requests', { body: { data: { type: 'tracking_request', attributes: { ...attributes, request_number: 'test-bl-late' } } } });
-    assert.equal(again.status, 422, again.text);
-    assert.equal(again.body.errors[0].code, 'duplicate');
-    assert.equal(again.body.errors[0].source.pointer, '/data/attributes/request_number');
-    assert.match(again.body.errors[0].detail, /TEST-BL-LATE.*TEST/);
+    // The spec refuses a second request only while the first is pending or created.
+    const second = await post('test-bl-late');
+    assert.equal(second.status, 201, second.text);
+    assert.equal(second.body.data.attributes.status, 'pending');
+    const ended = await getTr(t, first);
+    assert.deepEqual([ended.attributes.status, ended.attributes.failed_reason, ended.attributes.is_retrying], ['failed', 'duplicate', false]);
+    const { rows: failed } = await t.db.query("SELECT count(*)::int AS n FROM domain_events WHERE name = 'tracking_request.failed' AND reference_id = $1", [first]);
+    assert.equal(failed[0].n, 1, 'the end of the first request is announced');
+    assert.equal((await post()).status, 422, 'the new one is pending: refused again');
 
+    // The manifest comes: the new request becomes the shipment; the first stays as it ended.
     await t.advance(3 * DAY, 3);
-    assert.equal((await getTr(t, id)).attributes.status, 'created');
-    const { rows } = await t.db.query("SELECT count(*)::int AS n FROM tracking_requests WHERE upper(request_number) = 'TEST-BL-LATE'");
-    assert.equal(rows[0].n, 1);
+    assert.equal((await getTr(t, second.body.data.id)).attributes.status, 'created');
+    assert.equal((await getTr(t, first)).attributes.status, 'failed');
+    const { rows } = await t.db.query("SELECT status, count(*)::int AS n FROM tracking_requests WHERE upper(request_number) = 'TEST-BL-LATE' GROUP BY status ORDER BY status");
+    assert.deepEqual(rows, [{ status: 'created', n: 1 }, { status: 'failed', n: 1 }]);
   });
 });
 

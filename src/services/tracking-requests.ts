@@ -2,10 +2,12 @@
 import type { Clock } from '../clock.ts';
 import { normaliseRequestNumber } from '../domain/carrier-numbers.ts';
 import { Conflict, Invalid } from '../domain/errors.ts';
-import type { Db } from '../store/db.ts';
+import { domainEvent } from '../domain/events/domain-event.ts';
+import { withTransaction, type Db } from '../store/db.ts';
+import { recordEvents } from '../store/domain-events.ts';
 import { findParties } from '../store/parties.ts';
 import { findShippingLine } from '../store/reference.ts';
-import { insertTrackingRequest, type TrackingRequestRow } from '../store/tracking-requests.ts';
+import { endAwaitingRequest, insertTrackingRequest, type NewTrackingRequest, type TrackingRequestRow } from '../store/tracking-requests.ts';
 import { stageInitialFields, type InitialCustomFields } from './initial-custom-fields.ts';
 import { autoDetectFailed, detectScac, type DetectedScac } from './scac-auto-detect.ts';
 
@@ -81,7 +83,8 @@ export async function createTrackingRequest(
   const initialCustomFields = await stageInitialFields(db, accountId, input.initial_custom_fields);
   // An alternative SCAC (MEDU for MSC…) is accepted and recorded as the line's own; the staged
   // values go in the same statement, so a request is never kept without them.
-  const row = await insertTrackingRequest(db, {
+  const now = clock.now();
+  const request: NewTrackingRequest = {
     account_id: accountId,
     request_number: number,
     request_type: input.request_type,
@@ -89,14 +92,22 @@ export async function createTrackingRequest(
     ref_numbers: input.ref_numbers ?? [],
     customer_id: input.customer_id ?? null,
     initial_custom_fields: initialCustomFields,
-    at: clock.now(),
-  });
+    at: now,
+  };
+  // Refused while the account's request for the number is pending or created. One awaiting its
+  // manifest gives way instead: it ends as failed (duplicate, announced) and the new one is looked
+  // up at once. Both in one transaction: should another request win the number meanwhile, the
+  // insert fails, the transaction rolls back and the awaiting request is left as it was.
+  const row =
+    (await insertTrackingRequest(db, request)) ??
+    (await withTransaction(db, async (tx) => {
+      const ended = await endAwaitingRequest(tx, accountId, number, line.scac, now);
+      if (!ended) return undefined;
+      await recordEvents(tx, [domainEvent('tracking_request.failed', { account_id: accountId, reference_id: ended.id, shipment_id: ended.shipment_id })], now);
+      return insertTrackingRequest(tx, request);
+    }));
   if (!row) {
-    throw new Conflict(
-      'duplicate',
-      `Request number '${number}' with scac '${line.scac}' already exists in a tracking_request with a pending, awaiting_manifest or created status`,
-      REQUEST_NUMBER,
-    );
+    throw new Conflict('duplicate', `Request number '${number}' with scac '${line.scac}' already exists in a tracking_request with a pending or created status`, REQUEST_NUMBER);
   }
   return row;
 }

@@ -62,6 +62,25 @@ export async function insertTrackingRequest(db: Queryable, r: NewTrackingRequest
   }
 }
 
+/**
+ * Ends the account's request for this number and SCAC that awaits its manifest, as failed with
+ * reason `duplicate`, so that a new request takes its place: the duplicate rule refuses a second
+ * request only while the first is pending or created (the spec). Not while the worker holds it
+ * (its lease runs past `now`): that lookup's answer is about to be written. The row is locked
+ * until the caller's transaction ends, so no claim takes it meanwhile. The request ended, if any.
+ */
+export async function endAwaitingRequest(db: Queryable, accountId: string, requestNumber: string, scac: string, now: Date): Promise<TrackingRequestRow | undefined> {
+  const { rows } = await db.query<TrackingRequestRow>(
+    `UPDATE tracking_requests
+        SET status = 'failed', failed_reason = 'duplicate', is_retrying = false, next_attempt_at = NULL, locked_until = NULL, updated_at = $4
+      WHERE account_id = $1 AND upper(request_number) = upper($2) AND scac = $3 AND status = 'awaiting_manifest'
+        AND (locked_until IS NULL OR locked_until <= $4)
+      RETURNING *`,
+    [accountId, requestNumber, scac, now],
+  );
+  return rows[0];
+}
+
 export interface TrackingRequestFilters {
   q?: string;
   request_number?: string;
