@@ -66,6 +66,24 @@ after(async () => {
   await t?.close();
 });
 
+describe('what a write answers', () => {
+  test('PATCH of a container or shipment, and stop and resume, answer the record as GET shows it', async () => {
+    const container = await t.request('PATCH', `/v2/containers/${containerId}`, { body: { data: { type: 'container', attributes: { ref_numbers: ['BOX-1'] } } } });
+    assert.equal(container.status, 200, container.text);
+    assert.ok(container.body.data.relationships.transport_events.data.length > 0);
+    assert.deepEqual(container.body.data, (await t.request('GET', `/v2/containers/${containerId}`)).body.data);
+    for (const [path, body] of [
+      [`/v2/shipments/${shipmentId}`, { data: { type: 'shipment', attributes: { tags: ['written'] } } }],
+      [`/v2/shipments/${shipmentId}/stop_tracking`, undefined],
+      [`/v2/shipments/${shipmentId}/resume_tracking`, undefined],
+    ] as const) {
+      const written = await t.request('PATCH', path, body ? { body } : {});
+      assert.equal(written.status, 200, `${path}: ${written.text}`);
+      assert.deepEqual(written.body.data, (await t.request('GET', `/v2/shipments/${shipmentId}`)).body.data, path);
+    }
+  });
+});
+
 describe('relationships the reference declares', () => {
   test("a widely used client's default container include works on lists and single containers", async () => {
     for (const path of ['/v2/containers', `/v2/containers/${containerId}`]) {

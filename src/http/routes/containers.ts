@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { notFound } from '../../jsonapi/errors.ts';
 import { paginate } from '../../jsonapi/pagination.ts';
 import { optionalParam, parsePage } from '../../jsonapi/query.ts';
-import { containerResource, transportEventResource } from '../../jsonapi/serializers/tracking.ts';
+import { transportEventResource } from '../../jsonapi/serializers/tracking.ts';
 import { containerResources, rawEventResources } from '../../read-model/tracking.ts';
 import { findContainers, makeDueNow, updateContainerRefNumbers, type ContainerRow } from '../../store/shipments.ts';
 import { listContainers } from '../../store/tracking-lists.ts';
@@ -75,7 +75,8 @@ export const containerRoutes: AnyRouteSpec[] = [
     description: 'The updated container',
     write: ({ services, accountId, params, body }) =>
       updateContainerRefNumbers(services.db, accountId, params.id, body.data.attributes.ref_numbers, services.clock.now()),
-    serialize: (row) => containerResource(row),
+    // As GET shows it: with its transport events' ids.
+    serialize: async (row, { services }) => (await containerResources(services.db, [row]))[0],
   }),
   {
     method: 'PATCH',
