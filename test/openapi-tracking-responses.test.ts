@@ -48,6 +48,8 @@ test('tracking requests, shipments, containers, events, search and infer_number 
   assert.equal(created.status, 201);
   const trId = created.body.data.id as string;
   const holdsTr = (await call('POST', '/v2/tracking_requests', '/v2/tracking_requests', { body: trBody('TEST-HOLDS') })).body.data.id as string;
+  // Its estimated arrival moves: estimated events.
+  assert.equal((await call('POST', '/v2/tracking_requests', '/v2/tracking_requests', { body: trBody('TEST-DELAY') })).status, 201);
   assert.equal((await call('POST', '/v2/tracking_requests', '/v2/tracking_requests', { body: trBody('TEST-NO-SCAC', { scac: null }) })).status, 422);
   await call('GET', '/v2/tracking_requests', '/v2/tracking_requests');
   await call('GET', `/v2/tracking_requests/${trId}?include=tracked_object,customer`, '/v2/tracking_requests/{id}');
@@ -120,6 +122,17 @@ test('tracking requests, shipments, containers, events, search and infer_number 
   await call('GET', `/v2/transport_events/${eventId}`, '/v2/transport_events/{id}');
   await call('GET', `/v2/transport_events/${eventId}?include=shipment,container,location,vessel,terminal`, '/v2/transport_events/{id}');
   assert.equal((await call('GET', `/v2/transport_events/${randomUUID()}`, '/v2/transport_events/{id}')).status, 404);
+  // Estimated and container updated events, each where its links.self points.
+  for (const table of ['estimated_events', 'container_updated_events']) {
+    const template = `/v2/${table}/{id}`;
+    const { rows } = await t.db.query(`SELECT id FROM ${table} ORDER BY created_at LIMIT 1`);
+    assert.ok(rows[0], `${table}: one was recorded`);
+    const shown = await call('GET', `/v2/${table}/${rows[0].id}?include=shipment`, template);
+    assert.equal(shown.status, 200, shown.text);
+    assert.equal(shown.body.data.links.self, `/v2/${table}/${rows[0].id}`);
+    assert.deepEqual(shown.body.included.map((r: any) => r.type), ['shipment']);
+    assert.equal((await call('GET', `/v2/${table}/${randomUUID()}`, template)).status, 404);
+  }
   await call('PATCH', `/v2/containers/${containerId}/refresh`, '/v2/containers/{id}/refresh');
   assert.equal((await call('PATCH', `/v2/containers/${randomUUID()}/refresh`, '/v2/containers/{id}/refresh')).status, 404);
 

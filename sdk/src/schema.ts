@@ -260,6 +260,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/estimated_events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an estimated event (a change of a shipment's estimated arrival) */
+        get: operations["getV2EstimatedEventsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/container_updated_events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a container updated event (a change of a container's terminal data) */
+        get: operations["getV2ContainerUpdatedEventsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/search": {
         parameters: {
             query?: never;
@@ -4928,6 +4962,296 @@ export interface operations {
                                     data: {
                                         /** @constant */
                                         type: "vessel";
+                                        id: string;
+                                    } | null;
+                                };
+                                terminal: {
+                                    data: {
+                                        /** @constant */
+                                        type: "terminal";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            } & {
+                                [key: string]: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2EstimatedEventsId: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated relationship paths to include (dotted for nested): shipment, port, vessel */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The estimated event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "estimated_event";
+                            attributes: {
+                                /** @description shipment.estimated.arrival */
+                                event: string;
+                                /** @description The estimate */
+                                estimated_timestamp: string | null;
+                                /** @description The estimate it replaced */
+                                previous_estimated_timestamp: string | null;
+                                voyage_number: string | null;
+                                /** @description IANA time zone of the place, e.g. America/Los_Angeles */
+                                timezone: string | null;
+                                location_locode: string | null;
+                                /** @enum {string} */
+                                data_source: "shipping_line" | "terminal" | "ais";
+                                /** @description When the source published it */
+                                published_at: string | null;
+                                /** @description When svc recorded it */
+                                created_at: string;
+                            };
+                            relationships: {
+                                shipment: {
+                                    data: {
+                                        /** @constant */
+                                        type: "shipment";
+                                        id: string;
+                                    } | null;
+                                };
+                                port: {
+                                    data: {
+                                        /** @constant */
+                                        type: "port";
+                                        id: string;
+                                    } | null;
+                                };
+                                vessel: {
+                                    data: {
+                                        /** @constant */
+                                        type: "vessel";
+                                        id: string;
+                                    } | null;
+                                };
+                            };
+                            links: {
+                                self: string;
+                            };
+                        };
+                        /** @description The records the include parameter asked for */
+                        included?: {
+                            id: string;
+                            type: string;
+                            attributes: {
+                                [key: string]: unknown;
+                            };
+                            relationships?: {
+                                [key: string]: {
+                                    data: {
+                                        type: string;
+                                        id: string;
+                                    } | {
+                                        type: string;
+                                        id: string;
+                                    }[] | null;
+                                };
+                            };
+                            links?: {
+                                self: string;
+                            } & {
+                                [key: string]: string;
+                            };
+                        }[];
+                        links?: {
+                            self: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request or query parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description No such record in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description A member of the request body is missing or invalid; source.pointer names it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+            /** @description Over the rate limit; Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["Errors"];
+                };
+            };
+        };
+    };
+    getV2ContainerUpdatedEventsId: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated relationship paths to include (dotted for nested): container, shipment, terminal */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The container updated event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            type: "container_updated_event";
+                            attributes: {
+                                /** @description Each changed attribute: [before, after] */
+                                changeset: {
+                                    [key: string]: unknown[];
+                                };
+                                timestamp: string | null;
+                                /** @description IANA time zone of the place, e.g. America/Los_Angeles */
+                                timezone: string | null;
+                                data_source: string;
+                                /** @description When svc recorded it */
+                                created_at: string;
+                            };
+                            relationships: {
+                                container: {
+                                    data: {
+                                        /** @constant */
+                                        type: "container";
+                                        id: string;
+                                    } | null;
+                                };
+                                shipment: {
+                                    data: {
+                                        /** @constant */
+                                        type: "shipment";
                                         id: string;
                                     } | null;
                                 };
