@@ -91,6 +91,7 @@ test('a terminal by FIRMS code with its port included; unknown includes are refu
   const terminal = res.body.data;
   assert.equal(terminal.type, 'terminal');
   assert.equal(terminal.attributes.firms_code, 'Y124');
+  assert.equal(terminal.attributes.id, terminal.id, 'the id repeated, as the spec lists it');
   const portId = terminal.relationships.port.data.id;
   assert.deepEqual(res.body.included.map((r: any) => [r.type, r.id, r.attributes.code]), [['port', portId, 'USLAX']]);
   assert.equal((await t.request('GET', `/v2/terminals/${terminal.id}`)).body.data.id, terminal.id);

@@ -6001,6 +6001,11 @@ export interface operations {
                             /** @constant */
                             type: "terminal";
                             attributes: {
+                                /**
+                                 * Format: uuid
+                                 * @description The record id again, as the spec lists it
+                                 */
+                                id: string;
                                 name: string;
                                 nickname: string | null;
                                 firms_code: string | null;

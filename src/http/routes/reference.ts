@@ -53,6 +53,7 @@ const metroArea = resourceSchema('metro_area', z.object(locationAttributes));
 const terminal = resourceSchema(
   'terminal',
   z.object({
+    id: z.uuid().describe('The record id again, as the spec lists it'),
     name: z.string(),
     nickname: nullableString,
     firms_code: nullableString,

@@ -50,6 +50,8 @@ export function terminalResource(row: TerminalRow): Resource {
     id: row.id,
     type: 'terminal',
     attributes: {
+      // Repeated here, as the spec lists it among a terminal's attributes (a port's repeats it too).
+      id: row.id,
       name: row.name,
       nickname: row.nickname,
       firms_code: row.firms_code,
