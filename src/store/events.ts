@@ -16,19 +16,6 @@ const CHANGE_EVENTS = EVENT_NAMES.flatMap((name): [string, EventName][] => {
   return attribute ? [[attribute, name]] : [];
 }).sort(([a], [b]) => (a < b ? -1 : 1));
 
-/**
- * Changeset attributes only the carrier reports (the seal is applied at stuffing and comes with its
- * equipment events). A changeset of nothing else is the shipping line's news, not the terminal's:
- * it appears at full-in, long before the box reaches a terminal of discharge.
- */
-const CARRIER_ATTRIBUTES: ReadonlySet<string> = new Set(['seal_number']);
-
-/** `data_source` of a container_updated_event: `shipping_line` when only carrier attributes changed. */
-export function changesetSource(changeset: object): 'shipping_line' | 'terminal' {
-  const attributes = Object.keys(changeset);
-  return attributes.length > 0 && attributes.every((a) => CARRIER_ATTRIBUTES.has(a)) ? 'shipping_line' : 'terminal';
-}
-
 const json = (rows: unknown[]) => JSON.stringify(rows);
 
 /** The columns an actual and an expected event share, as jsonb_to_recordset reads them. */
@@ -108,7 +95,8 @@ export function trackingEventParams(e: TrackingEvents, later: DomainEvent[] = []
     terminal_code: c.terminalCode,
     timestamp: c.timestamp.toISOString(),
     timezone: c.timezone,
-    data_source: changesetSource(c.changeset),
+    // Every attribute a changeset reports is the terminal's data (domain/tracking/changeset.ts).
+    data_source: 'terminal',
   }));
   const raw = e.rawEvents.map((r) => ({
     container_number: r.equipmentReference,

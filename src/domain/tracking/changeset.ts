@@ -1,5 +1,6 @@
-// What a container_updated_event reports: each alertable attribute (and the seal) whose value
-// differs between the stored state and the next, as [before, after].
+// What a container_updated_event reports: each alertable attribute (the terminal's data, as the
+// spec lists them) whose value differs between the stored state and the next, as [before, after].
+// The seal, which the carrier reports at full-in, is written on the container but not announced.
 import { isDeepStrictEqual } from 'node:util';
 import type { ChangedAttribute, Changeset, ContainerState } from './types.ts';
 
@@ -10,7 +11,6 @@ const REPORTED: readonly ChangedAttribute[] = [
   'holds_at_pod_terminal',
   'pickup_appointment_at',
   'pod_terminal',
-  'seal_number',
 ];
 
 export function changesetOf(before: ContainerState, after: ContainerState): Changeset {

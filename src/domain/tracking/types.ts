@@ -184,15 +184,8 @@ export interface NewEstimatedEvent {
   publishedAt: Date | null;
 }
 
-/** The attributes a container_updated_event reports: the reference service's alertable ones, plus the seal (DCSA RSEA/RMVD/INSP). */
-export type ChangedAttribute =
-  | 'available_for_pickup'
-  | 'pickup_lfd'
-  | 'fees_at_pod_terminal'
-  | 'holds_at_pod_terminal'
-  | 'pickup_appointment_at'
-  | 'pod_terminal'
-  | 'seal_number';
+/** The attributes a container_updated_event reports: the alertable ones of the spec and the reference service. */
+export type ChangedAttribute = 'available_for_pickup' | 'pickup_lfd' | 'fees_at_pod_terminal' | 'holds_at_pod_terminal' | 'pickup_appointment_at' | 'pod_terminal';
 
 export type Changeset = { [A in ChangedAttribute]?: [ContainerState[A], ContainerState[A]] };
 
