@@ -125,14 +125,22 @@ describe('GET /v2/webhook_notifications/examples', () => {
     for (const c of included.filter((r: any) => r.type === 'container')) assert.deepEqual(shape(c), shape(realContainer));
   });
 
-  test('ports, terminal and vessel are the reference records svc serves, id for id', async () => {
+  test('ports, metro areas, terminal and vessel are the reference records svc serves, id for id', async () => {
     const events = ['shipment.estimated.arrival', 'container.updated', 'container.transport.vessel_departed', 'container.transport.transshipment_arrived', 'container.transport.rail_arrived'];
     const records = new Map<string, any>();
     for (const event of events) for (const r of (await example(event)).included) records.set(key(r), r);
-    const reference = [...records.values()].filter((r) => ['port', 'terminal', 'vessel'].includes(r.type));
-    assert.deepEqual(reference.map((r) => r.attributes.code ?? r.attributes.firms_code ?? r.attributes.imo).sort(), ['9795610', 'CNSHA', 'KRPUS', 'USCHI', 'USLAX', 'Y773']);
+    const reference = [...records.values()].filter((r) => ['port', 'metro_area', 'terminal', 'vessel'].includes(r.type));
+    // Chicago, where the rail arrives, as a metro area; the seaports as ports.
+    assert.deepEqual(reference.map((r) => `${r.type}:${r.attributes.code ?? r.attributes.firms_code ?? r.attributes.imo}`).sort(), [
+      'metro_area:USCHI',
+      'port:CNSHA',
+      'port:KRPUS',
+      'port:USLAX',
+      'terminal:Y773',
+      'vessel:9795610',
+    ]);
     for (const record of reference) {
-      const res = await call('GET', `/v2/${record.type}s/${record.id}`);
+      const res = await call('GET', `/v2/${record.type === 'metro_area' ? 'metro_areas' : `${record.type}s`}/${record.id}`);
       assert.equal(res.status, 200, `${record.type} ${record.id}: ${res.text}`);
       assert.deepEqual(record, res.body.data);
     }

@@ -4297,10 +4297,11 @@ export interface operations {
                                         id: string;
                                     } | null;
                                 };
+                                /** @description A metro area for an inland place (and an inland arrival), else a port */
                                 location: {
                                     data: {
-                                        /** @constant */
-                                        type: "port";
+                                        /** @enum {string} */
+                                        type: "port" | "metro_area";
                                         id: string;
                                     } | null;
                                 };
@@ -4951,10 +4952,11 @@ export interface operations {
                                         id: string;
                                     } | null;
                                 };
+                                /** @description A metro area for an inland place (and an inland arrival), else a port */
                                 location: {
                                     data: {
-                                        /** @constant */
-                                        type: "port";
+                                        /** @enum {string} */
+                                        type: "port" | "metro_area";
                                         id: string;
                                     } | null;
                                 };

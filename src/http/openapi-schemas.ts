@@ -11,9 +11,9 @@ const selfLink = z.object({ self: z.string() });
 export const instant = z.string().nullable();
 export const timezone = z.string().nullable().describe('IANA time zone of the place, e.g. America/Los_Angeles');
 
-/** A to-one relationship to a record of `type`; data is null when there is none. */
-export function toOneSchema(type: string, description?: string) {
-  const schema = z.object({ data: z.object({ type: z.literal(type), id: z.string() }).nullable() });
+/** A to-one relationship to a record of `type` (or of one of several); data is null when there is none. */
+export function toOneSchema(type: string | [string, ...string[]], description?: string) {
+  const schema = z.object({ data: z.object({ type: typeof type === 'string' ? z.literal(type) : z.enum(type), id: z.string() }).nullable() });
   return description ? schema.describe(description) : schema;
 }
 

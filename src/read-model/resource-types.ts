@@ -63,7 +63,7 @@ export const resourceTypes: ResourceTypes = {
   },
   custom_field_definition: { relationships: {}, load: customFieldDefinitionResourcesById },
   transport_event: {
-    relationships: { shipment: ['shipment'], container: ['container'], location: ['port'], vessel: ['vessel'], terminal: ['terminal'] },
+    relationships: { shipment: ['shipment'], container: ['container'], location: ['port', 'metro_area'], vessel: ['vessel'], terminal: ['terminal'] },
     load: async ({ db, accountId }, ids) => (await findTransportEvents(db, accountId, ids)).map(transportEventResource),
   },
   estimated_event: {

@@ -15,7 +15,8 @@ const RAIL_TERMINAL_COLUMNS = `id, name, nickname, firms_code, port_id, metro_ar
 const VESSEL_COLUMNS = `id, name, imo, mmsi, operator`;
 
 /** Same rule as isMetroArea in src/refdata/locations.ts. */
-const METRO_AREA = '(is_inland_hub OR is_rail OR is_icd)';
+/** A location that is a metro area (an inland hub, rail or ICD location), as a condition on its columns. */
+export const METRO_AREA = '(is_inland_hub OR is_rail OR is_icd)';
 
 /**
  * All shipping lines by name. `search` keeps lines whose name contains it (ignoring case, and

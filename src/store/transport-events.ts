@@ -1,6 +1,7 @@
 // Reads of recorded events.
 import type { Queryable } from './db.ts';
 import { findOfAccount } from './account-rows.ts';
+import { METRO_AREA } from './reference.ts';
 import { byIds, isUuid } from './uuid.ts';
 
 /** The columns an actual (transport) and an expected (estimated) event share: what, where, on which voyage, from whom. */
@@ -24,9 +25,25 @@ export interface TransportEventRow extends ObservedEventRow {
   terminal_code: string | null;
   /** The terminal `terminal_code` names, when svc knows it (resolved when the event is recorded). */
   terminal_id?: string | null;
+  /** What kind of place `location_locode` is, as its relationship is typed; null for a place svc does not know. */
+  location_type: 'port' | 'metro_area' | null;
 }
 
-const eventsOfContainers = byIds(1, (match) => `SELECT * FROM transport_events WHERE container_id ${match} ORDER BY timestamp NULLS LAST, created_at, id`);
+/** The moves that end a journey inland: their place is the inland destination, a metro area, even where it has a port too (Chicago). */
+const INLAND_ARRIVALS = ['rail_arrived', 'rail_unloaded', 'arrived_at_inland_destination', 'estimated.arrived_at_inland_destination'].map((m) => `'container.transport.${m}'`).join(', ');
+
+/**
+ * A transport event with the kind of its place, as its location relationship is typed: a metro
+ * area (an inland hub, rail or ICD location that is no seaport, or the place of an inland arrival),
+ * else a port; neither for a place svc does not know. GET /v2/ports/{id} and /v2/metro_areas/{id}
+ * find each as typed.
+ */
+const EVENTS_WITH_PLACES = `SELECT e.*,
+         CASE WHEN ${METRO_AREA} AND (NOT l.is_seaport OR e.event IN (${INLAND_ARRIVALS})) THEN 'metro_area' WHEN l.is_seaport THEN 'port' END AS location_type
+    FROM transport_events e LEFT JOIN locations l ON l.locode = e.location_locode`;
+
+const eventsOfContainers = byIds(1, (match) => `${EVENTS_WITH_PLACES} WHERE e.container_id ${match} ORDER BY e.timestamp NULLS LAST, e.created_at, e.id`);
+const eventsOfAccount = byIds(2, (match) => `${EVENTS_WITH_PLACES} WHERE e.account_id = $1 AND e.id ${match}`);
 
 export async function transportEventsOfContainers(db: Queryable, containerIds: string[]): Promise<TransportEventRow[]> {
   if (containerIds.length === 0) return [];
@@ -35,8 +52,13 @@ export async function transportEventsOfContainers(db: Queryable, containerIds: s
   return rows;
 }
 
-export const findTransportEvents = (db: Queryable, accountId: string, ids: string[]): Promise<TransportEventRow[]> =>
-  findOfAccount(db, 'transport_events', accountId, ids);
+export async function findTransportEvents(db: Queryable, accountId: string, ids: string[]): Promise<TransportEventRow[]> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return [];
+  const { text, ids: idsValue } = eventsOfAccount(valid);
+  const { rows } = await db.query<TransportEventRow>(text, [accountId, idsValue]);
+  return rows;
+}
 
 export interface RawEventRow {
   id: string;

@@ -9,7 +9,7 @@ import type { Resource } from '../jsonapi/document.ts';
 import { loadIncluded, type LoadContext, type ResourceTypes } from '../jsonapi/include.ts';
 import { documentResource } from '../jsonapi/serializers/document.ts';
 import { containerUpdatedEventResource, estimatedEventResource } from '../jsonapi/serializers/events.ts';
-import { portResource, terminalResource, vesselResource } from '../jsonapi/serializers/reference.ts';
+import { metroAreaResource, portResource, terminalResource, vesselResource } from '../jsonapi/serializers/reference.ts';
 import { containerResource, shipmentResource, transportEventResource } from '../jsonapi/serializers/tracking.ts';
 import { trackingRequestResource } from '../jsonapi/serializers/tracking-request.ts';
 import { webhookNotificationResource } from '../jsonapi/serializers/webhook-notification.ts';
@@ -140,6 +140,8 @@ function transportEventRow(event: string, moment: Moment, seen: Date): Transport
     timestamp: date(moment.at),
     timezone: zoneOf(moment.where),
     location_locode: moment.where,
+    // As the store types places (transport-events.ts): the inland arrivals' Chicago is a metro area, the rest ports.
+    location_type: moment.where === null ? null : /rail_arrived|rail_unloaded|inland_destination/.test(event) ? 'metro_area' : 'port',
     terminal_code: moment.where === 'USLAX' ? TERMINAL.firms_code : null,
     vessel_imo: vessel?.imo ?? null,
     vessel_name: vessel?.name ?? null,
@@ -258,6 +260,8 @@ function exampleRecords(event: EventName): { records: Resource[]; reference: { t
     containerUpdated,
     documentResource(documentRow(event, seen)),
     ...PORTS.map(portResource),
+    // Chicago as the inland arrivals' place (see transportEventRow).
+    ...PORTS.filter((p) => p.locode === 'USCHI').map(metroAreaResource),
     terminalResource(TERMINAL),
     vesselResource(VESSEL),
   ];

@@ -21,7 +21,7 @@ export const transportEventSchema = resourceSchema(
     relationships: {
       shipment: toOneSchema('shipment'),
       container: toOneSchema('container'),
-      location: toOneSchema('port'),
+      location: toOneSchema(['port', 'metro_area'], 'A metro area for an inland place (and an inland arrival), else a port'),
       vessel: toOneSchema('vessel'),
       terminal: toOneSchema('terminal'),
     },

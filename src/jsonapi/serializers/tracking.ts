@@ -189,7 +189,7 @@ export function transportEventResource(row: TransportEventRow): Resource {
     relationships: {
       shipment: toOne('shipment', row.shipment_id),
       container: toOne('container', row.container_id),
-      location: toOne('port', locationId(row.location_locode)),
+      location: toOne(row.location_type ?? 'port', row.location_type ? locationId(row.location_locode) : null),
       vessel: toOne('vessel', vesselId(row.vessel_imo)),
       terminal: toOne('terminal', row.terminal_id ?? null),
     },
