@@ -27,7 +27,7 @@ import { insertAccount } from '../src/store/accounts.ts';
 import { createPool, type Db } from '../src/store/db.ts';
 import { findLocationsByIds, findTerminalsByIds } from '../src/store/reference.ts';
 import type { ContainerRow, ShipmentRow } from '../src/store/shipments.ts';
-import type { TransportEventRow } from '../src/store/transport-events.ts';
+import { EVENTS_WITH_PLACES, type TransportEventRow } from '../src/store/transport-events.ts';
 import { benchDatabase } from './database.ts';
 import { processCpuMs } from './process-cpu.ts';
 
@@ -132,7 +132,7 @@ const joinedShipment = async (accountId: string, id: string) =>
 const shipmentOf = (s: JoinedShipment) =>
   shipmentResource(s, s.container_ids, s.line_name ? { name: s.line_name, short_name: s.line_short_name ?? '' } : undefined, s.customer_name, null);
 const eventsOf = async (containerId: string) =>
-  (await rawDb.query<TransportEventRow>('SELECT * FROM transport_events WHERE container_id = $1 ORDER BY timestamp NULLS LAST, created_at, id', [containerId])).rows;
+  (await rawDb.query<TransportEventRow>(`${EVENTS_WITH_PLACES} WHERE e.container_id = $1 ORDER BY e.timestamp NULLS LAST, e.created_at, e.id`, [containerId])).rows;
 const containerRow = async (accountId: string, id: string) =>
   (await rawDb.query<ContainerRow>('SELECT * FROM containers WHERE account_id = $1 AND id = $2', [accountId, id])).rows[0];
 const terminalOf = (id: unknown) => (typeof id === 'string' ? findTerminalsByIds(rawDb, [id]) : Promise.resolve([]));

@@ -38,7 +38,7 @@ const INLAND_ARRIVALS = ['rail_arrived', 'rail_unloaded', 'arrived_at_inland_des
  * else a port; neither for a place svc does not know. GET /v2/ports/{id} and /v2/metro_areas/{id}
  * find each as typed.
  */
-const EVENTS_WITH_PLACES = `SELECT e.*,
+export const EVENTS_WITH_PLACES = `SELECT e.*,
          CASE WHEN ${METRO_AREA} AND (NOT l.is_seaport OR e.event IN (${INLAND_ARRIVALS})) THEN 'metro_area' WHEN l.is_seaport THEN 'port' END AS location_type
     FROM transport_events e LEFT JOIN locations l ON l.locode = e.location_locode`;
 
