@@ -105,7 +105,12 @@ describe('a tracked shipment reaches the receiver', () => {
     for (const r of ofThisShipment) {
       const d = r.json.data;
       const ref = r.json.included.find((x: any) => x.id === d.relationships.reference_object.data.id);
-      const container = ref.type === 'container' ? ref.id : ref.relationships.container.data.id;
+      // container.created, as the reference announces it: a container_created_event, with the container and shipment included.
+      if (d.attributes.event === 'container.created') {
+        assert.equal(ref.type, 'container_created_event');
+        assert.ok(r.json.included.some((x: any) => x.type === 'container' && x.id === ref.relationships.container.data.id));
+      }
+      const container = ref.relationships.container.data.id;
       (byContainer.get(container) ?? byContainer.set(container, []).get(container)!).push({ event: d.attributes.event, sequence: d.attributes.sequence });
     }
     assert.ok(byContainer.size >= 1);

@@ -40,7 +40,7 @@ function expectedReferenceType(event: string): string {
   const changeset = ['container.updated', 'container.pickup_lfd.changed', 'container.pod_terminal_changed'];
   if (changeset.includes(event)) return 'container_updated_event';
   if (event.startsWith('document.')) return 'document';
-  return { 'shipment.estimated.arrival': 'estimated_event', 'container.created': 'container' }[event] ?? 'transport_event';
+  return { 'shipment.estimated.arrival': 'estimated_event', 'container.created': 'container_created_event' }[event] ?? 'transport_event';
 }
 
 const key = (r: { type: string; id: string }) => `${r.type}:${r.id}`;

@@ -7,12 +7,13 @@ import { partyResource } from '../jsonapi/serializers/party.ts';
 import { metroAreaResource, portResource, terminalResource, vesselResource } from '../jsonapi/serializers/reference.ts';
 import { transportEventResource } from '../jsonapi/serializers/tracking.ts';
 import { trackingRequestResource } from '../jsonapi/serializers/tracking-request.ts';
-import { containerUpdatedEventResource, estimatedEventResource } from '../jsonapi/serializers/events.ts';
+import { containerCreatedEventResource, containerUpdatedEventResource, estimatedEventResource } from '../jsonapi/serializers/events.ts';
 import { webhookNotificationLogResource, webhookNotificationResource } from '../jsonapi/serializers/webhook-notification.ts';
 import { webhookResource } from '../jsonapi/serializers/webhook.ts';
 import { findDocuments, findRepresentations } from '../store/documents.ts';
 import { findAccount } from '../store/accounts.ts';
 import { findParties } from '../store/parties.ts';
+import { findContainers } from '../store/shipments.ts';
 import { findLocationsByIds, findTerminalsByIds, findVesselsByIds } from '../store/reference.ts';
 import { findTrackingRequests } from '../store/tracking-requests.ts';
 import { findContainerUpdatedEvents, findEstimatedEvents, findTransportEvents } from '../store/transport-events.ts';
@@ -70,6 +71,10 @@ export const resourceTypes: ResourceTypes = {
     relationships: { shipment: ['shipment'], port: ['port'], vessel: ['vessel'] },
     load: async ({ db, accountId }, ids) => (await findEstimatedEvents(db, accountId, ids)).map(estimatedEventResource),
   },
+  container_created_event: {
+    relationships: { container: ['container'], shipment: ['shipment'] },
+    load: async ({ db, accountId }, ids) => (await findContainers(db, accountId, ids)).map(containerCreatedEventResource),
+  },
   container_updated_event: {
     relationships: { container: ['container'], shipment: ['shipment'], terminal: ['terminal'] },
     load: async ({ db, accountId }, ids) => (await findContainerUpdatedEvents(db, accountId, ids)).map(containerUpdatedEventResource),
@@ -77,7 +82,7 @@ export const resourceTypes: ResourceTypes = {
   webhook_notification: {
     relationships: {
       webhook: ['webhook'],
-      reference_object: ['tracking_request', 'transport_event', 'estimated_event', 'container_updated_event', 'container', 'document'],
+      reference_object: ['tracking_request', 'transport_event', 'estimated_event', 'container_updated_event', 'container_created_event', 'container', 'document'],
       webhook_notification_logs: ['webhook_notification_log'],
     },
     load: async ({ db, accountId }, ids) => (await findNotifications(db, accountId, ids)).map(webhookNotificationResource),

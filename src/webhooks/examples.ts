@@ -8,7 +8,7 @@ import { MINUTE } from '../domain/time-units.ts';
 import type { Resource } from '../jsonapi/document.ts';
 import { loadIncluded, type LoadContext, type ResourceTypes } from '../jsonapi/include.ts';
 import { documentResource } from '../jsonapi/serializers/document.ts';
-import { containerUpdatedEventResource, estimatedEventResource } from '../jsonapi/serializers/events.ts';
+import { containerCreatedEventResource, containerUpdatedEventResource, estimatedEventResource } from '../jsonapi/serializers/events.ts';
 import { metroAreaResource, portResource, terminalResource, vesselResource } from '../jsonapi/serializers/reference.ts';
 import { containerResource, shipmentResource, transportEventResource } from '../jsonapi/serializers/tracking.ts';
 import { trackingRequestResource } from '../jsonapi/serializers/tracking-request.ts';
@@ -258,6 +258,7 @@ function exampleRecords(event: EventName): { records: Resource[]; reference: { t
     transportEvent,
     estimatedEvent,
     containerUpdated,
+    containerCreatedEventResource(containerRow(0, seen)),
     documentResource(documentRow(event, seen)),
     ...PORTS.map(portResource),
     // Chicago as the inland arrivals' place (see transportEventRow).
@@ -266,7 +267,7 @@ function exampleRecords(event: EventName): { records: Resource[]; reference: { t
     vesselResource(VESSEL),
   ];
   const type = EVENTS[event].reference;
-  const reference = type === 'container' ? containers[0] : records.find((r) => r.type === type)!;
+  const reference = records.find((r) => r.type === type)!;
   return { records, reference: { type, id: reference.id }, seen, sequence };
 }
 

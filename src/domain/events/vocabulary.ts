@@ -4,7 +4,7 @@
 // mappings are all read from here, so an event is added (or changed) in this file alone.
 
 /** The record a notification points at: the `type` of its reference_object. */
-export type ReferenceType = 'tracking_request' | 'transport_event' | 'estimated_event' | 'container_updated_event' | 'container' | 'document' | 'webhook';
+export type ReferenceType = 'tracking_request' | 'transport_event' | 'estimated_event' | 'container_updated_event' | 'container_created_event' | 'container' | 'document' | 'webhook';
 
 /** Categories of the catalogue, in the order GET /v2/webhooks/events lists them. */
 export const EVENT_CATEGORIES = [
@@ -88,7 +88,15 @@ const TABLE = {
   'tracking_request.awaiting_manifest': request('The carrier accepts the number but has published no shipment data for it yet.'),
   'tracking_request.tracking_stopped': request('svc no longer follows the shipment of this request.', ['tracked_object']),
 
-  'container.created': { category: 'container-events', description: 'A container has been added to a tracked shipment.', reference: 'container', includes: ['shipment'], subscribable: true },
+  // As the reference service announces it: a container_created_event, whose id is the container's
+  // (it is the container's creation). Notifications recorded before point at the container itself.
+  'container.created': {
+    category: 'container-events',
+    description: 'A container has been added to a tracked shipment.',
+    reference: 'container_created_event',
+    includes: ['container', 'shipment'],
+    subscribable: true,
+  },
   'container.updated': changeset('Terminal data about the container has changed; the changeset holds each old and new value.'),
   'container.pod_terminal_changed': changeset('The terminal where the container is discharged has changed.', 'pod_terminal'),
   'container.pickup_lfd.changed': changeset('The last free day for picking the container up has changed.', 'pickup_lfd'),
@@ -115,6 +123,6 @@ export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
 export const isEventName = (name: string): name is EventName => Object.hasOwn(EVENTS, name);
 
 /** Reference types of events about one container, which are numbered per container (`sequence`). */
-const PER_CONTAINER: ReadonlySet<ReferenceType> = new Set(['transport_event', 'container', 'container_updated_event']);
+const PER_CONTAINER: ReadonlySet<ReferenceType> = new Set(['transport_event', 'container', 'container_created_event', 'container_updated_event']);
 
 export const isPerContainer = (name: EventName): boolean => PER_CONTAINER.has(EVENTS[name].reference);

@@ -1,5 +1,6 @@
 // JSON:API resources of the events webhooks announce besides transport events: ETA changes of a
-// shipment and terminal-data changesets of a container.
+// shipment, terminal-data changesets of a container, and a container's creation.
+import type { ContainerRow } from '../../store/shipments.ts';
 import type { ContainerUpdatedEventRow, EstimatedEventRow } from '../../store/transport-events.ts';
 import { iso, toOne, type Resource } from '../document.ts';
 import { locationId, vesselId, withEventOrigin } from './tracking.ts';
@@ -39,5 +40,15 @@ export function containerUpdatedEventResource(row: ContainerUpdatedEventRow): Re
       terminal: toOne('terminal', row.terminal_id),
     },
     links: { self: `/v2/container_updated_events/${row.id}` },
+  };
+}
+
+/** A container's creation (container.created): the container's own id, its time when svc recorded it; no place, so no time zone. */
+export function containerCreatedEventResource(row: Pick<ContainerRow, 'id' | 'shipment_id' | 'created_at'>): Resource {
+  return {
+    id: row.id,
+    type: 'container_created_event',
+    attributes: { timestamp: iso(row.created_at), timezone: null },
+    relationships: { container: toOne('container', row.id), shipment: toOne('shipment', row.shipment_id) },
   };
 }
