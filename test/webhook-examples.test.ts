@@ -100,7 +100,7 @@ describe('GET /v2/webhook_notifications/examples', () => {
     assert.deepEqual(await types('tracking_request.failed'), ['tracking_request']);
     assert.deepEqual(await types('tracking_request.tracking_stopped'), ['shipment', 'tracking_request']);
     assert.deepEqual(await types('shipment.estimated.arrival'), ['estimated_event', 'port', 'shipment', 'vessel']);
-    assert.deepEqual(await types('container.updated'), ['container', 'container_updated_event', 'shipment', 'terminal']);
+    assert.deepEqual(await types('container.updated'), ['container', 'container_updated_event', 'port', 'shipment', 'terminal']);
     assert.deepEqual(await types('container.transport.vessel_departed'), ['container', 'port', 'shipment', 'transport_event', 'vessel']);
     assert.deepEqual(await types('container.transport.full_out'), ['container', 'port', 'shipment', 'transport_event']);
   });

@@ -33,7 +33,8 @@ export interface EventSpec {
 
 // What a notification carries about each kind of record (the reference service's `included`).
 const MILESTONE_INCLUDES = ['container', 'shipment', 'location', 'vessel', 'terminal'] as const;
-const CHANGESET_INCLUDES = ['container', 'shipment', 'terminal'] as const;
+// A changeset's port is its shipment's port of discharge, where the terminal is (the reference includes it too).
+const CHANGESET_INCLUDES = ['container', 'shipment', 'shipment.port_of_discharge', 'terminal'] as const;
 
 const transport = (description: string): EventSpec => ({ category: 'transport-events', description, reference: 'transport_event', includes: MILESTONE_INCLUDES, subscribable: true });
 const request = (description: string, includes: readonly string[] = []): EventSpec => ({ category: 'tracking-request-events', description, reference: 'tracking_request', includes, subscribable: true });
