@@ -7,7 +7,7 @@ import { errorFor } from './errors.ts';
 import { toRecords, type ResourceObject } from './records.ts';
 import type { paths } from './schema.ts';
 import { headerOf, inProcessSendOf, retryAfterMs, retryingFetch, retryingSend, sleep, type InProcessSend } from './transport.ts';
-import type { Account, AttributesOf, BodyOf, Container, CustomField, CustomFieldDefinition, CustomFieldOption, Document, DocumentSchema, EmailSubmission, InferResult, MetroArea, Party, Port, QueryOf, RailTerminal, RawEvent, SearchResult, Shipment, ShippingLine, Terminal, TrackingRequest, TransportEvent, Vessel, VesselWithPositions, Webhook, WebhookNotification } from './types.ts';
+import type { Account, AttributesOf, BodyOf, Container, ContainerUpdatedEvent, CustomField, CustomFieldDefinition, CustomFieldOption, Document, DocumentSchema, EmailSubmission, EstimatedEvent, InferResult, MetroArea, Party, Port, QueryOf, RailTerminal, RawEvent, SearchResult, Shipment, ShippingLine, Terminal, TrackingRequest, TransportEvent, Vessel, VesselWithPositions, Webhook, WebhookNotification } from './types.ts';
 
 export interface SvcClientOptions {
   /** svc's address: an origin (`http://localhost:8080`, which gets `/v2`) or the API base ending in `/v2`. */
@@ -256,6 +256,20 @@ export class SvcClient {
   get transportEvents() {
     return this.namespace('transportEvents', () => ({
       get: (id: string, query: QueryOf<'getV2TransportEventsId'> = {}) => this.one<TransportEvent>('GET', `/transport_events/${enc(id)}`, { query }),
+    }));
+  }
+
+  /** A change of a shipment's estimated arrival, where its links.self points. */
+  get estimatedEvents() {
+    return this.namespace('estimatedEvents', () => ({
+      get: (id: string, query: QueryOf<'getV2EstimatedEventsId'> = {}) => this.one<EstimatedEvent>('GET', `/estimated_events/${enc(id)}`, { query }),
+    }));
+  }
+
+  /** A change of a container's terminal data, where its links.self points. */
+  get containerUpdatedEvents() {
+    return this.namespace('containerUpdatedEvents', () => ({
+      get: (id: string, query: QueryOf<'getV2ContainerUpdatedEventsId'> = {}) => this.one<ContainerUpdatedEvent>('GET', `/container_updated_events/${enc(id)}`, { query }),
     }));
   }
 

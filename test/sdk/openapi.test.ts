@@ -52,6 +52,8 @@ const METHODS: Record<string, string> = {
   getV2ContainersIdMapGeojson: 'containers.mapGeojson',
   getV2ContainersIdRoute: 'containers.route',
   getV2TransportEventsId: 'transportEvents.get',
+  getV2EstimatedEventsId: 'estimatedEvents.get',
+  getV2ContainerUpdatedEventsId: 'containerUpdatedEvents.get',
   getV2Search: 'search',
   getV2ShippingLines: 'shippingLines.list',
   getV2ShippingLinesId: 'shippingLines.get',
