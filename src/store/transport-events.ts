@@ -30,7 +30,9 @@ export interface TransportEventRow extends ObservedEventRow {
 }
 
 /** The moves that end a journey inland: their place is the inland destination, a metro area, even where it has a port too (Chicago). */
-const INLAND_ARRIVALS = ['rail_arrived', 'rail_unloaded', 'arrived_at_inland_destination', 'estimated.arrived_at_inland_destination'].map((m) => `'container.transport.${m}'`).join(', ');
+export const INLAND_ARRIVALS: readonly string[] = ['rail_arrived', 'rail_unloaded', 'arrived_at_inland_destination', 'estimated.arrived_at_inland_destination'].map(
+  (m) => `container.transport.${m}`,
+);
 
 /**
  * A transport event with the kind of its place, as its location relationship is typed: a metro
@@ -39,7 +41,7 @@ const INLAND_ARRIVALS = ['rail_arrived', 'rail_unloaded', 'arrived_at_inland_des
  * find each as typed.
  */
 export const EVENTS_WITH_PLACES = `SELECT e.*,
-         CASE WHEN ${METRO_AREA} AND (NOT l.is_seaport OR e.event IN (${INLAND_ARRIVALS})) THEN 'metro_area' WHEN l.is_seaport THEN 'port' END AS location_type
+         CASE WHEN ${METRO_AREA} AND (NOT l.is_seaport OR e.event IN (${INLAND_ARRIVALS.map((name) => `'${name}'`).join(', ')})) THEN 'metro_area' WHEN l.is_seaport THEN 'port' END AS location_type
     FROM transport_events e LEFT JOIN locations l ON l.locode = e.location_locode`;
 
 const eventsOfContainers = byIds(1, (match) => `${EVENTS_WITH_PLACES} WHERE e.container_id ${match} ORDER BY e.timestamp NULLS LAST, e.created_at, e.id`);

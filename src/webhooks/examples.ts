@@ -16,7 +16,7 @@ import { webhookNotificationResource } from '../jsonapi/serializers/webhook-noti
 import type { Queryable } from '../store/db.ts';
 import type { DocumentRow } from '../store/documents.ts';
 import type { TrackingRequestRow, TrackingRequestStatus } from '../store/tracking-requests.ts';
-import type { TransportEventRow } from '../store/transport-events.ts';
+import { INLAND_ARRIVALS, type TransportEventRow } from '../store/transport-events.ts';
 import type { NotificationRow } from '../store/webhook-notifications.ts';
 import {
   ACCOUNT,
@@ -141,7 +141,7 @@ function transportEventRow(event: string, moment: Moment, seen: Date): Transport
     timezone: zoneOf(moment.where),
     location_locode: moment.where,
     // As the store types places (transport-events.ts): the inland arrivals' Chicago is a metro area, the rest ports.
-    location_type: moment.where === null ? null : /rail_arrived|rail_unloaded|inland_destination/.test(event) ? 'metro_area' : 'port',
+    location_type: moment.where === null ? null : INLAND_ARRIVALS.includes(event) ? 'metro_area' : 'port',
     terminal_code: moment.where === 'USLAX' ? TERMINAL.firms_code : null,
     vessel_imo: vessel?.imo ?? null,
     vessel_name: vessel?.name ?? null,
