@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import { badParameter } from '../../jsonapi/errors.ts';
 import { booleanParam, optionalParam, timeRangeParam, type Query } from '../../jsonapi/query.ts';
-import type { Resource } from '../../jsonapi/document.ts';
 import { shipmentResources } from '../../read-model/tracking.ts';
 import { setTracking } from '../../services/tracking/stop.ts';
 import { updateShipmentLabels, type ShipmentRow } from '../../store/shipments.ts';
@@ -18,9 +17,6 @@ import { labels } from './labels.ts';
 
 // data.type may be left out (the reference's clients do); data.id, when sent, must be the URL's.
 const shipmentPatch = z.object({ data: z.object({ type: z.literal('shipment').optional(), id: z.string().optional(), attributes: z.object({ ref_numbers: labels.optional(), tags: labels.optional() }) }) });
-
-/** A shipment a write returns, as GET shows it (its containers, line and customer names, AIS estimate). */
-const shownAsRead = async (row: ShipmentRow, { services }: Ctx<unknown>): Promise<Resource> => (await shipmentResources(services.db, [row], trackingClockOf(services).now()))[0];
 
 const SHIPMENT_INCLUDES = ['containers', 'port_of_lading', 'port_of_discharge', 'pod_terminal', 'destination', 'destination_terminal', 'customer', 'line_tracking_stopped_by_user', 'custom_fields'];
 
@@ -98,7 +94,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
     schema: shipmentSchema,
     description: 'The updated shipment',
     write: ({ services, accountId, params, body }) => updateShipmentLabels(services.db, accountId, params.id, body.data.attributes, services.clock.now()),
-    serialize: shownAsRead,
+    serialize: shipmentResource,
   }),
   ...(['stop_tracking', 'resume_tracking'] as const).map((action) =>
     writeRecordRoute({
@@ -109,7 +105,7 @@ export const shipmentRoutes: AnyRouteSpec[] = [
       schema: shipmentSchema,
       description: 'The shipment',
       write: ({ services, accountId, params }) => setTracking(services.db, accountId, params.id, action === 'resume_tracking', trackingClockOf(services).now()),
-      serialize: shownAsRead,
+      serialize: shipmentResource,
     }),
   ),
 ];
