@@ -2,7 +2,7 @@
 // Every data type knows `required`; short_text adds lengths and a pattern, number bounds. A rule
 // svc does not know, or one given to a data type it does not apply to, is refused rather than
 // kept and ignored, so a client never believes a rule holds that does not.
-import safeRegex from 'safe-regex2';
+import { userPattern } from './pattern.ts';
 import { isWellFormed, type DataType, type Validation, type ValueProblem } from './types.ts';
 
 export const MAX_SHORT_TEXT = 1000;
@@ -38,14 +38,12 @@ export function checkValidation(dataType: DataType, input: Record<string, unknow
     if ((key === 'min' || key === 'max') && (typeof value !== 'number' || !Number.isFinite(value))) return problem(key, `validation.${key} must be a number.`);
     if (key === 'pattern') {
       if (typeof value !== 'string' || value === '' || value.length > MAX_PATTERN || !isWellFormed(value)) return problem(key, `validation.pattern must be a regular expression of 1 to ${MAX_PATTERN} characters.`);
-      try {
-        new RegExp(value, 'u');
-      } catch (err) {
-        return problem(key, `validation.pattern is not a valid regular expression: ${(err as Error).message}`);
+      const pattern = userPattern(value);
+      if (pattern instanceof SyntaxError) return problem(key, `validation.pattern is not a valid regular expression: ${pattern.message}`);
+      // Every write runs the pattern in the API's process, so only what runs in linear time is taken.
+      if (pattern instanceof Error) {
+        return problem(key, `validation.pattern cannot be run in linear time (${pattern.message}); write it without backreferences or lookaround (RE2 syntax).`, 'unsupported_pattern');
       }
-      // Every write runs the pattern in the API's process: one with nested repetition could take
-      // exponential time on a crafted value, so such patterns are refused up front.
-      if (!safeRegex(value)) return problem(key, 'validation.pattern repeats a repetition (like (a+)+), which can take exponential time to match; write it without nested quantifiers.', 'unsafe_pattern');
     }
   }
   const v = input as Validation;

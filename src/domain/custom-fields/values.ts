@@ -3,6 +3,7 @@
 // displayed. Problems say where inside the value they are, so the API can point at them.
 import { canonicalDecimal } from './decimal.ts';
 import { displayDatetime, parseDate, parseDatetime } from './dates.ts';
+import { userPattern } from './pattern.ts';
 import { MAX_SHORT_TEXT } from './validation.ts';
 import type { FieldDefinition, FieldOption, ReferenceValue, ValueProblem } from './types.ts';
 import { isProblem, isWellFormed } from './types.ts';
@@ -39,7 +40,13 @@ function shortText(def: FieldDefinition, input: unknown): ParsedValue | ValuePro
   const max = Math.min(v.max_length ?? MAX_SHORT_TEXT, MAX_SHORT_TEXT);
   if (text.length > max) return problem(`is ${text.length} characters long; at most ${max} are allowed.`, 'too_long');
   if (v.min_length !== undefined && text.length < v.min_length) return problem(`is ${text.length} characters long; at least ${v.min_length} are required.`, 'too_short');
-  if (v.pattern !== undefined && !new RegExp(v.pattern, 'u').test(text)) return problem(`${quoted(text)} does not match the pattern ${v.pattern}.`, 'pattern_mismatch');
+  if (v.pattern !== undefined) {
+    const pattern = userPattern(v.pattern);
+    // A pattern stored before svc ran patterns in linear time may be one it no longer runs: the
+    // value is refused (not checked by a backtracking engine) until the field's pattern is redefined.
+    if (pattern instanceof Error) return problem(`cannot be checked: the field's pattern ${v.pattern} is no longer supported (${pattern.message}); redefine validation.pattern.`, 'unsupported_pattern');
+    if (!pattern.test(text)) return problem(`${quoted(text)} does not match the pattern ${v.pattern}.`, 'pattern_mismatch');
+  }
   return { value: text, keys: [text] };
 }
 
