@@ -35,9 +35,32 @@ export function clearSessionCookie(reply: FastifyReply, options: WebOptions): vo
   reply.clearCookie(SESSION_COOKIE, cookieOptions(options));
 }
 
-/** A local path to return to after sign-in; anything else (another origin, `//host`) goes home. */
+const HOME = '/shipments';
+/** An origin no request comes from: a path resolved against it that lands elsewhere was not a local path. */
+const OWN = new URL('http://svc.invalid');
+/** Control characters (which browsers strip, so `/\t/host` is read as `//host`, and which a Location header cannot hold) and backslashes (read as slashes). */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\\]/;
+
+/**
+ * A local path to return to after sign-in; anything else (another origin, `//host`, a path with a
+ * control character or backslash, one that resolves to `//host`) goes home. The path is given back
+ * as the WHATWG URL parser reads it (non-ASCII percent-encoded), so the Location header can hold it.
+ */
 export function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/(?![/\\])/.test(next) && next.length < 2048 ? next : '/shipments';
+  if (typeof next !== 'string' || !next.startsWith('/') || next.length >= 2048 || UNSAFE.test(next)) return HOME;
+  const url = parsedUrl(next, OWN);
+  if (url?.origin !== OWN.origin) return HOME;
+  const local = `${url.pathname}${url.search}${url.hash}`;
+  return local.startsWith('//') ? HOME : local;
+}
+
+/** `text` read as a URL (against `base`), or undefined where the parser refuses it. */
+function parsedUrl(text: string, base?: URL): URL | undefined {
+  try {
+    return new URL(text, base);
+  } catch {
+    return undefined;
+  }
 }
 
 export function sessionHooks(web: FastifyInstance, options: WebOptions): void {
@@ -60,7 +83,7 @@ export function sessionHooks(web: FastifyInstance, options: WebOptions): void {
 
 function sendToSignIn(req: FastifyRequest, reply: FastifyReply) {
   // A form posted after the session ended cannot be replayed; its page can be returned to.
-  const back = req.method === 'GET' ? req.url : (req.headers.referer ? new URL(req.headers.referer, 'http://x').pathname : '/');
+  const back = req.method === 'GET' ? req.url : (parsedUrl(req.headers.referer ?? '/', OWN)?.pathname ?? '/');
   return reply.redirect(`/sign-in?next=${encodeURIComponent(safeNext(back))}`, 303);
 }
 
