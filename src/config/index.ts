@@ -162,6 +162,9 @@ const schema = z.object({
     .optional()
     .describe('port of the SMTP listener that takes e-mail for <account alias>@SVC_INBOUND_DOMAIN on SVC_SMTP_HOST; unset: no listener (0: any free port)'),
   SVC_SMTP_HOST: z.string().min(1).default('127.0.0.1').describe('interface the SVC_SMTP_PORT listener binds to (0.0.0.0 for all)'),
+  SVC_SMTP_MAX_CLIENTS: wholeNumber(1, 10_000)
+    .default(20)
+    .describe('SMTP sessions the SVC_SMTP_PORT listener holds open at once; one more is answered 421 (try again later) and closed'),
   SVC_SMTP_TLS_KEY: z.string().min(1).optional().describe('PEM file of the private key the SVC_SMTP_PORT listener offers STARTTLS with (with SVC_SMTP_TLS_CERT); unset: no STARTTLS'),
   SVC_SMTP_TLS_CERT: z.string().min(1).optional().describe('PEM file of the certificate (chain) for STARTTLS on the SVC_SMTP_PORT listener (with SVC_SMTP_TLS_KEY)'),
   SVC_INBOUND_DOMAIN: z

@@ -253,7 +253,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
       // Read once: a fall-back to a free port reuses the key and certificate read for the first try.
       const tls = await smtpTlsOf(config);
       const listen = (port: number) =>
-        startSmtpListener({ db: database.db, clock: systemClock, settings: documentSettingsFrom(config), tls, host: config.SVC_SMTP_HOST, port, log: workerLog(logger, 'smtp') });
+        startSmtpListener({ db: database.db, clock: systemClock, settings: documentSettingsFrom(config), tls, host: config.SVC_SMTP_HOST, port, limits: { maxClients: config.SVC_SMTP_MAX_CLIENTS }, log: workerLog(logger, 'smtp') });
       smtp = await listen(smtpPort)
         // The port npm start picks for itself gives way to a free one; one the user set does not.
         .catch((err: unknown) => (config.SVC_SMTP_PORT === undefined && (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? listen(0) : Promise.reject(err)))

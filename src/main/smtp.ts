@@ -3,9 +3,11 @@
 // (552), and the 250 comes only once the submission and its documents are committed: a crash
 // before it leaves the message with the sender, who tries again (and a message stored before the
 // crash is not stored twice: acceptEmail knows it again). With SVC_SMTP_TLS_KEY/_CERT the listener
-// offers STARTTLS.
+// offers STARTTLS. Nobody signs in to send, so every session is bounded: how many at once, how long
+// one may sit idle, recipients per message, messages per connection, and a message past the size
+// cap is read to its end and dropped as it comes, never held.
 import { readFile } from 'node:fs/promises';
-import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream } from 'smtp-server';
+import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Config } from '../config/index.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -23,8 +25,27 @@ export interface SmtpListenerOptions {
   tls?: SmtpTls;
   host: string;
   port: number;
+  /** Bounds on sessions; those left out are SMTP_LIMITS'. */
+  limits?: Partial<SmtpLimits>;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
 }
+
+export interface SmtpLimits {
+  /** Sessions open at once; one more is answered 421 and closed (SVC_SMTP_MAX_CLIENTS). */
+  maxClients: number;
+  /** How long a session may stay silent, in ms, before it is answered 421 and closed. */
+  idleMs: number;
+  /** How long close() waits for open sessions before it ends them. */
+  closeMs: number;
+  /** Recipients one message may name; more are answered 452, as RFC 5321 asks. */
+  maxRecipients: number;
+  /** Messages one connection may send; the next MAIL FROM is answered 421 and the connection closed. */
+  maxMessages: number;
+}
+
+// A sending server keeps one connection per destination and sends few recipients per message:
+// these leave it room while a flood of sessions, idle sockets or recipients stays small.
+export const SMTP_LIMITS: SmtpLimits = { maxClients: 20, idleMs: 60_000, closeMs: 10_000, maxRecipients: 50, maxMessages: 100 };
 
 export interface SmtpTls {
   key: Buffer;
@@ -51,16 +72,30 @@ export interface SmtpListener {
 /** An SMTP reply: smtp-server answers with the error's responseCode and message. */
 const reply = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 
-async function readAll(stream: SMTPServerDataStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+/**
+ * The message, or undefined once it has passed `maxBytes`: the rest is still read (the client
+ * waits for the reply at its end) but each chunk is dropped as it comes, so memory stays bounded
+ * by the cap however much is sent.
+ */
+async function readUpTo(stream: SMTPServerDataStream, maxBytes: number): Promise<Buffer | undefined> {
+  let chunks: Buffer[] | undefined = [];
+  let bytes = 0;
+  for await (const chunk of stream) {
+    if (!chunks) continue;
+    bytes += (chunk as Buffer).length;
+    if (bytes > maxBytes || stream.sizeExceeded) chunks = undefined;
+    else chunks.push(chunk as Buffer);
+  }
+  return chunks && !stream.sizeExceeded ? Buffer.concat(chunks, bytes) : undefined;
 }
 
 export async function startSmtpListener(o: SmtpListenerOptions): Promise<SmtpListener> {
   // The account each accepted recipient names, found at RCPT. smtp-server keeps the very address
   // object it gave onRcptTo in the envelope, so DATA reads the answer instead of asking again.
   const accountOf = new WeakMap<SMTPServerAddress, string>();
+  // smtp-server keeps one session object per connection; it counts only the messages it accepted.
+  const messagesOf = new WeakMap<SMTPServerSession, number>();
+  const limits = { ...SMTP_LIMITS, ...o.limits };
   const server = new SMTPServer({
     // Mail is taken for svc's own addresses only, so no sender needs to sign in. Without a key and
     // certificate of its own there is no STARTTLS (smtp-server would offer it with a built-in one).
@@ -68,8 +103,18 @@ export async function startSmtpListener(o: SmtpListenerOptions): Promise<SmtpLis
     disabledCommands: o.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
     ...o.tls,
     size: o.settings.maxBytes,
+    maxClients: limits.maxClients,
+    socketTimeout: limits.idleMs,
+    closeTimeout: limits.closeMs,
+    maxRecipients: limits.maxRecipients,
     logger: false,
     banner: 'svc e-mail submissions',
+    onMailFrom(_address, session, callback) {
+      const messages = (messagesOf.get(session) ?? 0) + 1;
+      messagesOf.set(session, messages);
+      if (messages > limits.maxMessages) return callback(reply(421, `At most ${limits.maxMessages} messages a connection; connect again`));
+      callback();
+    },
     onRcptTo(address, _session, callback) {
       recipientAccount(o.db, o.settings.inboundDomain, address.address).then(
         (account) => {
@@ -84,9 +129,9 @@ export async function startSmtpListener(o: SmtpListenerOptions): Promise<SmtpLis
       );
     },
     onData(stream, session, callback) {
-      readAll(stream)
+      readUpTo(stream, o.settings.maxBytes)
         .then(async (raw) => {
-          if (stream.sizeExceeded) return callback(reply(552, `Message larger than ${o.settings.maxBytes} bytes`));
+          if (!raw) return callback(reply(552, `Message larger than ${o.settings.maxBytes} bytes`));
           // One submission per account the recipients name, each committed before the 250; one
           // stored by an attempt that failed later is found again, not stored twice.
           const accounts = new Set(session.envelope.rcptTo.flatMap((r) => accountOf.get(r) ?? []));
