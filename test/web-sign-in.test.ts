@@ -169,7 +169,7 @@ describe('web sign-in', () => {
   });
 });
 
-test('failed sign-ins are limited per client address for a quarter of an hour', async () => {
+test('failed sign-ins at one account from one address are limited for a quarter of an hour, not other users there', async () => {
   const t = await startWebTestApp();
   try {
     const { email, password } = await t.newUser();
@@ -183,6 +183,9 @@ test('failed sign-ins are limited per client address for a quarter of an hour', 
     assert.equal(blocked.status, 429);
     assert.match(blocked.text, /Too many failed sign-in attempts/);
     assert.ok(Number(blocked.headers.get('retry-after')) > 0);
+    // Another user behind the same address, whom nobody failed against, still signs in.
+    const other = await t.newUser();
+    await t.client().signIn(other.email, other.password);
     t.clock.advance(15 * 60_000);
     await browser.signIn(email, password);
   } finally {

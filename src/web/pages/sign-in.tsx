@@ -81,7 +81,7 @@ export function signInRoutes(web: FastifyInstance, options: WebOptions): void {
       throttle.failed(req.ip, email);
       return sendPage(reply, <SignInPage req={req} next={next} email={email} message="That e-mail address and password do not match." />, 422);
     }
-    throttle.succeeded(email);
+    throttle.succeeded(req.ip, email);
     const session = await startSession(db, clock, user.id);
     setSessionCookie(reply, options, session.token, session.expiresAt);
     return reply.redirect(next, 303);
