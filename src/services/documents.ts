@@ -6,6 +6,7 @@ import type { Clock } from '../clock.ts';
 import { loadConfig, type Config } from '../config/index.ts';
 import { Conflict, Invalid, NotFound, TooLarge, type FieldPath } from '../domain/errors.ts';
 import { isImage, sniffContentType, SNIFFED_TYPES } from '../domain/documents/sniff.ts';
+import { documentFileName } from '../domain/documents/file-name.ts';
 import { signToken, verifyToken } from '../domain/documents/signed-token.ts';
 import { SECOND } from '../domain/time-units.ts';
 import { NotRotatable, rotateImage, type Rotation } from '../documents/rotate-image.ts';
@@ -137,7 +138,7 @@ export async function createDirectUpload(db: Db, clock: Clock, settings: Documen
   if (input.byte_size > settings.maxBytes) throw tooLarge(settings.maxBytes);
   if (input.byte_size < 1) throw new Invalid(BLOB_FIELD, 'byte_size must be at least 1.', 'empty_document');
   const at = clock.now();
-  const blob = await insertBlob(db, { account_id: accountId, filename: input.filename, declared_content_type: input.content_type ?? null, byte_size: input.byte_size, checksum: input.checksum, at });
+  const blob = await insertBlob(db, { account_id: accountId, filename: documentFileName(input.filename), declared_content_type: input.content_type ?? null, byte_size: input.byte_size, checksum: input.checksum, at });
   const secret = await linkSecret(db, settings);
   return {
     blob,

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Address, Email } from 'postal-mime';
 import type { Clock } from '../clock.ts';
 import { Conflict, Invalid, NotFound, TooLarge } from '../domain/errors.ts';
+import { documentFileName } from '../domain/documents/file-name.ts';
 import { withTransaction, type Db, type Queryable } from '../store/db.ts';
 import { findDocuments, insertBlob, type DocumentRow } from '../store/documents.ts';
 import {
@@ -102,7 +103,7 @@ export async function acceptEmail(db: Db, clock: Clock, settings: DocumentSettin
       at,
     });
     const files: { filename: string; declaredContentType: string; bytes: Buffer }[] = mail.attachments.flatMap((a, i) =>
-      typeof a.content === 'string' ? [] : [{ filename: clean(a.filename ?? `attachment-${i + 1}`), declaredContentType: a.mimeType, bytes: Buffer.from(a.content instanceof ArrayBuffer ? a.content : a.content.buffer.slice(a.content.byteOffset, a.content.byteOffset + a.content.byteLength)) }],
+      typeof a.content === 'string' ? [] : [{ filename: documentFileName(a.filename, `attachment-${i + 1}`), declaredContentType: a.mimeType, bytes: Buffer.from(a.content instanceof ArrayBuffer ? a.content : a.content.buffer.slice(a.content.byteOffset, a.content.byteOffset + a.content.byteLength)) }],
     );
     const text = messageText(subject, body);
     if (text) files.unshift({ filename: 'message.txt', declaredContentType: 'text/plain', bytes: text });

@@ -5,6 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Conflict, NotFound } from '../../domain/errors.ts';
+import { documentFileName } from '../../domain/documents/file-name.ts';
 import { DOCUMENT_TYPE_CODES, DOCUMENT_TYPES, findDocumentSchema } from '../../domain/documents/types.ts';
 import { validateBody } from '../../jsonapi/body.ts';
 import { ApiError, badParameter } from '../../jsonapi/errors.ts';
@@ -208,7 +209,8 @@ async function multipartUpload(req: FastifyRequest, services: Services) {
       throw ApiError.of(422, { detail: `The ${member === 'file' ? 'file name' : 'name'} must be at most 500 characters, without NUL.`, code: 'invalid', source: { pointer: `/${member}` } });
     }
   }
-  return { name, ...file };
+  // A file name past the JSON body's limit is refused above; one within it is kept as its base name, as a direct upload's is.
+  return { name, ...file, filename: documentFileName(file.filename) };
 }
 
 const jobRoute = (action: 'reextract' | 'reclassify' | 'relink', summary: string): AnyRouteSpec => ({
