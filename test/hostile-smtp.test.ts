@@ -2,7 +2,7 @@
 // size cap, sent at once and generated chunk by chunk, are each answered 552 while the process's
 // memory stays well under what was sent; sessions past the cap are answered 421 while those open
 // go on delivering; recipients past the cap get 452, messages past the per-connection cap and a
-// silent session get 421.
+// silent session get 421, and a session busy past its time is dropped.
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
@@ -204,9 +204,9 @@ test('sessions past the cap are answered 421 while the open ones still deliver',
   }
 });
 
-test('recipients past the cap get 452, messages past the per-connection cap and a silent session get 421', async () => {
+test('recipients past the cap get 452, messages past the per-connection cap and a silent session get 421, a session past its time is dropped', async () => {
   const accounts = await Promise.all(['One', 'Two', 'Three'].map((name) => account(name)));
-  const listener = await listen({ maxRecipients: 2, maxMessages: 2, idleMs: 1000 });
+  const listener = await listen({ maxRecipients: 2, maxMessages: 2, idleMs: 1000, sessionMs: 3000 });
   try {
     const { session } = await RawSession.open(listener.port);
     assert.deepEqual((await session.envelope(accounts.map((a) => a.to))).map((r) => r.code), [250, 250, 452]);
@@ -217,12 +217,23 @@ test('recipients past the cap get 452, messages past the per-connection cap and 
     assert.equal(third.code, 421, third.text);
     assert.equal((await session.reply()).code, 0, 'the connection is closed');
 
+    const busy = await RawSession.open(listener.port);
+    const started = Date.now();
+    // Busy, never silent for long: the session's time still ends it.
+    while (!busy.session.closed && Date.now() - started < 20_000) {
+      const noop = await busy.session.command('NOOP');
+      if (noop.code !== 250) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.ok(busy.session.closed, 'the busy session was closed');
+    assert.ok(Date.now() - started >= 2900);
+
     const silent = await RawSession.open(listener.port);
     assert.equal((await silent.session.command('EHLO sender.example')).code, 250);
-    const started = Date.now();
+    const silentSince = Date.now();
     const timedOut = await silent.session.reply();
     assert.equal(timedOut.code, 421, timedOut.text);
-    assert.ok(Date.now() - started >= 900);
+    assert.ok(Date.now() - silentSince >= 900);
     silent.session.close();
   } finally {
     await listener.close();

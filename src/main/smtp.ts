@@ -7,6 +7,7 @@
 // one may sit idle, recipients per message, messages per connection, and a message past the size
 // cap is read to its end and dropped as it comes, never held.
 import { readFile } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Config } from '../config/index.ts';
 import type { Clock } from '../clock.ts';
@@ -35,6 +36,8 @@ export interface SmtpLimits {
   maxClients: number;
   /** How long a session may stay silent, in ms, before it is answered 421 and closed. */
   idleMs: number;
+  /** How long a session may last in all, in ms, however busy: a sender that trickles bytes cannot hold its place for ever. */
+  sessionMs: number;
   /** How long close() waits for open sessions before it ends them. */
   closeMs: number;
   /** Recipients one message may name; more are answered 452, as RFC 5321 asks. */
@@ -43,9 +46,10 @@ export interface SmtpLimits {
   maxMessages: number;
 }
 
-// A sending server keeps one connection per destination and sends few recipients per message:
-// these leave it room while a flood of sessions, idle sockets or recipients stays small.
-export const SMTP_LIMITS: SmtpLimits = { maxClients: 20, idleMs: 60_000, closeMs: 10_000, maxRecipients: 50, maxMessages: 100 };
+// A sending server keeps one connection per destination and sends few recipients per message, and
+// a session's time is enough for the largest message over a slow link: these leave it room while a
+// flood of sessions, idle sockets or recipients stays small.
+export const SMTP_LIMITS: SmtpLimits = { maxClients: 20, idleMs: 60_000, sessionMs: 10 * 60_000, closeMs: 10_000, maxRecipients: 50, maxMessages: 100 };
 
 export interface SmtpTls {
   key: Buffer;
@@ -153,6 +157,12 @@ export async function startSmtpListener(o: SmtpListenerOptions): Promise<SmtpLis
     });
   });
   server.on('error', (err: Error) => o.log?.('smtp: listener error', { error: err.message }));
+  // smtp-server bounds silence, not a whole session; past its time the socket is dropped (no reply:
+  // after STARTTLS the raw socket carries TLS records), and the sender tries again later.
+  server.server.on('connection', (socket: Socket) => {
+    const timer = setTimeout(() => socket.destroy(), limits.sessionMs).unref();
+    socket.once('close', () => clearTimeout(timer));
+  });
   const address = server.server.address();
   return {
     port: typeof address === 'object' && address ? address.port : o.port,
