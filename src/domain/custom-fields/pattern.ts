@@ -3,7 +3,8 @@
 // a backtracking engine can (`^(a|a)*$` doubles its time with each character). Patterns are written
 // in JavaScript's syntax (they were checked with `new RegExp(pattern, 'u')` and matched with `.test`,
 // anywhere in the value unless anchored); re2js translates that syntax to RE2's. What RE2 cannot run
-// in linear time (backreferences, lookaround) is refused when the field is defined.
+// in linear time (backreferences, lookaround), and programs too big to run quickly, are refused when
+// the field is defined.
 import { RE2JS } from 're2js';
 
 export interface UserPattern {
@@ -19,7 +20,7 @@ const MAX_CACHED = 1000;
  * program at once, so big counted repetitions (`(a|b|c|d){1000}`) are refused to keep one match of a
  * longest value to a small fraction of a second.
  */
-const MAX_PROGRAM = 2500;
+const MAX_PROGRAM = 1000;
 
 // re2js's translation reads `\k` and `\8`/`\9` as the letter or digit (as JavaScript without the
 // u flag would), not as the backreference they are with it: they are refused, not reinterpreted.
