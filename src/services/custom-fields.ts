@@ -1,6 +1,7 @@
 // Custom fields: the decisions about definitions, options and values. The value rules themselves
 // are pure (src/domain/custom-fields); this checks what needs the account's records (slugs taken,
 // options in use, entities and references that exist) and says where in the request a problem is.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { apiSlugProblem, defaultFormatProblem, referenceTypeProblem } from '../domain/custom-fields/definition.ts';
 import { OPTION_TYPES, isProblem, type DataType, type EntityType, type FieldDefinition, type FieldOption, type ValueProblem } from '../domain/custom-fields/types.ts';
@@ -166,6 +167,8 @@ export async function updateDefinition(db: Queryable, accountId: string, id: str
 
 const SCAN_BATCH = 5_000;
 const EXAMPLES = 5;
+/** How long the check runs before it lets other requests in: a pattern takes a fraction of a second per value at worst, and a definition may have many. */
+const TURN_MS = 20;
 
 /**
  * New rules must hold for the values stored under the old ones: a value the definition would now
@@ -177,9 +180,14 @@ const EXAMPLES = 5;
 async function assertValuesPass(db: Queryable, accountId: string, def: DefinitionRow, options: readonly FieldOption[]): Promise<void> {
   let broken = 0;
   const examples: { id: string; entity_type: EntityType; entity_id: string; problem: string }[] = [];
+  let turn = performance.now();
   for (let cursor: FieldRow | null = null; ; ) {
     const rows: FieldRow[] = await valuesOfDefinition(db, accountId, def.id, cursor, SCAN_BATCH);
     for (const row of rows) {
+      if (performance.now() - turn > TURN_MS) {
+        await nextTurn();
+        turn = performance.now();
+      }
       // A number is checked by its exact decimal (its key), as it was written.
       const stored = def.data_type === 'number' && row.match_keys.length > 0 ? row.match_keys[0].slice(def.id.length + 1) : row.value;
       const parsed = parseValue(def, options, stored);
