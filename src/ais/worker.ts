@@ -19,7 +19,13 @@ export interface AisWorkerOptions {
   retention: RetentionRule;
   /** See IngesterOptions.useReportSecond. */
   useReportSecond: boolean;
+  /** Where failures of the database work are said (svc serve: a log that says a database outage once). */
   log?: (msg: string, fields?: Record<string, unknown>) => void;
+  /**
+   * Where the feeds' connection troubles are said (default: `log`): a refused feed is no database
+   * outage, and must not be taken for one by a log that quiets those.
+   */
+  feedLog?: (msg: string, fields?: Record<string, unknown>) => void;
   counters?: AisCounters;
   /** For tests: how feeds wait between connection attempts, and jitter. */
   feedOptions?: Pick<FeedOptions, 'sleep' | 'random' | 'backoff'>;
@@ -56,7 +62,8 @@ export class AisWorker {
       onError: (err) => options.log?.('AIS decoding thread failed', { err: err.message }),
     });
     this.#feeds = options.feeds.map((address, reader) => {
-      const where = `${address.host}:${address.port}`;
+      // host:port only: a feed address holds nothing secret, and nothing else of it is said.
+      const where = `${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}`;
       return new AisFeed({
         ...options.feedOptions,
         address,
@@ -64,7 +71,7 @@ export class AisWorker {
         onDisconnect: () => this.#decoding.closed(reader),
         onRetry: (waitMs, err) => {
           this.counters.reconnects++;
-          options.log?.('AIS feed connection lost or refused; retrying', { feed: where, waitMs, err: err?.message });
+          (options.feedLog ?? options.log)?.('AIS feed connection lost or refused; retrying', { feed: where, waitMs, err: err?.message });
         },
       });
     });

@@ -112,6 +112,8 @@ async function startAisWorker(config: Config, feeds: AisFeedAddress[], db: Db, c
     retention: { fullResolutionMs: config.SVC_AIS_FULL_RESOLUTION_DAYS * DAY, keepMs: config.SVC_AIS_RETENTION_DAYS === 0 ? null : config.SVC_AIS_RETENTION_DAYS * DAY },
     useReportSecond: clock === systemClock,
     log: outageAwareLog(workerLog(logger, 'ais'), db),
+    // Apart: a feed refusing connections (ECONNREFUSED, as a database may too) is no database outage.
+    feedLog: workerLog(logger, 'ais'),
   });
   registerAisMetrics(metrics.registry, worker.counters);
   await worker.start();
