@@ -38,9 +38,10 @@ function countedByApp(app: FastifyInstance): Admission | undefined {
       await count(token, messages);
       return { ok: true };
     } catch (err) {
-      if (!(err instanceof ApiError) || (err.status !== 401 && err.status !== 429)) throw err;
-      if (err.status === 401) return { ok: false, status: 401, error: 'Unauthorized', message: INVALID_TOKEN };
-      return overLimit(LIMITS.default.limit, Number(err.headers['retry-after']) * 1000, err.errors[0]?.detail);
+      if (err instanceof ApiError && err.status === 401) return { ok: false, status: 401, error: 'Unauthorized', message: INVALID_TOKEN };
+      if (err instanceof ApiError && err.status === 429) return overLimit(LIMITS.default.limit, Number(err.headers['retry-after']) * 1000, err.errors[0]?.detail);
+      // The database away, as REST would answer 503: the key could not be checked.
+      return { ok: false, status: 502, error: 'Bad Gateway', message: 'svc could not check the API key (its database did not answer); try again shortly.', cause: err };
     }
   };
 }
