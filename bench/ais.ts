@@ -76,8 +76,9 @@ async function ingest(db: Db, port: number, lines: number, run: number) {
     retention: { fullResolutionMs: 30 * DAY, keepMs: null },
     useReportSecond: false,
     counters,
-    // The feed closes once all is sent: do not reconnect during the measurement.
-    feedOptions: { sleep: () => sleep(60_000) },
+    // The feed closes once all is sent (long before the decoding thread is through with it): do not
+    // reconnect during the measurement, but do not hold up the stop either.
+    feedOptions: { sleep: (_ms, signal) => sleep(60_000, undefined, { signal }) },
   });
   const started = performance.now();
   await worker.start();

@@ -33,6 +33,11 @@ const BUILD_FILES = ['tsconfig.json', 'bin/build.js'];
 /** Builds kept, newest first: the one started now and those svc processes started earlier may still read. */
 const KEEP_BUILDS = 3;
 const ENTRY = 'src/main/cli.js';
+/**
+ * Modules that run in a thread of their own (worker_threads), each an entry beside the program's
+ * in PROGRAM_DIR under the name given here, where the module starting the thread looks for it.
+ */
+const THREAD_ENTRIES = { 'ais-decoding-thread': 'src/ais/decoding-thread-entry.ts' };
 /** Where the entry and its chunks lie in a build. */
 const PROGRAM_DIR = path.dirname(ENTRY);
 
@@ -115,7 +120,10 @@ async function build(target, esbuild, say) {
   try {
     const result = await esbuild
       .build({
-        entryPoints: [path.join(root, 'src/main/cli.ts')],
+        entryPoints: {
+          cli: path.join(root, 'src/main/cli.ts'),
+          ...Object.fromEntries(Object.entries(THREAD_ENTRIES).map(([name, file]) => [name, path.join(root, file)])),
+        },
         outdir: path.join(work, PROGRAM_DIR),
         entryNames: '[name]',
         chunkNames: 'chunk-[hash]',

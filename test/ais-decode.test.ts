@@ -2,7 +2,7 @@
 // "not available" values, the time of a report, downsampling and the retry waits of a feed.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AisSentenceDecoder, type AisDecoded } from '../src/ais/decode.ts';
+import { AisSentenceDecoder, MAX_MESSAGES_IN_PROGRESS, type AisDecoded } from '../src/ais/decode.ts';
 import { PositionSampler, samplingRule } from '../src/ais/downsample.ts';
 import { backoffDelay } from '../src/ais/feed.ts';
 import { LineSplitter, MAX_LINE_LENGTH, sentenceOf } from '../src/ais/nmea.ts';
@@ -56,6 +56,15 @@ describe('decoding', () => {
     assert.equal(skipped.fragment, 1, 'a corrupted first fragment does not displace the message in progress');
     decoder.reset();
     assert.equal(skipped.fragment, 2, 'the connection dropped with a message unfinished');
+  });
+
+  test('first fragments under ever new ids keep at most MAX_MESSAGES_IN_PROGRESS messages apart; the rest are counted', () => {
+    const skipped = { checksum: 0, malformed: 0, fragment: 0, unsupported: 0, unavailable: 0 };
+    const decoder = new AisSentenceDecoder(skipped);
+    for (let id = 0; id < 1000; id++) assert.equal(decoder.decode(withChecksum(`!AIVDM,2,1,${id},A,${'5'.repeat(60)},0`)).kind, 'partial');
+    assert.equal(skipped.fragment, 1000 - MAX_MESSAGES_IN_PROGRESS);
+    decoder.reset();
+    assert.equal(skipped.fragment, 1000);
   });
 
   test('bad checksums, garbage and unused message types are skipped with a reason; nothing throws', () => {

@@ -7,7 +7,7 @@ import { vesselTrackOfImo } from '../src/store/vessel-positions.ts';
 import { FeedServer, position, voyage } from './support/ais-feed.ts';
 import type { TestDatabase } from './support/database.ts';
 import { forFile } from './support/for-file.ts';
-import { serveDatabase, startServe, stopServe } from './support/svc-process.ts';
+import { freePort, serveDatabase, startServe, stopServe } from './support/svc-process.ts';
 
 let database: TestDatabase;
 forFile(serveDatabase, (s) => (database = s), (s) => s.drop());
@@ -37,5 +37,25 @@ test('svc serve reads the feed, stores positions of a vessel it knows, and stops
   } finally {
     assert.equal(await stopServe(svc), 0);
     await feed.close();
+  }
+});
+
+test('a feed that refuses connections is logged as such, with its host:port, and never as the database being unreachable', async () => {
+  const port = await freePort();
+  const svc = await startServe({ DATABASE_URL: database.url, SVC_SANDBOX: 'false', SVC_AIS_FEEDS: `127.0.0.1:${port}` });
+  try {
+    // The first attempt is refused at once; a few retries follow within seconds.
+    const feedLines = () => svc.stdout().split('\n').filter((l) => l.includes('AIS feed connection'));
+    while (feedLines().length < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+    const record = JSON.parse(feedLines()[0]);
+    assert.equal(record.msg, 'AIS feed connection lost or refused; retrying');
+    assert.equal(record.feed, `127.0.0.1:${port}`);
+    assert.equal(record.worker, 'ais');
+    assert.match(record.err, /ECONNREFUSED/);
+    // The database answers all along: nothing may say otherwise, nor quiet its real errors.
+    assert.doesNotMatch(svc.stdout() + svc.stderr(), /database unreachable/);
+    assert.equal((await fetch(`${svc.origin}/healthz`)).status, 200);
+  } finally {
+    assert.equal(await stopServe(svc), 0);
   }
 });

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { compiledEntry } from '../bin/build.js';
+import { vesselTrackOfImo } from '../src/store/vessel-positions.ts';
+import { FeedServer, position, voyage } from './support/ais-feed.ts';
 import type { TestDatabase } from './support/database.ts';
 import { forFile } from './support/for-file.ts';
 import { runSvc, serveDatabase, startServe, stopServe } from './support/svc-process.ts';
@@ -57,6 +59,22 @@ test('compiled svc serve answers /healthz and the REST API without tsx', { timeo
     assert.equal(((await lines.json()) as { data: { attributes: { scac: string } } }).data.attributes.scac, 'MAEU');
   } finally {
     assert.equal(await stopServe(svc), 0);
+  }
+});
+
+test('compiled svc serve decodes an AIS feed in its decoding thread, without tsx', { timeout: 300_000 }, async () => {
+  const feed = await FeedServer.start();
+  const svc = await startServe({ ...PRODUCTION, DATABASE_URL: database.url, SVC_SANDBOX: 'false', SVC_AIS_FEEDS: `127.0.0.1:${feed.port}` });
+  try {
+    await feed.send([...voyage(353136000, 9811000, 'EVER GIVEN'), position(353136000, 1.25, 103.8)]);
+    // Written within a second of arriving; read until it is there.
+    let stored = 0;
+    while (stored === 0) stored = (await vesselTrackOfImo(database.db, '9811000', new Date('2000-01-01Z'), new Date('2100-01-01Z'))).length;
+    assert.equal(stored, 1);
+    assert.doesNotMatch(svc.stderr(), /decoding thread/);
+  } finally {
+    assert.equal(await stopServe(svc), 0);
+    await feed.close();
   }
 });
 

@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -137,5 +139,48 @@ test('each data folder gets its own password', async () => {
   } finally {
     rmSync(a, { recursive: true, force: true });
     rmSync(b, { recursive: true, force: true });
+  }
+});
+
+test('a shutdown that runs out of time still stops the embedded PostgreSQL', { timeout: 90_000 }, async () => {
+  const dir = path.join(home, 'out-of-time', 'data');
+  // A webhook receiver that never answers: svc's trigger request waits on it for the webhook
+  // timeout, far beyond svc's own limit on a shutdown, so closing the HTTP server hangs.
+  let arrived!: () => void;
+  const arrival = new Promise<void>((resolve) => (arrived = resolve));
+  const receiver = createServer((req) => {
+    req.resume();
+    arrived();
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const svc = await startServe({
+    DATABASE_URL: '',
+    SVC_DATA_DIR: dir,
+    SVC_EMBEDDED_PG_PORT: String(await freePort()),
+    SVC_BOOTSTRAP_API_KEY: KEY,
+    SVC_WEBHOOK_ALLOW_INSECURE: 'true',
+    SVC_WEBHOOK_TIMEOUT_MS: '60000',
+  });
+  const pid = Number(readFileSync(path.join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  try {
+    assert.ok(isAlive(pid));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
+    const pending = fetch(`${svc.base}/webhooks/trigger`, {
+      method: 'POST',
+      headers: { authorization: `Token ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url, event: 'container.created' }),
+    }).catch(() => undefined);
+    await arrival;
+    svc.child.kill('SIGINT');
+    assert.equal(await svc.exited, 1, svc.stderr());
+    assert.match(svc.stderr(), /shutdown did not end within 10 s \(still stopping the HTTP server\); exiting/);
+    await pending;
+    // Told to stop as svc exited; a fast shutdown takes moments.
+    for (let i = 0; i < 200 && isAlive(pid); i++) await delay(50);
+    assert.equal(isAlive(pid), false, `the embedded PostgreSQL (pid ${pid}) outlived svc`);
+  } finally {
+    receiver.closeAllConnections();
+    receiver.close();
+    if (isAlive(pid)) process.kill(pid, 'SIGINT');
   }
 });

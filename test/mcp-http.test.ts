@@ -108,7 +108,7 @@ describe('authentication', () => {
     }
   });
 
-  test('a key revoked after it was checked: the tool fails, and the next request is refused at once', async () => {
+  test('a key revoked after it was used is refused at the next request: svc serve reads the key with every count', async () => {
     const { accountId, key } = await t.newAccount('Revoked later');
     used.push(key);
     const client = await mcpClient(`${t.baseUrl}/mcp`, { authorization: `Bearer ${key}` });
@@ -116,9 +116,7 @@ describe('authentication', () => {
       assert.notEqual((await client.callTool({ name: 'get_supported_shipping_lines', arguments: {} })).isError, true);
       const [row] = await listApiKeys(t.db, accountId);
       await revokeApiKey(t.db, row.id, new Date());
-      // Still remembered as good, so the request is served; the REST 401 inside evicts the key.
-      const failed = await client.callTool({ name: 'get_supported_shipping_lines', arguments: {} });
-      assert.equal(failed.isError, true);
+      await assert.rejects(client.callTool({ name: 'get_supported_shipping_lines', arguments: {} }), (err: Error & { code?: number }) => err.code === 401);
     } finally {
       await client.close();
     }
@@ -228,29 +226,28 @@ describe('rate limits: MCP traffic is REST traffic of the same key', () => {
     assert.fail('the REST limit never applied');
   };
 
-  test('a key checked earlier and over its limit now: the tool call fails with the limit named', async () => {
+  test('a key connected earlier and over its limit now: the tool call is refused with the limit named', async () => {
     const { key } = await t.newAccount('Busy');
     used.push(key);
     const client = await mcpClient(`${t.baseUrl}/mcp`, { authorization: `Bearer ${key}` });
     try {
       await exhaust(key);
-      const result = await client.callTool({ name: 'get_supported_shipping_lines', arguments: {} });
-      assert.equal(result.isError, true);
-      assert.match(JSON.stringify(result.content), /rate limit/i);
+      await assert.rejects(client.callTool({ name: 'get_supported_shipping_lines', arguments: {} }), (err: Error & { code?: number }) => err.code === 429 && /rate limit/i.test(err.message));
     } finally {
       await client.close();
     }
   });
 
-  test('a key over its limit at verification: HTTP 429 with Retry-After', async () => {
+  test('a key over its limit: HTTP 429 with Retry-After and a JSON-RPC error', async () => {
     const { key } = await t.newAccount('Busier');
     used.push(key);
     await exhaust(key);
     const res = await mcpHttpRequest(`${t.baseUrl}/mcp`, { headers: { authorization: `Bearer ${key}` }, body: TOOLS_LIST });
     assert.equal(res.status, 429);
     assert.match(String(res.headers['retry-after']), /^\d+$/);
-    assert.equal(res.body.error, 'Too Many Requests');
-    assert.match(res.body.message, /rate limit/i);
+    assert.equal(res.body.jsonrpc, '2.0');
+    assert.equal(res.body.id, TOOLS_LIST.id);
+    assert.match(res.body.error.message, /rate limit/i);
   });
 });
 

@@ -286,10 +286,11 @@ test('errors come back as isError results that say what went wrong', async () =>
 
 test('a rate-limited key gets a result that says when to retry', async () => {
   const { key } = await t.newAccount('Busy');
-  // Connected first (the key checked and remembered), then over the limit through REST: a key
-  // already over it when first seen gets HTTP 429 instead (test/mcp-http.test.ts).
+  // Connecting counts two (initialize, initialized), 97 REST requests, then the tool call is the
+  // 100th, let in, and its REST call the 101st, refused: a key already over the limit gets HTTP
+  // 429 for the MCP request itself instead (test/mcp-rate-limit.test.ts).
   const busy = await connectMcp(t, { key });
-  for (let i = 0; i < 100; i++) await t.request('GET', '/v2/shipping_lines', { key });
+  for (let i = 0; i < 97; i++) await t.request('GET', '/v2/shipping_lines', { key });
   try {
     const text = await fails('get_supported_shipping_lines', {}, busy);
     assert.match(text, /rate limit/i);

@@ -10,7 +10,7 @@ import { buildApp } from '../src/http/app.ts';
 import { Registry } from 'prom-client';
 import { registerRateLimitMetrics, type RateLimiter } from '../src/services/rate-limiters.ts';
 import type { TestApp } from './support/app.ts';
-import { SlidingWindowLog } from '../src/services/sliding-window-log.ts';
+import { SlidingWindowLog } from '../src/domain/sliding-window-log.ts';
 import { forFile } from './support/for-file.ts';
 import { backends, REDIS_URL, redisAnswers, redisSkipReason, startAppCounting } from './support/rate-limit-backends.ts';
 

@@ -16,6 +16,8 @@ export interface AisCounters {
   positionsDropped: number;
   /** Times a feed connection was lost or could not be made and was tried again. */
   reconnects: number;
+  /** Feed text dropped unread because decoding was too far behind (bytes). */
+  bytesDropped: number;
 }
 
 export function newAisCounters(): AisCounters {
@@ -27,6 +29,7 @@ export function newAisCounters(): AisCounters {
     positionsStored: 0,
     positionsDropped: 0,
     reconnects: 0,
+    bytesDropped: 0,
   };
 }
 
@@ -59,5 +62,6 @@ export function registerAisMetrics(registry: Registry, counters: AisCounters): v
   counter(registry, 'svc_ais_static_reports_total', 'AIS static and voyage reports decoded (types 5, 24)', () => counters.staticReports);
   counter(registry, 'svc_ais_positions_stored_total', 'Vessel positions written after matching and downsampling', () => counters.positionsStored);
   counter(registry, 'svc_ais_positions_dropped_total', 'Vessel positions lost because the database could not take them in time', () => counters.positionsDropped);
+  counter(registry, 'svc_ais_bytes_dropped_total', 'AIS feed text dropped unread because decoding could not keep up (bytes)', () => counters.bytesDropped);
   counter(registry, 'svc_ais_reconnects_total', 'AIS feed connections lost or refused and tried again', () => counters.reconnects);
 }

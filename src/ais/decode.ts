@@ -43,6 +43,12 @@ const skipped = (reason: AisSkipReason) => ({ kind: 'skipped', reason }) as cons
 const POSITION_TYPES = new Set([1, 2, 3, 18, 19]);
 
 /**
+ * Multi-sentence messages in progress on one feed, at most: NMEA's sequential message id is one
+ * digit, so a feed that keeps more apart is not sending AIS; the oldest is dropped (a fragment).
+ */
+export const MAX_MESSAGES_IN_PROGRESS = 32;
+
+/**
  * Shortest payload, in 6-bit characters, that holds the fields svc needs of each type (up to the
  * time stamp of a position report, up to the ship type of a type 5; text fields cut short are
  * read short). ggencoder reads bits past the end of a payload as zeros (a cut-off position
@@ -90,8 +96,12 @@ export class AisSentenceDecoder {
       // A corrupted fragment must not displace a message in progress: its checksum first.
       if (!checksumOk(sentence)) return skipped('checksum');
       if (number === 1) {
-        if (this.#sessions.has(key)) this.skipped.fragment++;
+        if (this.#sessions.delete(key)) this.skipped.fragment++;
         this.#sessions.set(key, (session = {}));
+        if (this.#sessions.size > MAX_MESSAGES_IN_PROGRESS) {
+          this.#sessions.delete(this.#sessions.keys().next().value!);
+          this.skipped.fragment++;
+        }
       } else session = this.#sessions.get(key) ?? {};
       last = number === count;
       if (last) this.#sessions.delete(key);
@@ -116,6 +126,17 @@ export class AisSentenceDecoder {
     this.skipped.fragment += this.#sessions.size;
     this.#sessions.clear();
   }
+}
+
+/** The reports `lines` give, in order; each line that gives none is counted in `skipped` by its reason. */
+export function reportsOf(decoder: AisSentenceDecoder, lines: readonly string[], skipped: Record<AisSkipReason, number>): (AisPositionReport | AisStaticReport)[] {
+  const reports: (AisPositionReport | AisStaticReport)[] = [];
+  for (const line of lines) {
+    const decoded = decoder.decode(line);
+    if (decoded.kind === 'position' || decoded.kind === 'static') reports.push(decoded);
+    else if (decoded.kind === 'skipped') skipped[decoded.reason]++;
+  }
+  return reports;
 }
 
 function report(d: InstanceType<typeof AisDecode>): AisDecoded {

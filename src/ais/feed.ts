@@ -22,8 +22,8 @@ const IDLE_TIMEOUT_MS = 120_000;
 
 export interface FeedOptions {
   address: FeedAddress;
-  /** Text as it arrives (latin1: NMEA is ASCII, and no byte can make it throw). */
-  onData(chunk: string): void;
+  /** Text as it arrives (latin1: NMEA is ASCII, and no byte can make it throw); false pauses reading until `resume`. */
+  onData(chunk: string): boolean | void;
   /** The connection ended (its unfinished multi-sentence messages are lost). */
   onDisconnect?(): void;
   /** Each retry, after a connection was lost or refused. */
@@ -50,6 +50,11 @@ export class AisFeed {
 
   start(): void {
     this.#running ??= this.#run();
+  }
+
+  /** Reads again after onData asked for a pause. */
+  resume(): void {
+    this.#socket?.resume();
   }
 
   async stop(): Promise<void> {
@@ -84,7 +89,7 @@ export class AisFeed {
       socket.setTimeout(IDLE_TIMEOUT_MS, () => socket.destroy(new Error(`no data for ${IDLE_TIMEOUT_MS / 1000} s`)));
       socket.on('data', (chunk: string) => {
         gotData = true;
-        this.options.onData(chunk);
+        if (this.options.onData(chunk) === false) socket.pause();
       });
       socket.on('error', (e) => (err = e));
       socket.on('close', () => {

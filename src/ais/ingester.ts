@@ -6,7 +6,7 @@ import { DAY, HOUR, MINUTE } from '../domain/time-units.ts';
 import type { Db } from '../store/db.ts';
 import { aisMatchData, insertVesselPositions, upsertAisIdentities, type AisIdentity, type VesselPosition } from '../store/vessel-positions.ts';
 import { newAisCounters, type AisCounters } from './counters.ts';
-import { AisSentenceDecoder, type AisPositionReport, type AisStaticReport } from './decode.ts';
+import { AisSentenceDecoder, reportsOf, type AisPositionReport, type AisStaticReport } from './decode.ts';
 import { PositionSampler, samplingRule } from './downsample.ts';
 import { LineSplitter } from './nmea.ts';
 import { reportTime } from './report-time.ts';
@@ -35,6 +35,20 @@ const CARRIER_VESSELS_WITHIN_MS = 180 * DAY;
 const IDENTITY_REFRESH_MS = HOUR;
 /** One INSERT carries at most this many positions. */
 const MAX_INSERT = 5000;
+/**
+ * MMSIs remembered at most, in the memory of static reports and of positions held for one: a
+ * feed may name any number of them (a hostile one makes them up), so the oldest are forgotten.
+ * Above the number of vessels a worldwide feed hears in a day.
+ */
+const MAX_MMSIS = 300_000;
+const MAX_HELD = 50_000;
+
+/** Sets `key` as the newest entry of `map`, forgetting the oldest beyond `max`. */
+function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value!);
+}
 
 /** An IMO number as svc's vessels and AIS give it: seven digits ("IMO 9811000" → "9811000"). */
 const imoKey = (imo: string) => /(\d{7})\s*$/.exec(imo)?.[1] ?? null;
@@ -119,19 +133,8 @@ export class AisIngester {
         reader.lines(lines, receivedMs);
       },
       lines: (lines, receivedMs) => {
-        const { counters } = this;
-        counters.sentences += lines.length;
-        for (const line of lines) {
-          const decoded = decoder.decode(line);
-          if (decoded.kind === 'position') this.#position(decoded, receivedMs);
-          else if (decoded.kind === 'static') this.#static(decoded, receivedMs);
-          else if (decoded.kind === 'skipped') counters.skipped[decoded.reason]++;
-        }
-        this.#sweep(receivedMs);
-        if (this.#queue.length >= this.#batchSize && !this.#flushPending) {
-          this.#flushPending = true;
-          void this.flush().finally(() => (this.#flushPending = false));
-        }
+        this.counters.sentences += lines.length;
+        this.reports(reportsOf(decoder, lines, this.counters.skipped), receivedMs);
       },
       reset: () => {
         decoder.reset();
@@ -139,6 +142,19 @@ export class AisIngester {
       },
     };
     return reader;
+  }
+
+  /** Reports decoded from lines received at `receivedMs` (here, or in the decoding thread). */
+  reports(reports: readonly (AisPositionReport | AisStaticReport)[], receivedMs: number): void {
+    for (const report of reports) {
+      if (report.kind === 'position') this.#position(report, receivedMs);
+      else this.#static(report, receivedMs);
+    }
+    this.#sweep(receivedMs);
+    if (this.#queue.length >= this.#batchSize && !this.#flushPending) {
+      this.#flushPending = true;
+      void this.flush().finally(() => (this.#flushPending = false));
+    }
   }
 
   /**
@@ -167,7 +183,7 @@ export class AisIngester {
       headingDegrees: report.headingDegrees,
     };
     if (tracked) this.#enqueue(position);
-    else this.#held.set(mmsi, position);
+    else setBounded(this.#held, mmsi, position, MAX_HELD);
   }
 
   #enqueue(position: VesselPosition): void {
@@ -191,7 +207,7 @@ export class AisIngester {
   #static(report: AisStaticReport, receivedMs: number): void {
     this.counters.staticReports++;
     const { mmsi } = report;
-    if (report.imo !== null) this.#imoOfMmsi.set(mmsi, report.imo);
+    if (report.imo !== null) setBounded(this.#imoOfMmsi, mmsi, report.imo, MAX_MMSIS);
     const tracked = this.#tracked(mmsi);
     const held = this.#held.get(mmsi);
     if (held) {
@@ -206,6 +222,11 @@ export class AisIngester {
     if (written && written.key === key && receivedMs - written.atMs < IDENTITY_REFRESH_MS) return;
     this.#written.set(mmsi, { key, atMs: receivedMs });
     this.#identities.set(mmsi, identity);
+  }
+
+  /** Positions held for a static report of their MMSI. */
+  get held(): number {
+    return this.#held.size;
   }
 
   /** Positions waiting to be written. */

@@ -6,6 +6,7 @@ import { ApiError, errorObject } from '../jsonapi/errors.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { databaseUnavailableError } from './database-unavailable.ts';
 import { refuseWhileClosing } from './draining.ts';
+import { countKeyRequestsIn } from './auth.ts';
 import { apiErrorOf } from './domain-errors.ts';
 import { clientErrorHandler, requestIdOf, stampRequestId, withRequestId } from './error-documents.ts';
 import { collectReadRoutes } from './in-process-reads.ts';
@@ -96,6 +97,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Before any route: svc serve's MCP server reads /v2 in memory by the same routes (in-process-reads.ts).
   collectReadRoutes(app, ROUTER_OPTIONS);
+  // svc serve's MCP server counts each of its requests against the key's limit as REST does.
+  countKeyRequestsIn(app, options.db, options.clock, options.rateLimiter);
   // Callback style: an async hook costs every request a promise for nothing to wait on.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);

@@ -11,6 +11,8 @@ export interface Database {
   db: Db;
   embedded: boolean;
   close(): Promise<void>;
+  /** Tells the embedded server to stop, without waiting (nothing with DATABASE_URL): for a process about to exit. */
+  stopServerNow(): void;
 }
 
 /** `log` says what the user should see at start; `poolLog` hears of connections lost later. */
@@ -32,8 +34,12 @@ export async function openDatabase(config: Config, log: (msg: string) => void, p
     db,
     embedded: embedded !== undefined,
     async close() {
-      await db.end();
-      await embedded?.stop();
+      try {
+        await db.end();
+      } finally {
+        await embedded?.stop();
+      }
     },
+    stopServerNow: () => embedded?.stopNow(),
   };
 }

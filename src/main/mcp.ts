@@ -4,8 +4,11 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { apiBaseUrl, type Config } from '../config/index.ts';
 import { timeoutOptions } from '../http/server-timeouts.ts';
-import type { KeyCache } from '../mcp/auth.ts';
-import { mcpHttp } from '../mcp/http.ts';
+import { keyRequestsOf } from '../http/auth.ts';
+import { LIMITS, WINDOW_MS } from '../http/rate-limit.ts';
+import { ApiError } from '../jsonapi/errors.ts';
+import { INVALID_TOKEN, type KeyCache } from '../mcp/auth.ts';
+import { mcpHttp, overLimit, type Admission } from '../mcp/http.ts';
 import { injectFetch } from './inject-fetch.ts';
 import { createLogger, say } from './logger.ts';
 import { listenFailure, StartError } from './start-errors.ts';
@@ -19,7 +22,29 @@ const pluginSettings = (config: McpSettings, boundHost: string) => ({
   allowedHosts: config.SVC_MCP_ALLOWED_HOSTS,
   allowedOrigins: config.SVC_MCP_ALLOWED_ORIGINS,
   fallbackToken: config.SVC_API_TOKEN,
+  limit: { max: LIMITS.default.limit, windowMs: WINDOW_MS },
 });
+
+/**
+ * MCP messages counted by `app`'s own limiter in the default bucket, the key read with each count
+ * (so a revoked key is refused at once): REST and MCP share one budget. The REST calls a tool
+ * then makes count as well, as any client's do.
+ */
+function countedByApp(app: FastifyInstance): Admission | undefined {
+  const count = keyRequestsOf(app);
+  if (!count) return undefined;
+  return async (token, messages) => {
+    try {
+      await count(token, messages);
+      return { ok: true };
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return { ok: false, status: 401, error: 'Unauthorized', message: INVALID_TOKEN };
+      if (err instanceof ApiError && err.status === 429) return overLimit(LIMITS.default.limit, Number(err.headers['retry-after']) * 1000, err.errors[0]?.detail);
+      // The database away, as REST would answer 503: the key could not be checked.
+      return { ok: false, status: 502, error: 'Bad Gateway', message: 'svc could not check the API key (its database did not answer); try again shortly.', cause: err };
+    }
+  };
+}
 
 /**
  * MCP at /mcp and /api/mcp of svc's own app, before it listens. Without SVC_API_BASE_URL the
@@ -31,7 +56,7 @@ export function mountMcp(app: FastifyInstance, config: McpSettings, boundHost: s
     ...pluginSettings(config, boundHost),
     paths: ['/mcp', '/api/mcp'],
     apiBaseUrl: () => config.SVC_API_BASE_URL ?? localBase(),
-    ...(config.SVC_API_BASE_URL ? {} : { fetch: injectFetch(app, { readsAsData: true }) }),
+    ...(config.SVC_API_BASE_URL ? {} : { fetch: injectFetch(app, { readsAsData: true }), admit: countedByApp(app) }),
     ...(keys ? { keys } : {}),
   });
 }

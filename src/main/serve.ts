@@ -112,6 +112,8 @@ async function startAisWorker(config: Config, feeds: AisFeedAddress[], db: Db, c
     retention: { fullResolutionMs: config.SVC_AIS_FULL_RESOLUTION_DAYS * DAY, keepMs: config.SVC_AIS_RETENTION_DAYS === 0 ? null : config.SVC_AIS_RETENTION_DAYS * DAY },
     useReportSecond: clock === systemClock,
     log: outageAwareLog(workerLog(logger, 'ais'), db),
+    // Apart: a feed refusing connections (ECONNREFUSED, as a database may too) is no database outage.
+    feedLog: workerLog(logger, 'ais'),
   });
   registerAisMetrics(metrics.registry, worker.counters);
   await worker.start();
@@ -144,6 +146,9 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   process.on('exit', () => lock.release());
   const logger = createLogger(config.SVC_LOG_LEVEL);
   const database = await openDatabase(config, say, databaseLog(logger));
+  // However svc ends (a shutdown that ran out of time, an error), the embedded server it started
+  // is told to stop: it would otherwise outlive svc, holding the port and the data folder.
+  process.on('exit', () => database.stopServerNow());
   const rateLimiter = await chooseRateLimiter({ redisUrl: config.SVC_REDIS_URL, embeddedDatabase: database.embedded, log: workerLog(logger, 'rate-limit') });
   let sandbox: SandboxCarriers | undefined;
   let app: FastifyInstance | undefined;
@@ -170,7 +175,10 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const stopAll = async () => {
     for (const [name, step] of steps) {
       stopping = name;
-      await step()?.catch(() => {});
+      // A step that throws, even at once, does not keep the later ones (the database last) from running.
+      await Promise.resolve()
+        .then(step)
+        .catch(() => {});
     }
   };
   let closing = false;
@@ -179,7 +187,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     closing = true;
     say(`${signal} received, shutting down`);
     const force = setTimeout(() => {
-      say(`shutdown did not end within ${SHUTDOWN_LIMIT_MS / 1000} s (still stopping ${stopping}); exiting`);
+      say(`shutdown did not end within ${SHUTDOWN_LIMIT_MS / 1000} s (still stopping ${stopping}); exiting${database.embedded ? ' (the embedded PostgreSQL is told to stop)' : ''}`);
       process.exit(1);
     }, SHUTDOWN_LIMIT_MS);
     force.unref();

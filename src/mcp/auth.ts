@@ -19,8 +19,15 @@ export type KeyCheck =
 export const MISSING_TOKEN = 'Missing valid Authorization header. Use `Authorization: Bearer <token>` or `Authorization: Token <token>`.';
 export const INVALID_TOKEN = 'Invalid or expired token.';
 
+/**
+ * How long a key REST accepted is trusted without asking again where MCP is a REST client over
+ * HTTP (svc mcp): so long a revoked key may still be let in. svc serve keeps no such memory: its
+ * MCP requests read the key with every count (http.ts, Admission).
+ */
+export const KEY_TTL_MS = 5_000;
+
 export interface KeyCacheOptions {
-  /** How long a key REST accepted is trusted without asking again (default 30 s). */
+  /** How long a key REST accepted is trusted without asking again (default KEY_TTL_MS). */
   ttlMs?: number;
   /** Keys remembered at most; the oldest go first (default 1000). */
   maxEntries?: number;
@@ -39,7 +46,7 @@ export class KeyCache {
   private readonly until = new Map<string, number>();
 
   constructor(options: KeyCacheOptions = {}) {
-    this.ttlMs = options.ttlMs ?? 30_000;
+    this.ttlMs = options.ttlMs ?? KEY_TTL_MS;
     this.maxEntries = options.maxEntries ?? 1000;
     this.now = options.now ?? Date.now;
   }
@@ -85,7 +92,9 @@ export class KeyCache {
 }
 
 // The one-shot hash: a sixth of createHash's cost, and this runs on every MCP request.
-const digest = (token: string) => hash('sha256', token, 'base64url');
+/** What a key is known by in memory: its SHA-256, never the key itself (a heap dump must not hold keys). */
+export const keyDigest = (token: string) => hash('sha256', token, 'base64url');
+const digest = keyDigest;
 
 /** A failed verification as the HTTP answer it becomes. */
 function refusal(err: unknown): KeyCheck {

@@ -17,6 +17,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { memoize } from '../memoize.ts';
+import { parsedJson } from './json-body.ts';
 
 // A client sends the same Content-Type every time: each is parsed once (bounded: clients choose them).
 const jsonContentType = memoize(isJsonContentType, 1_000);
@@ -27,6 +28,8 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export interface PostedRequest {
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body's JSON when the caller parsed it already (`value` undefined: it is not JSON). */
+  json?: { value: unknown };
 }
 
 /**
@@ -35,7 +38,7 @@ export interface PostedRequest {
  * a single, valid, non-initialize request and a supported MCP-Protocol-Version (or none).
  * Undefined for anything else, which that transport then answers itself.
  */
-export function plainRequest({ headers, body }: PostedRequest): JSONRPCRequest | undefined {
+export function plainRequest({ headers, body, json }: PostedRequest): JSONRPCRequest | undefined {
   const accept = headers.accept;
   if (typeof accept !== 'string' || !accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
   const contentType = headers['content-type'];
@@ -43,13 +46,8 @@ export function plainRequest({ headers, body }: PostedRequest): JSONRPCRequest |
   const version = headers['mcp-protocol-version'];
   if (version !== undefined && (typeof version !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return undefined;
   if (body.length > MAX_BODY_BYTES / 3 && Buffer.byteLength(body) > MAX_BODY_BYTES) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-  if (Array.isArray(raw)) return undefined;
+  const raw = (json ?? parsedJson(body)).value;
+  if (raw === undefined || Array.isArray(raw)) return undefined;
   // The request schema is the first of the message union the SDK's transport parses with, so a
   // body it accepts is one the transport would take as this request; one parse, not two.
   const request = commonRequest(raw) ?? schemaRequest(raw);

