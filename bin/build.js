@@ -115,7 +115,9 @@ async function build(target, esbuild, say) {
   try {
     const result = await esbuild
       .build({
-        entryPoints: [path.join(root, 'src/main/cli.ts')],
+        // The extraction process's entry (src/documents/extraction-processes.ts forks it) lies beside
+        // the program's, so the modules bundled into it have the program's locations too.
+        entryPoints: [path.join(root, 'src/main/cli.ts'), path.join(root, 'src/documents/extraction-child.ts')],
         outdir: path.join(work, PROGRAM_DIR),
         entryNames: '[name]',
         chunkNames: 'chunk-[hash]',
