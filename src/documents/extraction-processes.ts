@@ -133,6 +133,12 @@ class ExtractionProcess {
 
 let nextJobId = 0;
 
+/** Every process started and not yet exited: svc's exit ends them, busy or not. */
+const running = new Set<ExtractionProcess>();
+const endAll = () => {
+  for (const proc of running) proc.end();
+};
+
 /** Up to `size` processes, one job each at a time; more jobs wait their turn. */
 class ProcessPool {
   readonly #idle: ExtractionProcess[] = [];
@@ -182,7 +188,15 @@ class ProcessPool {
       clearTimeout(proc.idle);
       if (!proc.exited) return proc;
     }
-    return new ExtractionProcess(this.limits.memoryMb);
+    const proc = new ExtractionProcess(this.limits.memoryMb);
+    // A process busy in pdf.js reads no message, not even its parent's end, until its job is done.
+    if (running.size === 0) process.once('exit', endAll);
+    running.add(proc);
+    proc.child.once('exit', () => {
+      running.delete(proc);
+      if (running.size === 0) process.off('exit', endAll);
+    });
+    return proc;
   }
 
   #rest(proc: ExtractionProcess): void {
@@ -193,6 +207,14 @@ class ProcessPool {
     }, IDLE_EXIT_MS).unref();
     this.#idle.push(proc);
   }
+}
+
+/**
+ * Ends every extraction process, idle or busy, as svc stops: a job still running is thrown (the
+ * document is taken again later), not failed.
+ */
+export function stopExtractionProcesses(): void {
+  endAll();
 }
 
 const pools = new Map<string, ProcessPool>();

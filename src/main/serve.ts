@@ -10,7 +10,7 @@ import { aisFeeds, feedLabel, type AisFeedAddress } from '../config/ais-feeds.ts
 import { appUrl, type Config } from '../config/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { DAY } from '../domain/time-units.ts';
-import { extractInChild } from '../documents/extraction-processes.ts';
+import { extractInChild, stopExtractionProcesses } from '../documents/extraction-processes.ts';
 import { buildApp } from '../http/app.ts';
 import { metricsOnApiPort, startMetricsServer } from '../http/metrics.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
@@ -162,6 +162,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     ['the tracking worker', () => worker?.stop()],
     ['the webhook delivery worker', () => delivery?.stop()],
     ['the document worker', () => documents?.stop()],
+    ['the extraction processes', () => Promise.resolve(stopExtractionProcesses())],
     ['the AIS worker', () => ais?.stop()],
     ['the sandbox', () => sandbox?.close()],
     ['the rate limiter', () => rateLimiter.close()],
