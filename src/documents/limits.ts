@@ -6,11 +6,11 @@
 
 /**
  * Pages of a PDF's text layer read at most: the numbers svc tracks are on a shipping document's
- * first pages, and a long manifest's first hundred hold more than any shipment has.
+ * first pages, and these pages of a long manifest already name more than any shipment has.
  */
 export const MAX_PDF_PAGES = 100;
 
-/** Characters of text kept from one document (about a thousand dense pages): reading stops there. */
+/** Characters of text kept from one document, more than any shipping document holds: reading stops there. */
 export const MAX_TEXT_CHARS = 2_000_000;
 
 /**
@@ -44,8 +44,8 @@ export const RECYCLE_AFTER_BYTES = 1024 * 1024;
 /** A process whose resident memory grew this much over its start is ended after its job. */
 export const RECYCLE_GROWTH_MB = 100;
 
-/** Jobs one process runs before it is replaced: fragmentation builds up even without large files. */
-export const RECYCLE_AFTER_JOBS = 200;
+/** Jobs one process runs before it is replaced: fragmentation builds up even without large files, and a start (loading pdf.js) is dear enough to be rare. */
+export const RECYCLE_AFTER_JOBS = 1000;
 
 /** An idle process exits after this long: svc's memory goes back to its baseline when no file comes. */
 export const IDLE_EXIT_MS = 30_000;
