@@ -121,7 +121,8 @@ class ExtractionProcess {
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         if (this.ended) finish({ fault: 'the extraction process was stopped' });
         else if (this.heapExhausted) finish({ stopped: memory });
-        else finish({ stopped: `the process ${doing} ended (${signal ?? `exit code ${code}`}): ${this.stderr.split('\n').at(-1) ?? ''}` });
+        // Its stderr stays out of the reason, which the client reads: it names svc's files.
+        else finish({ stopped: `the process ${doing} ended (${signal ?? `exit code ${code}`})` });
       };
       this.child.on('message', onMessage);
       // 'close' comes after the last of its stderr, which says when V8 ran out of heap.
@@ -202,7 +203,8 @@ class ProcessPool {
   #rest(proc: ExtractionProcess): void {
     proc.hold(false);
     proc.idle = setTimeout(() => {
-      this.#idle.splice(this.#idle.indexOf(proc), 1);
+      const at = this.#idle.indexOf(proc);
+      if (at >= 0) this.#idle.splice(at, 1);
       proc.end();
     }, IDLE_EXIT_MS).unref();
     this.#idle.push(proc);
