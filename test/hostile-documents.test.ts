@@ -12,7 +12,7 @@ import { runInNewContext } from 'node:vm';
 import { createDeflate } from 'node:zlib';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { extractInChild, type ExtractionLimits } from '../src/documents/extraction-processes.ts';
-import { MAX_MAIL_ATTACHMENTS, MAX_PDF_PAGES } from '../src/documents/limits.ts';
+import { MAX_MAIL_ATTACHMENTS, MAX_PDF_PAGES, MAX_RFC822_DEPTH } from '../src/documents/limits.ts';
 import { Invalid } from '../src/domain/errors.ts';
 import { defaultDocumentSettings } from '../src/services/documents.ts';
 import { DocumentWorker } from '../src/services/documents-worker.ts';
@@ -224,6 +224,17 @@ test('the attachments past the first ones are reported skipped, each with the bo
     Array.from({ length: 10 }, (_, i) => `note-${MAX_MAIL_ATTACHMENTS + i + 1}.txt`),
   );
   for (const { reason } of accepted.skipped) assert.equal(reason, `The message has more than ${MAX_MAIL_ATTACHMENTS} attachments; svc takes the first ${MAX_MAIL_ATTACHMENTS}.`);
+});
+
+test(`messages inside messages are read ${MAX_RFC822_DEPTH} deep, no deeper`, async () => {
+  let raw = await new MailComposer({ from: 'a@x.example', to: 'b@x.example', subject: 'level 8', text: 'Body of level 8.' }).compile().build();
+  for (let level = 7; level >= 0; level--) {
+    const forwarded = { filename: `level-${level + 1}.eml`, content: raw, contentType: 'message/rfc822' };
+    raw = await new MailComposer({ from: 'a@x.example', to: 'b@x.example', subject: `level ${level}`, text: `Body of level ${level}.`, attachments: [forwarded] }).compile().build();
+  }
+  const read = await extractInChild(raw, 'message/rfc822', defaultDocumentSettings.extraction);
+  const levels = [...read.text.matchAll(/Body of level (\d)\./g)].map((m) => Number(m[1]));
+  assert.deepEqual(levels, Array.from({ length: MAX_RFC822_DEPTH + 1 }, (_, i) => i));
 });
 
 test('a message that cannot be parsed within the time bound is refused as malformed, the bound named', async () => {

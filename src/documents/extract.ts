@@ -43,8 +43,9 @@ async function readEmail(bytes: Uint8Array, depth: number): Promise<ReadText> {
   for (const attachment of mail.attachments) {
     if (chars >= MAX_TEXT_CHARS) break;
     const type = attachment.mimeType.toLowerCase();
-    // A message inside messages deeper than MAX_RFC822_DEPTH is left unread.
-    if (type === 'message/rfc822' && depth >= MAX_RFC822_DEPTH) continue;
+    // A message inside messages deeper than MAX_RFC822_DEPTH is left unread (postal-mime reads
+    // inline ones itself, to the same depth, and marks the next).
+    if (type === 'message/rfc822' && (attachment.tooDeep || depth >= MAX_RFC822_DEPTH)) continue;
     if (type === 'message/rfc822' || type === 'application/pdf' || type.startsWith('image/') || type.startsWith('text/')) {
       const part = await readText(attachment.content, type, depth + 1);
       parts.push(part);

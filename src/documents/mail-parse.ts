@@ -8,6 +8,8 @@ export interface MailAttachment {
   filename: string | null;
   mimeType: string;
   content: Uint8Array;
+  /** A message/rfc822 part nested past MAX_RFC822_DEPTH: postal-mime left it unparsed, and so does extraction. */
+  tooDeep: boolean;
 }
 
 export interface ParsedMail {
@@ -56,7 +58,7 @@ export async function parseMail(raw: Uint8Array): Promise<ParsedMail> {
     references: mail.references ?? null,
     contentType: mail.headers.find((h) => h.key === 'content-type')?.value.split(';')[0].trim().toLowerCase() ?? null,
     hasHeaderFields: mail.headers.some((h) => /^[!-9;-~]+$/.test(h.originalKey)),
-    attachments: binary.slice(0, MAX_MAIL_ATTACHMENTS).map((a) => ({ filename: a.filename ?? null, mimeType: a.mimeType, content: a.content instanceof Uint8Array ? a.content : new Uint8Array(a.content as ArrayBuffer) })),
+    attachments: binary.slice(0, MAX_MAIL_ATTACHMENTS).map((a) => ({ filename: a.filename ?? null, mimeType: a.mimeType, content: a.content instanceof Uint8Array ? a.content : new Uint8Array(a.content as ArrayBuffer), tooDeep: a.rfc822DepthExceeded === true })),
     overflow: binary.slice(MAX_MAIL_ATTACHMENTS).map((a) => a.filename ?? null),
   };
 }
