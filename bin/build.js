@@ -34,10 +34,15 @@ const BUILD_FILES = ['tsconfig.json', 'bin/build.js'];
 const KEEP_BUILDS = 3;
 const ENTRY = 'src/main/cli.js';
 /**
- * Modules that run in a thread of their own (worker_threads), each an entry beside the program's
- * in PROGRAM_DIR under the name given here, where the module starting the thread looks for it.
+ * Modules that run in a thread or process of their own (worker_threads, child_process.fork), each
+ * an entry beside the program's in PROGRAM_DIR under the name given here, where the module
+ * starting it looks for it; lying beside the program's, the modules bundled into it have the
+ * program's locations too.
  */
-const THREAD_ENTRIES = { 'ais-decoding-thread': 'src/ais/decoding-thread-entry.ts' };
+const SIDE_ENTRIES = {
+  'ais-decoding-thread': 'src/ais/decoding-thread-entry.ts',
+  'extraction-child': 'src/documents/extraction-child.ts',
+};
 /** Where the entry and its chunks lie in a build. */
 const PROGRAM_DIR = path.dirname(ENTRY);
 
@@ -122,7 +127,7 @@ async function build(target, esbuild, say) {
       .build({
         entryPoints: {
           cli: path.join(root, 'src/main/cli.ts'),
-          ...Object.fromEntries(Object.entries(THREAD_ENTRIES).map(([name, file]) => [name, path.join(root, file)])),
+          ...Object.fromEntries(Object.entries(SIDE_ENTRIES).map(([name, file]) => [name, path.join(root, file)])),
         },
         outdir: path.join(work, PROGRAM_DIR),
         entryNames: '[name]',

@@ -33,7 +33,7 @@ test('the build of the sources holds the bundled entry, migrations, web assets a
   const entry = await compiledEntry();
   assert.ok(entry, 'esbuild is installed');
   const build = fileURLToPath(new URL('../../', entry));
-  for (const file of ['src/main/cli.js', 'src/store/migrations/001_accounts.sql', 'src/web/assets/app.css', 'refdata/ports.csv']) {
+  for (const file of ['src/main/cli.js', 'src/main/extraction-child.js', 'src/store/migrations/001_accounts.sql', 'src/web/assets/app.css', 'refdata/ports.csv']) {
     assert.ok(existsSync(build + file), `${file} in ${build}`);
   }
   // Bundled: svc's modules are in the entry and its chunks, not one file each.
@@ -75,6 +75,28 @@ test('compiled svc serve decodes an AIS feed in its decoding thread, without tsx
   } finally {
     assert.equal(await stopServe(svc), 0);
     await feed.close();
+  }
+});
+
+test('compiled svc serve reads an uploaded document in its extraction process, without tsx', { timeout: 300_000 }, async () => {
+  const key = 'compiled-start-extraction-0123456789';
+  const svc = await startServe({ ...PRODUCTION, DATABASE_URL: database.url, SVC_BOOTSTRAP_API_KEY: key, SVC_WORKER_INTERVAL_MS: '200' });
+  try {
+    const form = new FormData();
+    form.append('file', new Blob(['Container MSKU1234565 arrives Friday.\n'], { type: 'text/plain' }), 'notice.txt');
+    const created = await fetch(`${svc.base}/documents`, { method: 'POST', headers: { authorization: `Token ${key}` }, body: form });
+    assert.equal(created.status, 201, await created.clone().text());
+    const { id } = ((await created.json()) as { data: { id: string } }).data;
+    let attributes: { extraction_status: string; classification_notes: string | null } | undefined;
+    for (let i = 0; i < 600 && !['extracted', 'failed'].includes(attributes?.extraction_status ?? ''); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const shown = await fetch(`${svc.base}/documents/${id}`, { headers: { authorization: `Token ${key}` } });
+      attributes = ((await shown.json()) as { data: { attributes: typeof attributes } }).data.attributes;
+    }
+    // The extraction process inherits the hook that refuses tsx: it ran the compiled entry.
+    assert.equal(attributes?.extraction_status, 'extracted', `${JSON.stringify(attributes)}\n${svc.stderr()}`);
+  } finally {
+    assert.equal(await stopServe(svc), 0);
   }
 });
 

@@ -158,6 +158,12 @@ const schema = z.object({
     .optional()
     .describe('key that signs document download and upload links (HMAC-SHA256); when unset, a random key made once and kept in the database'),
   SVC_DOCUMENT_LINK_TTL_S: wholeNumber(10, 604_800).default(300).describe('how long a document download_url (and a direct-upload URL) stays valid, in seconds'),
+  SVC_DOCUMENT_EXTRACT_MEMORY_MB: wholeNumber(128, 65_536)
+    .default(512)
+    .describe('memory a process reading one document or e-mail may use, in MB; past it the process is stopped and the document fails with this reason'),
+  SVC_DOCUMENT_EXTRACT_TIMEOUT_S: wholeNumber(5, 3_600)
+    .default(60)
+    .describe('time reading one document (text, OCR of its first pages) or parsing one e-mail may take, in seconds; past it the process is stopped and the document fails (the message is refused) with this reason'),
   SVC_SMTP_PORT: port
     .optional()
     .describe('port of the SMTP listener that takes e-mail for <account alias>@SVC_INBOUND_DOMAIN on SVC_SMTP_HOST; unset: no listener (0: any free port)'),

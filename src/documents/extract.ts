@@ -1,11 +1,13 @@
 // The document extraction engine's entry: bytes and their (sniffed) content type in, the document's
 // type, text, numbers and schema fields out. This adapter turns bytes into text (PDF text layer,
-// OCR, e-mail parts); src/domain/documents/extract/ reads the text.
-import PostalMime, { type Email } from 'postal-mime';
+// OCR, e-mail parts); src/domain/documents/extract/ reads the text. It runs in an extraction
+// process (extraction-processes.ts), under the bounds of limits.ts.
 import { extractFromText } from '../domain/documents/extract/extract-text.ts';
 import { nothingRead, type Extraction } from '../domain/documents/extraction.ts';
 import { conformingFields } from '../domain/documents/schemas/validate.ts';
 import { inferenceCatalogue } from '../refdata/inference.ts';
+import { MAX_RFC822_DEPTH, MAX_TEXT_CHARS } from './limits.ts';
+import { parseMail } from './mail-parse.ts';
 import { ocrAvailable, ocrImage, ocrPdf, rasteriserAvailable } from './ocr.ts';
 import { pdfText } from './pdf-text.ts';
 import { portIndex } from './ports.ts';
@@ -33,20 +35,21 @@ async function readPdf(bytes: Uint8Array): Promise<ReadText> {
   return { text: await ocrPdf(bytes), ocr: true, needsOcr: false };
 }
 
-/** A message's body as text: an HTML-only message's without the tags is enough to find labels and numbers. */
-export const mailBodyText = (mail: Pick<Email, 'text' | 'html'>): string =>
-  mail.text ?? mail.html?.replace(/<(?:br|\/p|\/div|\/tr)[^>]*>/gi, '\n').replace(/<[^>]+>/g, ' ') ?? '';
-
-/** A message's subject and body, then the text of each attachment svc can read. */
-async function readEmail(bytes: Uint8Array): Promise<ReadText> {
-  const mail = await PostalMime.parse(bytes);
-  const body = mailBodyText(mail);
-  const parts: ReadText[] = [{ text: `Subject: ${mail.subject ?? ''}\n${body}`, ocr: false, needsOcr: false }];
+/** A message's subject and body, then the text of each attachment svc can read (the first MAX_MAIL_ATTACHMENTS). */
+async function readEmail(bytes: Uint8Array, depth: number): Promise<ReadText> {
+  const mail = await parseMail(bytes);
+  const parts: ReadText[] = [{ text: `Subject: ${mail.subject}\n${mail.body}`, ocr: false, needsOcr: false }];
+  let chars = parts[0].text.length;
   for (const attachment of mail.attachments) {
+    if (chars >= MAX_TEXT_CHARS) break;
     const type = attachment.mimeType.toLowerCase();
-    if (typeof attachment.content === 'string') continue; // only with an attachmentEncoding option, not used here
+    // A message inside messages deeper than MAX_RFC822_DEPTH is left unread (postal-mime reads
+    // inline ones itself, to the same depth, and marks the next).
+    if (type === 'message/rfc822' && (attachment.tooDeep || depth >= MAX_RFC822_DEPTH)) continue;
     if (type === 'message/rfc822' || type === 'application/pdf' || type.startsWith('image/') || type.startsWith('text/')) {
-      parts.push(await readText(new Uint8Array(attachment.content), type));
+      const part = await readText(attachment.content, type, depth + 1);
+      parts.push(part);
+      chars += part.text.length;
     }
   }
   return {
@@ -56,12 +59,13 @@ async function readEmail(bytes: Uint8Array): Promise<ReadText> {
   };
 }
 
-function readText(bytes: Uint8Array, contentType: string): Promise<ReadText> {
+function readText(bytes: Uint8Array, contentType: string, depth = 0): Promise<ReadText> {
   const type = contentType.split(';')[0].trim().toLowerCase();
   if (type === 'application/pdf') return readPdf(bytes);
   if (type.startsWith('image/')) return readImage(bytes);
-  if (type === 'message/rfc822') return readEmail(bytes);
-  return Promise.resolve({ text: new TextDecoder('utf-8').decode(bytes), ocr: false, needsOcr: false });
+  if (type === 'message/rfc822') return readEmail(bytes, depth);
+  // UTF-8 takes at most four bytes a character: the bytes past those of MAX_TEXT_CHARS are not decoded.
+  return Promise.resolve({ text: new TextDecoder('utf-8').decode(bytes.subarray(0, MAX_TEXT_CHARS * 4)), ocr: false, needsOcr: false });
 }
 
 /**
@@ -72,6 +76,7 @@ export async function extractDocument(bytes: Uint8Array, contentType: string): P
   let read: ReadText;
   try {
     read = await readText(bytes, contentType);
+    read.text = read.text.slice(0, MAX_TEXT_CHARS);
   } catch (err) {
     // The PDF library or the OCR engine refused the bytes: trying again reads the same bytes.
     return nothingRead(`The file could not be read: ${(err as Error).message}`);

@@ -2,6 +2,7 @@
 // pdf.js gives positioned text items; items on one baseline make a line, and a wide gap between
 // two of them (a table column, a second box) becomes a tab.
 import { getDocumentProxy } from 'unpdf';
+import { MAX_PDF_PAGES, MAX_TEXT_CHARS } from './limits.ts';
 
 interface Item {
   str: string;
@@ -35,13 +36,14 @@ function linesOf(items: Item[]): string[] {
   });
 }
 
-/** Pages' text, separated by form feeds. */
+/** Pages' text, separated by form feeds: the first MAX_PDF_PAGES, or fewer once MAX_TEXT_CHARS are read. */
 export async function pdfText(bytes: Uint8Array): Promise<{ text: string; pages: number }> {
   // pdf.js takes ownership of the buffer it is given: hand it a copy.
   const pdf = await getDocumentProxy(new Uint8Array(bytes));
   try {
     const pages: string[] = [];
-    for (let n = 1; n <= pdf.numPages; n++) {
+    let chars = 0;
+    for (let n = 1; n <= Math.min(pdf.numPages, MAX_PDF_PAGES) && chars < MAX_TEXT_CHARS; n++) {
       const page = await pdf.getPage(n);
       const content = await page.getTextContent();
       const items: Item[] = [];
@@ -50,6 +52,7 @@ export async function pdfText(bytes: Uint8Array): Promise<{ text: string; pages:
         items.push({ str: it.str, x: it.transform[4], y: it.transform[5], width: it.width, size: Math.hypot(it.transform[2], it.transform[3]) || 10 });
       }
       pages.push(linesOf(items).join('\n'));
+      chars += pages[pages.length - 1].length;
     }
     return { text: pages.join('\n\f'), pages: pdf.numPages };
   } finally {

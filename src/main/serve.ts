@@ -10,6 +10,7 @@ import { aisFeeds, feedLabel, type AisFeedAddress } from '../config/ais-feeds.ts
 import { appUrl, type Config } from '../config/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { DAY } from '../domain/time-units.ts';
+import { extractInChild, stopExtractionProcesses } from '../documents/extraction-processes.ts';
 import { buildApp } from '../http/app.ts';
 import { metricsOnApiPort, startMetricsServer } from '../http/metrics.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
@@ -166,6 +167,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     ['the tracking worker', () => worker?.stop()],
     ['the webhook delivery worker', () => delivery?.stop()],
     ['the document worker', () => documents?.stop()],
+    ['the extraction processes', () => Promise.resolve(stopExtractionProcesses())],
     ['the AIS worker', () => ais?.stop()],
     ['the sandbox', () => sandbox?.close()],
     ['the rate limiter', () => rateLimiter.close()],
@@ -254,7 +256,8 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     worker.start(config.SVC_WORKER_INTERVAL_MS);
     delivery = startDeliveryWorker(config, database.db, logger, metrics, trackingClock);
     // Uploaded documents' processing jobs, leased like tracking work (any number of processes share them).
-    documents = new DocumentWorker({ db: database.db, clock: systemClock, isTrackable: (scac) => connectors.has(scac), log: outageAwareLog(workerLog(logger, 'documents'), database.db) });
+    const limits = documentSettingsFrom(config).extraction;
+    documents = new DocumentWorker({ db: database.db, clock: systemClock, extract: (bytes, type) => extractInChild(bytes, type, limits), isTrackable: (scac) => connectors.has(scac), log: outageAwareLog(workerLog(logger, 'documents'), database.db) });
     documents.start(config.SVC_WORKER_INTERVAL_MS);
     if (config.SVC_SMTP_PORT !== undefined || options.smtp) {
       const smtpPort = config.SVC_SMTP_PORT ?? LOCAL_SMTP_PORT;

@@ -16,6 +16,7 @@ import { findAccount } from '../store/accounts.ts';
 import { withTransaction, type Db, type Queryable } from '../store/db.ts';
 import { recordEvents } from '../store/domain-events.ts';
 import { blobData, claimDueDocuments, continueJob, finishJob, jobAttemptFailed, matchNumbers, saveExtraction, saveLinks, type DocumentRow } from '../store/documents.ts';
+import { defaultDocumentSettings } from './documents.ts';
 import { hasFeature } from './features.ts';
 import { PollLoop } from './poll-loop.ts';
 import { createTrackingRequest, type CreateTrackingRequest } from './tracking-requests.ts';
@@ -47,10 +48,10 @@ const REQUEST_TYPES: readonly [keyof ExtractedNumbers, CreateTrackingRequest['re
 ];
 
 /**
- * svc's own extraction engine (src/documents/extract.ts), loaded with the first document: its PDF,
- * e-mail and schema modules are no part of svc serve's start.
+ * svc's own extraction engine (src/documents/extract.ts) in an extraction process with the
+ * default bounds (svc serve gives the configured ones), loaded with the first document.
  */
-const svcExtract: ExtractDocument = async (bytes, contentType) => (await import('../documents/extract.ts')).extractDocument(bytes, contentType);
+const svcExtract: ExtractDocument = async (bytes, contentType) => (await import('../documents/extraction-processes.ts')).extractInChild(bytes, contentType, defaultDocumentSettings.extraction);
 
 export class DocumentWorker {
   readonly #extract: ExtractDocument;

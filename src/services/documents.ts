@@ -9,6 +9,7 @@ import { isImage, sniffContentType, SNIFFED_TYPES } from '../domain/documents/sn
 import { documentFileName } from '../domain/documents/file-name.ts';
 import { signToken, verifyToken } from '../domain/documents/signed-token.ts';
 import { SECOND } from '../domain/time-units.ts';
+import type { ExtractionLimits } from '../documents/extraction-processes.ts';
 import { NotRotatable, rotateImage, type Rotation } from '../documents/rotate-image.ts';
 import type { Db, Queryable } from '../store/db.ts';
 import {
@@ -37,13 +38,16 @@ export interface DocumentSettings {
   linkSecret?: string;
   /** The domain of the accounts' inbound e-mail addresses (SVC_INBOUND_DOMAIN). */
   inboundDomain: string;
+  /** The bounds of a process reading a document or parsing a message (SVC_DOCUMENT_EXTRACT_MEMORY_MB, _TIMEOUT_S). */
+  extraction: ExtractionLimits;
 }
 
-export const documentSettingsFrom = (config: Pick<Config, 'SVC_DOCUMENT_MAX_BYTES' | 'SVC_DOCUMENT_LINK_TTL_S' | 'SVC_DOCUMENT_LINK_SECRET' | 'SVC_INBOUND_DOMAIN'>): DocumentSettings => ({
+export const documentSettingsFrom = (config: Pick<Config, 'SVC_DOCUMENT_MAX_BYTES' | 'SVC_DOCUMENT_LINK_TTL_S' | 'SVC_DOCUMENT_LINK_SECRET' | 'SVC_INBOUND_DOMAIN' | 'SVC_DOCUMENT_EXTRACT_MEMORY_MB' | 'SVC_DOCUMENT_EXTRACT_TIMEOUT_S'>): DocumentSettings => ({
   maxBytes: config.SVC_DOCUMENT_MAX_BYTES,
   linkTtlMs: config.SVC_DOCUMENT_LINK_TTL_S * SECOND,
   linkSecret: config.SVC_DOCUMENT_LINK_SECRET,
   inboundDomain: config.SVC_INBOUND_DOMAIN,
+  extraction: { memoryMb: config.SVC_DOCUMENT_EXTRACT_MEMORY_MB, timeoutMs: config.SVC_DOCUMENT_EXTRACT_TIMEOUT_S * SECOND },
 });
 
 /** The settings of a svc configured with nothing: the config's defaults, written there alone. */

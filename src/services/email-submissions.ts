@@ -5,10 +5,10 @@
 // submission stored before (a crash after the commit but before the answer, or a message for
 // several accounts that failed for a later one).
 import { createHash } from 'node:crypto';
-import type { Address, Email } from 'postal-mime';
 import type { Clock } from '../clock.ts';
 import { Conflict, Invalid, NotFound, TooLarge } from '../domain/errors.ts';
 import { documentFileName } from '../domain/documents/file-name.ts';
+import { MAX_MAIL_ATTACHMENTS } from '../documents/limits.ts';
 import { withTransaction, type Db, type Queryable } from '../store/db.ts';
 import { findDocuments, insertBlob, type DocumentRow } from '../store/documents.ts';
 import {
@@ -30,15 +30,10 @@ export interface AcceptedEmail {
   repeated: boolean;
 }
 
-const addresses = (list: Address[] | Address | undefined): string[] =>
-  [list ?? []].flat().flatMap((a) => (a.address !== undefined ? [a.address] : a.group.map((m) => m.address))).filter(Boolean);
-
-const validDate = (raw: string | undefined): Date | null => {
+const validDate = (raw: string | null): Date | null => {
   const date = raw ? new Date(raw) : null;
   return date && !Number.isNaN(date.getTime()) ? date : null;
 };
-
-const topContentType = (mail: Email): string | null => mail.headers.find((h) => h.key === 'content-type')?.value.split(';')[0].trim().toLowerCase() ?? null;
 
 // A document's name and text cannot hold NUL (PostgreSQL text).
 const clean = (text: string) => text.replaceAll('\u0000', '');
@@ -59,18 +54,14 @@ const SKIPPABLE = (err: unknown): err is Invalid | Conflict | TooLarge => err in
 export async function acceptEmail(db: Db, clock: Clock, settings: DocumentSettings, accountId: string, raw: Buffer, receivedBy: 'smtp' | 'api'): Promise<AcceptedEmail> {
   if (raw.length > settings.maxBytes) throw tooLarge(settings.maxBytes);
   if (raw.length === 0) throw new Invalid([], 'The message is empty (0 bytes).', 'empty_message');
-  // Loaded with the first message: the mail parser and the extraction engine are no part of svc serve's start.
-  const [{ default: PostalMime }, { mailBodyText }] = await Promise.all([import('postal-mime'), import('../documents/extract.ts')]);
-  let mail: Email;
-  try {
-    mail = await PostalMime.parse(raw);
-  } catch (err) {
-    throw new Invalid([], `The message could not be parsed as RFC 822: ${(err as Error).message}`, 'malformed_message');
-  }
-  // A header field's name is printable ASCII without spaces: text without one is no message.
-  if (!mail.headers.some((h) => /^[!-9;-~]+$/.test(h.originalKey))) throw new Invalid([], 'The message has no header fields: it is no RFC 822 message.', 'malformed_message');
-  const subject = clean(mail.subject ?? '');
-  const body = clean(mailBodyText(mail));
+  // Parsed in an extraction process: a message is whatever its sender made it. Loaded with the
+  // first message, as the parse is no part of svc serve's start.
+  const parsed = await (await import('../documents/extraction-processes.ts')).parseMailInChild(raw, settings.extraction);
+  if ('refused' in parsed) throw new Invalid([], parsed.refused, 'malformed_message');
+  const mail = parsed.mail;
+  if (!mail.hasHeaderFields) throw new Invalid([], 'The message has no header fields: it is no RFC 822 message.', 'malformed_message');
+  const subject = clean(mail.subject);
+  const body = clean(mail.body);
   const rawSha256 = createHash('sha256').update(raw).digest('hex');
   return withTransaction(db, async (tx) => {
     const stored = await lockedSubmissionOfDigest(tx, accountId, rawSha256);
@@ -89,25 +80,29 @@ export async function acceptEmail(db: Db, clock: Clock, settings: DocumentSettin
       account_id: accountId,
       subject,
       body: body || null,
-      from: addresses(mail.from),
-      to: addresses(mail.to),
-      cc: addresses(mail.cc),
+      from: mail.from,
+      to: mail.to,
+      cc: mail.cc,
       sent_at: validDate(mail.date),
-      message_id: mail.messageId ?? null,
-      in_reply_to: mail.inReplyTo ?? null,
+      message_id: mail.messageId,
+      in_reply_to: mail.inReplyTo,
       references: mail.references?.split(/\s+/).filter(Boolean) ?? [],
-      content_type: topContentType(mail),
+      content_type: mail.contentType,
       received_by: receivedBy,
       raw_blob_id: rawBlob.id,
       raw_sha256: rawSha256,
       at,
     });
-    const files: { filename: string; declaredContentType: string; bytes: Buffer }[] = mail.attachments.flatMap((a, i) =>
-      typeof a.content === 'string' ? [] : [{ filename: documentFileName(a.filename, `attachment-${i + 1}`), declaredContentType: a.mimeType, bytes: Buffer.from(a.content instanceof ArrayBuffer ? a.content : a.content.buffer.slice(a.content.byteOffset, a.content.byteOffset + a.content.byteLength)) }],
-    );
+    const files: { filename: string; declaredContentType: string; bytes: Buffer }[] = mail.attachments.map((a, i) => ({
+      filename: documentFileName(a.filename, `attachment-${i + 1}`),
+      declaredContentType: a.mimeType,
+      bytes: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength),
+    }));
     const text = messageText(subject, body);
     if (text) files.unshift({ filename: 'message.txt', declaredContentType: 'text/plain', bytes: text });
-    const accepted: AcceptedEmail = { submission, documents: [], skipped: [], repeated: false };
+    const past = mail.attachments.length;
+    const overflow = mail.overflow.map((name, i) => ({ filename: documentFileName(name, `attachment-${past + i + 1}`), reason: `The message has more than ${MAX_MAIL_ATTACHMENTS} attachments; svc takes the first ${MAX_MAIL_ATTACHMENTS}.` }));
+    const accepted: AcceptedEmail = { submission, documents: [], skipped: overflow, repeated: false };
     for (const file of files) {
       const name = file.bytes === text ? `${subject || '(no subject)'} (message text)` : undefined;
       try {
