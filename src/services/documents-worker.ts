@@ -1,7 +1,11 @@
 // The document worker: runs each document's queued job (extract, or relink) to the end. Jobs are
-// rows of `documents` claimed with leases (leases.ts), as tracking work is: any number of workers
-// in any number of processes share them, and a job whose process died is retaken once its lease
-// lapses. An extraction ends with document.extracted or document.extraction_failed, recorded in
+// rows of `documents` claimed with leases, as tracking work is: any number of workers in any
+// number of processes share them, and a job whose process died is retaken once its lease lapses.
+// A worker is a pool of JOB_SLOTS jobs that claims the next as soon as one ends; claims go account
+// by account, and an account has at most ACCOUNT_JOBS_IN_FLIGHT jobs running over all workers,
+// so one account's backlog or slow file never holds up another's. A job is counted as it is
+// claimed, so one that stops its process is given up after MAX_JOB_ATTEMPTS claims instead of
+// stopping every process that takes it. An extraction ends with document.extracted or document.extraction_failed, recorded in
 // the transaction that saves it, so webhook notifications go out through the usual outbox. The
 // tracking requests for numbers the account does not track yet are made after that commit (on
 // connections of their own), so the same transaction leaves a 'relink' job behind, under the
@@ -10,6 +14,7 @@
 import type { Clock } from '../clock.ts';
 import { nothingRead, type ExtractDocument, type ExtractedNumbers, type Extraction } from '../domain/documents/extraction.ts';
 import { domainEvent } from '../domain/events/domain-event.ts';
+import { ACCOUNT_JOBS_IN_FLIGHT, JOB_SLOTS, MAX_JOB_ATTEMPTS } from '../domain/documents/intake-limits.ts';
 import { DomainError } from '../domain/errors.ts';
 import { MINUTE } from '../domain/time-units.ts';
 import { findAccount } from '../store/accounts.ts';
@@ -17,7 +22,6 @@ import { withTransaction, type Db, type Queryable } from '../store/db.ts';
 import { recordEvents } from '../store/domain-events.ts';
 import { blobData, claimDueDocuments, continueJob, finishJob, jobAttemptFailed, matchNumbers, saveExtraction, saveLinks, type DocumentRow } from '../store/documents.ts';
 import { hasFeature } from './features.ts';
-import { PollLoop } from './poll-loop.ts';
 import { createTrackingRequest, type CreateTrackingRequest } from './tracking-requests.ts';
 
 export interface DocumentWorkerDeps {
@@ -27,6 +31,8 @@ export interface DocumentWorkerDeps {
   extract?: ExtractDocument;
   /** Whether svc can track a SCAC here (as POST /v2/tracking_requests asks); unset, any known line. */
   isTrackable?: (scac: string) => boolean;
+  /** Jobs run at once (JOB_SLOTS unless given). */
+  slots?: number;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -36,8 +42,6 @@ interface Untracked {
 }
 
 const LEASE_MS = 5 * MINUTE;
-/** Attempts before an extraction that keeps throwing is reported as failed. */
-export const MAX_ATTEMPTS = 5;
 const retryDelay = (attempt: number) => MINUTE * 2 ** attempt;
 
 const REQUEST_TYPES: readonly [keyof ExtractedNumbers, CreateTrackingRequest['request_type']][] = [
@@ -54,39 +58,88 @@ const svcExtract: ExtractDocument = async (bytes, contentType) => (await import(
 
 export class DocumentWorker {
   readonly #extract: ExtractDocument;
-  readonly #loop = new PollLoop(
-    () => this.runDue(),
-    (err) => this.deps.log?.('document worker error', { err: String(err) }),
-  );
+  readonly #slots: number;
+  readonly #running = new Set<Promise<void>>();
+  #timer: NodeJS.Timeout | undefined;
+  #started = false;
+  #filling: Promise<void> | undefined;
+  #fillAgain = false;
 
   constructor(private readonly deps: DocumentWorkerDeps) {
     this.#extract = deps.extract ?? svcExtract;
+    this.#slots = deps.slots ?? JOB_SLOTS;
   }
 
-  /** Runs the jobs due now; returns how many it took. */
-  async runDue(limit = 10): Promise<number> {
-    const now = this.deps.clock.now();
-    const docs = await claimDueDocuments(this.deps.db, now, new Date(now.getTime() + LEASE_MS), limit);
+  /** Claims up to `limit` jobs due now (fairly between accounts), runs them, and returns how many it took. */
+  async runDue(limit = this.#slots): Promise<number> {
+    const docs = await this.#claim(limit);
     await Promise.all(docs.map((d) => this.#run(d)));
     return docs.length;
   }
 
   /** Runs until nothing more is due at the current clock time (tests advance the clock, then drain). */
   async drain(): Promise<void> {
-    for (let i = 0; i < 1000; i++) if ((await this.runDue()) === 0) return;
+    for (let i = 0; i < 10_000; i++) if ((await this.runDue()) === 0) return;
     throw new Error('document worker: jobs kept coming due while draining');
   }
 
+  /** Runs jobs as a pool: a slot that frees is filled at once; due work is looked for every `intervalMs` too. */
   start(intervalMs: number): void {
-    this.#loop.start(intervalMs);
+    this.#started = true;
+    const tick = () => {
+      this.#fill();
+      this.#timer = setTimeout(tick, intervalMs);
+    };
+    tick();
   }
 
-  stop(): Promise<void> {
-    return this.#loop.stop();
+  /** Stops claiming, and waits for the jobs under way. */
+  async stop(): Promise<void> {
+    this.#started = false;
+    clearTimeout(this.#timer);
+    await this.#filling;
+    await Promise.all(this.#running);
+  }
+
+  #claim(limit: number): Promise<DocumentRow[]> {
+    const now = this.deps.clock.now();
+    return claimDueDocuments(this.deps.db, now, new Date(now.getTime() + LEASE_MS), limit, ACCOUNT_JOBS_IN_FLIGHT);
+  }
+
+  /** Claims jobs for the free slots; asked again while it runs, it goes round once more. */
+  #fill(): void {
+    if (!this.#started) return;
+    if (this.#filling) {
+      this.#fillAgain = true;
+      return;
+    }
+    this.#filling = (async () => {
+      do {
+        this.#fillAgain = false;
+        while (this.#started && this.#running.size < this.#slots) {
+          const docs = await this.#claim(this.#slots - this.#running.size);
+          if (docs.length === 0) break;
+          for (const doc of docs) this.#spawn(doc);
+        }
+      } while (this.#fillAgain && this.#started);
+    })()
+      .catch((err: unknown) => this.deps.log?.('document worker error', { err: String(err) }))
+      .finally(() => (this.#filling = undefined));
+  }
+
+  #spawn(doc: DocumentRow): void {
+    const job: Promise<void> = this.#run(doc)
+      .catch((err: unknown) => this.deps.log?.('document worker error', { document_id: doc.id, err: String(err) }))
+      .finally(() => {
+        this.#running.delete(job);
+        this.#fill();
+      });
+    this.#running.add(job);
   }
 
   async #run(doc: DocumentRow): Promise<void> {
     const { db, clock } = this.deps;
+    if (doc.job_attempts > MAX_JOB_ATTEMPTS) return this.#giveUp(doc);
     if (doc.job === 'relink') {
       await this.#track(doc, await this.#link(db, doc, numbersOf(doc.numbers)));
       return finishJob(db, doc, clock.now());
@@ -99,10 +152,23 @@ export class DocumentWorker {
     } catch (err) {
       // A fault of the engine (or the database) is retried; after the last attempt it is a failure.
       this.deps.log?.('document extraction error', { document_id: doc.id, err: String(err) });
-      if (doc.job_attempts + 1 < MAX_ATTEMPTS) return jobAttemptFailed(db, doc, new Date(clock.now().getTime() + retryDelay(doc.job_attempts)), clock.now());
-      return this.#finish(doc, nothingRead(), `Extraction failed ${MAX_ATTEMPTS} times: ${String(err)}`);
+      if (doc.job_attempts < MAX_JOB_ATTEMPTS) return jobAttemptFailed(db, doc, new Date(clock.now().getTime() + retryDelay(doc.job_attempts - 1)), clock.now());
+      return this.#finish(doc, nothingRead(), `Extraction failed ${MAX_JOB_ATTEMPTS} times: ${String(err)}`);
     }
     return this.#finish(doc, extraction, extraction.unreadable);
+  }
+
+  /** A job claimed MAX_JOB_ATTEMPTS times that never ended: not run again. */
+  async #giveUp(doc: DocumentRow): Promise<void> {
+    const tried = doc.job_attempts - 1;
+    this.deps.log?.('document job given up', { document_id: doc.id, job: doc.job, attempts: tried });
+    // A relink's extraction is recorded already.
+    if (doc.job === 'relink') return finishJob(this.deps.db, doc, this.deps.clock.now());
+    return this.#finish(
+      doc,
+      nothingRead(),
+      `Extraction was tried ${tried} times and never finished: each time, the process running it stopped (or ran out of time) before the end, as when the file takes more memory or time than extraction may use. It is not tried again; reextract it to try once more.`,
+    );
   }
 
   /** Saves the extraction; it failed when `failure` says why, or when no text could be read. */

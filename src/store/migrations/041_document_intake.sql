@@ -1,0 +1,8 @@
+-- Document jobs shared fairly between accounts.
+--
+-- The job claim goes account by account (src/store/documents.ts claimDueDocuments): the accounts
+-- with a job are found by a skip scan of the first index, each one's oldest due job by a range of
+-- it, and how many jobs an account has running (leased) by a range of the second, so a claim
+-- costs in accounts with work, not in the size of one account's backlog.
+CREATE INDEX documents_account_jobs ON documents (account_id, next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+CREATE INDEX documents_account_leases ON documents (account_id, locked_until) WHERE next_attempt_at IS NOT NULL;
