@@ -10,18 +10,35 @@
 // tracking requests for numbers the account does not track yet are made after that commit (on
 // connections of their own), so the same transaction leaves a 'relink' job behind, under the
 // worker's lease: a worker that dies before they are all made leaves it to the next, which links
-// and tracks again (numbers tracked by then are skipped), so no number found is lost.
+// and tracks again (numbers tracked by then are skipped), so no number found is lost. A document
+// tracks at most TRACKED_PER_DOCUMENT of its numbers, and only while the account's tracking
+// requests stay under DOCUMENT_TRACKING_WINDOWS: past them the relink waits until there is room.
+// What is not tracked, and why, is kept on the document (not_tracked).
 import type { Clock } from '../clock.ts';
 import { nothingRead, type ExtractDocument, type ExtractedNumbers, type Extraction } from '../domain/documents/extraction.ts';
 import { domainEvent } from '../domain/events/domain-event.ts';
-import { ACCOUNT_JOBS_IN_FLIGHT, JOB_SLOTS, MAX_JOB_ATTEMPTS } from '../domain/documents/intake-limits.ts';
-import { DomainError } from '../domain/errors.ts';
+import { ACCOUNT_JOBS_IN_FLIGHT, JOB_SLOTS, MAX_JOB_ATTEMPTS, TRACKED_PER_DOCUMENT } from '../domain/documents/intake-limits.ts';
+import { Conflict, DomainError } from '../domain/errors.ts';
 import { MINUTE } from '../domain/time-units.ts';
 import { findAccount } from '../store/accounts.ts';
 import { withTransaction, type Db, type Queryable } from '../store/db.ts';
 import { recordEvents } from '../store/domain-events.ts';
-import { blobData, claimDueDocuments, continueJob, finishJob, jobAttemptFailed, matchNumbers, saveExtraction, saveLinks, type DocumentRow } from '../store/documents.ts';
+import {
+  blobData,
+  claimDueDocuments,
+  continueJob,
+  deferJob,
+  finishJob,
+  jobAttemptFailed,
+  matchNumbers,
+  saveExtraction,
+  saveLinks,
+  saveNotTracked,
+  type DocumentRow,
+  type NotTracked,
+} from '../store/documents.ts';
 import { hasFeature } from './features.ts';
+import { trackingRoom } from './intake-budget.ts';
 import { createTrackingRequest, type CreateTrackingRequest } from './tracking-requests.ts';
 
 export interface DocumentWorkerDeps {
@@ -39,6 +56,12 @@ export interface DocumentWorkerDeps {
 interface Untracked {
   request_type: CreateTrackingRequest['request_type'];
   number: string;
+}
+
+/** What linking found: the numbers to track now, and those past the document's share. */
+interface ToTrack {
+  untracked: Untracked[];
+  pastLimit: NotTracked[];
 }
 
 const LEASE_MS = 5 * MINUTE;
@@ -140,10 +163,7 @@ export class DocumentWorker {
   async #run(doc: DocumentRow): Promise<void> {
     const { db, clock } = this.deps;
     if (doc.job_attempts > MAX_JOB_ATTEMPTS) return this.#giveUp(doc);
-    if (doc.job === 'relink') {
-      await this.#track(doc, await this.#link(db, doc, numbersOf(doc.numbers)));
-      return finishJob(db, doc, clock.now());
-    }
+    if (doc.job === 'relink') return this.#track(doc, await this.#link(db, doc, numbersOf(doc.numbers)));
     let extraction: Extraction;
     try {
       const bytes = await blobData(db, doc.blob_id);
@@ -162,7 +182,7 @@ export class DocumentWorker {
   async #giveUp(doc: DocumentRow): Promise<void> {
     const tried = doc.job_attempts - 1;
     this.deps.log?.('document job given up', { document_id: doc.id, job: doc.job, attempts: tried });
-    // A relink's extraction is recorded already.
+    // A relink's extraction is recorded already; what it had left to track stays as not_tracked says.
     if (doc.job === 'relink') return finishJob(this.deps.db, doc, this.deps.clock.now());
     return this.#finish(
       doc,
@@ -175,7 +195,7 @@ export class DocumentWorker {
   async #finish(doc: DocumentRow, extraction: Extraction, failure?: string): Promise<void> {
     const failed = failure !== undefined || extraction.text.trim() === '';
     const at = this.deps.clock.now();
-    const untracked = await withTransaction(this.deps.db, async (tx) => {
+    const toTrack = await withTransaction(this.deps.db, async (tx) => {
       const saved = await saveExtraction(
         tx,
         doc,
@@ -191,46 +211,83 @@ export class DocumentWorker {
         },
         at,
       );
-      const toTrack = await this.#link(tx, saved, extraction.numbers);
+      const found = await this.#link(tx, saved, extraction.numbers);
+      await saveNotTracked(tx, doc, found.pastLimit, at);
       await recordEvents(tx, [domainEvent(failed ? 'document.extraction_failed' : 'document.extracted', { account_id: doc.account_id, reference_id: doc.id })], at);
       // Numbers to track: the job goes on as a relink until they are (see the top of this file).
-      if (toTrack.length > 0) await continueJob(tx, doc, 'relink', at);
+      if (found.untracked.length > 0) await continueJob(tx, doc, 'relink', at);
       else await finishJob(tx, doc, at);
-      return toTrack;
+      return found;
     });
-    if (untracked.length === 0) return;
+    if (toTrack.untracked.length === 0) return;
     // After the commit, on connections of their own: jobs run side by side, each holding one for
     // its transaction, and waiting for a second inside it could exhaust the pool.
-    await this.#track(doc, untracked);
-    await finishJob(this.deps.db, { ...doc, next_attempt_at: at }, this.deps.clock.now());
+    await this.#track({ ...doc, next_attempt_at: at }, toTrack);
   }
 
   /**
    * Links the document to the account's shipments and containers its numbers name. Answers the
-   * numbers the account does not track yet, when it has the document_tracking feature (else none).
+   * numbers the account does not track yet, when it has the document_tracking feature (else none):
+   * those among the document's first TRACKED_PER_DOCUMENT numbers to track, the others as past it.
    */
-  async #link(db: Queryable, doc: DocumentRow, numbers: ExtractedNumbers): Promise<Untracked[]> {
+  async #link(db: Queryable, doc: DocumentRow, numbers: ExtractedNumbers): Promise<ToTrack> {
     const matches = await matchNumbers(db, doc.account_id, numbers);
     await saveLinks(db, doc, matches.shipment_ids, matches.container_ids, this.deps.clock.now());
     const account = await findAccount(db, doc.account_id);
-    if (!account || !hasFeature({ disabledFeatures: account.disabled_features }, 'document_tracking')) return [];
-    return REQUEST_TYPES.flatMap(([kind, request_type]) => numbers[kind].filter((n) => !matches.tracked.includes(n)).map((number) => ({ request_type, number })));
+    if (!account || !hasFeature({ disabledFeatures: account.disabled_features }, 'document_tracking')) return { untracked: [], pastLimit: [] };
+    // The share is of the document's numbers in their order, tracked or not, so a relink makes the same choice.
+    const all = REQUEST_TYPES.flatMap(([kind, request_type]) => numbers[kind].map((number) => ({ request_type, number })));
+    const open = (n: Untracked) => !matches.tracked.includes(n.number);
+    return {
+      untracked: all.slice(0, TRACKED_PER_DOCUMENT).filter(open),
+      pastLimit: all
+        .slice(TRACKED_PER_DOCUMENT)
+        .filter(open)
+        .map((n) => ({
+          ...n,
+          reason: 'per_document_limit',
+          detail: `svc tracks the first ${TRACKED_PER_DOCUMENT} numbers of a document by itself; track this one with POST /v2/tracking_requests.`,
+        })),
+    };
   }
 
   /**
-   * Tracking requests for the numbers, one by one. A number svc refuses to track (its line cannot
-   * be told from it alone, say) stays untracked; any other failure (the database) is thrown, so
-   * the job is not finished and the next attempt tracks what is left.
+   * Tracking requests for the numbers, one by one, while the account's tracking limits leave room;
+   * the job (a relink, under this worker's lease) then ends, or waits for room when some are left.
+   * A number svc refuses to track (its line cannot be told from it alone, say) stays untracked;
+   * any other failure (the database) is thrown, so the job is not finished and the next attempt
+   * tracks what is left. What is not tracked, and why, is saved on the document.
    */
-  async #track(doc: DocumentRow, untracked: Untracked[]): Promise<void> {
-    for (const { request_type, number } of untracked) {
+  async #track(job: DocumentRow, { untracked, pastLimit }: ToTrack): Promise<void> {
+    const { db, clock } = this.deps;
+    const notTracked: NotTracked[] = [];
+    let waitUntil: Date | undefined;
+    let left = 0;
+    for (const [i, { request_type, number }] of untracked.entries()) {
+      if (left === 0) {
+        const room = await trackingRoom(db, job.account_id, clock.now());
+        if (room.full) {
+          waitUntil = room.full.retryAt;
+          const detail = `The account has made ${room.full.window.limit} tracking requests in ${room.full.window.label}, the most its documents may start; svc tracks this number when there is room again (from ${waitUntil.toISOString()}).`;
+          notTracked.push(...untracked.slice(i).map((n) => ({ ...n, reason: 'rate_limited' as const, detail })));
+          break;
+        }
+        left = room.left;
+      }
       try {
-        await createTrackingRequest(this.deps.db, this.deps.clock, doc.account_id, { request_type, request_number: number, auto_detect_vocc_scac: true }, { isTrackable: this.deps.isTrackable });
+        await createTrackingRequest(db, clock, job.account_id, { request_type, request_number: number, auto_detect_vocc_scac: true }, { isTrackable: this.deps.isTrackable });
+        left--;
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
-        this.deps.log?.('document number not tracked', { document_id: doc.id, number, reason: String(err) });
+        // Another request for the number won meanwhile: it is tracked.
+        if (err instanceof Conflict && err.code === 'duplicate') continue;
+        this.deps.log?.('document number not tracked', { document_id: job.id, number, reason: String(err) });
+        notTracked.push({ request_type, number, reason: 'refused', detail: err.detail });
       }
     }
+    await saveNotTracked(db, job, [...notTracked, ...pastLimit], clock.now());
+    if (waitUntil) await deferJob(db, job, waitUntil, clock.now());
+    else await finishJob(db, job, clock.now());
   }
 }
 

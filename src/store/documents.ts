@@ -42,6 +42,8 @@ export interface DocumentRow {
   last_representation_id: string | null;
   /** The e-mail the document came in (source 'email'). */
   email_submission_id: string | null;
+  /** The numbers it names that svc did not track by itself, and why (migration 041). */
+  not_tracked: NotTracked[];
   job: DocumentJob | null;
   job_attempts: number;
   next_attempt_at: Date | null;
@@ -49,6 +51,14 @@ export interface DocumentRow {
   discarded_at: Date | null;
   created_at: Date;
   updated_at: Date;
+}
+
+export interface NotTracked {
+  number: string;
+  request_type: 'container' | 'bill_of_lading' | 'booking_number';
+  /** per_document_limit: past the numbers one document tracks; rate_limited: waiting for the account's limit; refused: svc cannot track it. */
+  reason: 'per_document_limit' | 'rate_limited' | 'refused';
+  detail: string;
 }
 
 export interface RepresentationRow {
@@ -354,6 +364,23 @@ export async function finishJob(db: Queryable, doc: DocumentRow, at: Date): Prom
       WHERE id = $1`,
     [doc.id, doc.next_attempt_at, at],
   );
+}
+
+/**
+ * The job waits until `until` (a relink waiting for the account's tracking limit): its lease given
+ * back, its attempts not held against it, as this one ran to its end. Unless it came due again
+ * meanwhile: that one stands.
+ */
+export async function deferJob(db: Queryable, doc: DocumentRow, until: Date, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE documents SET next_attempt_at = $3, job_attempts = 0, locked_until = NULL, updated_at = $4 WHERE id = $1 AND next_attempt_at = $2`,
+    [doc.id, doc.next_attempt_at, until, at],
+  );
+}
+
+/** The numbers of the document svc did not track by itself, and why. */
+export async function saveNotTracked(db: Queryable, doc: DocumentRow, notTracked: NotTracked[], at: Date): Promise<void> {
+  await db.query('UPDATE documents SET not_tracked = $2, updated_at = $3 WHERE id = $1', [doc.id, JSON.stringify(notTracked), at]);
 }
 
 /** A failed attempt (counted when it was claimed): due again at `retryAt`, or given up (null). */
