@@ -283,7 +283,7 @@ const DUE = dueAt1('documents').replace(/next_attempt_at|locked_until/g, 'd.$&')
  * account's backlog, or its one slow file, never takes every slot. Each job's attempt is counted
  * as it is claimed, before it runs: a run that stops the process is an attempt too.
  */
-const CLAIM = `
+export const CLAIM_SQL = `
   WITH RECURSIVE busy AS (
     (SELECT account_id FROM documents WHERE next_attempt_at IS NOT NULL ORDER BY account_id LIMIT 1)
     UNION ALL
@@ -304,14 +304,14 @@ const CLAIM = `
   RETURNING ${DOCUMENT_COLUMNS}`;
 
 /**
- * Leases up to `limit` documents whose job is due, fairly between accounts (CLAIM), their attempts
+ * Leases up to `limit` documents whose job is due, fairly between accounts (CLAIM_SQL), their attempts
  * counted. Claims take turns (a transaction-scoped lock): two at once would both see an account
  * below `perAccount` and together take it over.
  */
 export const claimDueDocuments = (db: Db, now: Date, leaseUntil: Date, limit: number, perAccount: number): Promise<DocumentRow[]> =>
   withTransaction(db, async (tx) => {
     await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('documents:claim', 0))`);
-    return (await tx.query<DocumentRow>(CLAIM, [now, leaseUntil, limit, perAccount])).rows;
+    return (await tx.query<DocumentRow>(CLAIM_SQL, [now, leaseUntil, limit, perAccount])).rows;
   });
 
 export interface ExtractionResult {
