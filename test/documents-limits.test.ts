@@ -70,10 +70,13 @@ test('documents per minute hold over many e-mails, uploads and SMTP: 429 with Re
   const submissions = await t.db.query('SELECT count(*)::int AS n FROM email_submissions WHERE account_id = $1', [accountId]);
   assert.equal(submissions.rows[0].n, accepted, 'a refused message left nothing behind');
 
-  // An upload through the API is refused alike.
+  // An upload through the API is refused alike, and a direct upload before its bytes are sent.
   const uploaded = await upload(key, 'one more');
   assert.equal(uploaded.status, 429);
   assert.equal(uploaded.body.errors[0].code, 'document_limit');
+  const direct = await t.request('POST', '/v2/direct_uploads', { key, body: { blob: { filename: 'later.txt', content_type: 'text/plain', byte_size: 5, checksum: 'XUFAKrxLKna5cZ2REBfFkg==' } } });
+  assert.equal(direct.status, 429, direct.text);
+  assert.equal(direct.headers.get('retry-after'), '60');
 
   // Over SMTP: a temporary failure, so the sending server keeps the message and tries again.
   const smtp = await startSmtpListener({ db: t.db, clock: t.clock, settings: { ...defaultDocumentSettings, inboundDomain: 'inbound.test' }, host: '127.0.0.1', port: 0 });

@@ -140,6 +140,8 @@ const BLOB_FIELD = ['blob', 'byte_size'];
 export async function createDirectUpload(db: Db, clock: Clock, settings: DocumentSettings, accountId: string, input: DirectUploadRequest): Promise<DirectUpload> {
   if (input.byte_size > settings.maxBytes) throw tooLarge(settings.maxBytes);
   if (input.byte_size < 1) throw new Invalid(BLOB_FIELD, 'byte_size must be at least 1.', 'empty_document');
+  // Refused before the bytes are sent when the document they are for would be.
+  await admitDocuments(db, clock, accountId);
   const at = clock.now();
   const blob = await insertBlob(db, { account_id: accountId, filename: input.filename, declared_content_type: input.content_type ?? null, byte_size: input.byte_size, checksum: input.checksum, at });
   const secret = await linkSecret(db, settings);
