@@ -5,8 +5,10 @@
 // by account, and an account has at most ACCOUNT_JOBS_IN_FLIGHT jobs running over all workers,
 // so one account's backlog or slow file never holds up another's. A job is counted as it is
 // claimed, so one that stops its process is given up after MAX_JOB_ATTEMPTS claims instead of
-// stopping every process that takes it. An extraction ends with document.extracted or document.extraction_failed, recorded in
-// the transaction that saves it, so webhook notifications go out through the usual outbox. The
+// stopping every process that takes it.
+//
+// An extraction ends with document.extracted or document.extraction_failed, recorded in the
+// transaction that saves it, so webhook notifications go out through the usual outbox. The
 // tracking requests for numbers the account does not track yet are made after that commit (on
 // connections of their own), so the same transaction leaves a 'relink' job behind, under the
 // worker's lease: a worker that dies before they are all made leaves it to the next, which links
