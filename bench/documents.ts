@@ -4,17 +4,22 @@
 // accuracy per field for each part, and the ratio of the engine's time to the PDF library's text
 // read alone (what the engine adds on top of unpdf). Then the whole path (bench/documents-webhook.ts):
 // text PDFs uploaded to a real `svc serve` at a steady rate, p50 and p99 from POST /v2/documents to
-// document.extracted arriving at a real webhook receiver.
+// document.extracted arriving at a real webhook receiver. Then fairness (bench/documents-fairness.ts):
+// account B's one small text from upload to extracted while account A's backlog, or A's slow files,
+// hold the workers.
 //
 //   BENCH_SEED (default 15), BENCH_COUNT (240), BENCH_ROUNDS (3, for the text PDFs), BENCH_OCR=0 skips OCR,
 //   BENCH_E2E=0 skips the webhook part; BENCH_E2E_COUNT (80 text PDFs: an account may make 100 requests a minute), BENCH_E2E_RATE (5 uploads/s),
-//   BENCH_E2E_INTERVAL_MS (svc's SVC_WORKER_INTERVAL_MS, default 1000 as svc's own default)
+//   BENCH_E2E_INTERVAL_MS (svc's SVC_WORKER_INTERVAL_MS, default 1000 as svc's own default);
+//   BENCH_FAIR=0 skips fairness, BENCH_FAIR_ONLY=1 runs it alone; BENCH_FAIR_BACKLOG (2000 documents),
+//   BENCH_FAIR_SLOW_FILES (12), BENCH_FAIR_SLOW_MS (30000)
 import { cpus, loadavg } from 'node:os';
 import { generateDocuments, renderImage, type GeneratedDocument } from '../scripts/generate-documents.ts';
 import { extractDocument } from '../src/documents/extract.ts';
 import { ocrAvailable, rasteriserAvailable } from '../src/documents/ocr.ts';
 import { pdfText } from '../src/documents/pdf-text.ts';
 import { emptyTally, report, score } from '../src/domain/documents/extract/evaluation.ts';
+import { fairness } from './documents-fairness.ts';
 import { percentile, uploadToWebhook } from './documents-webhook.ts';
 
 const seed = Number(process.env.BENCH_SEED ?? 15);
@@ -24,6 +29,27 @@ const out = (s: string) => process.stdout.write(`${s}\n`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 out(`bench:documents — seed ${seed}, ${count} documents, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+
+async function fairnessPart(): Promise<void> {
+  if (process.env.BENCH_FAIR === '0') {
+    out('\nfairness: skipped (BENCH_FAIR=0)');
+    return;
+  }
+  const intervalMs = Number(process.env.BENCH_E2E_INTERVAL_MS ?? 1000);
+  const cases = await fairness({
+    backlog: Number(process.env.BENCH_FAIR_BACKLOG ?? 2000),
+    slowFiles: Number(process.env.BENCH_FAIR_SLOW_FILES ?? 12),
+    slowMs: Number(process.env.BENCH_FAIR_SLOW_MS ?? 30_000),
+    intervalMs,
+  });
+  out(`\nfairness: account B's one small text, upload → extracted, with two document workers (interval ${intervalMs} ms):`);
+  for (const c of cases) out(`  behind ${c.name}: ${(c.latencyMs / 1000).toFixed(2)} s; A's documents still pending then: ${c.aPending} of ${c.aTotal}`);
+}
+
+if (process.env.BENCH_FAIR_ONLY === '1') {
+  await fairnessPart();
+  process.exit(0);
+}
 const docs = await generateDocuments({ seed, count });
 const pdfs = docs.filter((d) => d.format === 'pdf');
 const images = docs.filter((d) => d.format === 'png' || d.format === 'jpeg' || d.format === 'tiff');
@@ -79,4 +105,5 @@ if (process.env.BENCH_OCR === '0' || ocrMissing) {
   out(`accuracy, images:\n${report(ocrTally)}`);
   for (const [name, misses] of ocrTally.misses) out(`  ${name}: ${misses.join('; ')}`);
 }
+await fairnessPart();
 out(`\nload at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);

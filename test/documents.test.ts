@@ -356,7 +356,7 @@ test('a damaged PDF fails at once, unretried: reading the same bytes again canno
 test('a job claimed by a worker that died is taken over once its lease lapses', async () => {
   const doc = await upload(text(`Bill of lading ${containerNumber('CMAU', 555000)}`));
   // A worker leases the job, then its process dies before it finishes.
-  const claimed = await claimDueDocuments(t.db, t.clock.now(), new Date(t.clock.now().getTime() + 5 * 60_000), 100);
+  const claimed = await claimDueDocuments(t.db, t.clock.now(), new Date(t.clock.now().getTime() + 5 * 60_000), 100, 100);
   assert.ok(claimed.some((d) => d.id === doc.id));
   const next = worker();
   assert.equal(await next.runDue(), 0, 'the lease holds');

@@ -12833,6 +12833,15 @@ export interface operations {
                                 extracted_data_manual: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description svc's own: numbers the document names that svc did not track by itself, and why: past the numbers one document tracks (per_document_limit), waiting for room under the account's tracking limits (rate_limited: tracked later by itself), or refused (detail says why) */
+                                not_tracked: {
+                                    number: string;
+                                    /** @enum {string} */
+                                    request_type: "container" | "bill_of_lading" | "booking_number";
+                                    /** @enum {string} */
+                                    reason: "per_document_limit" | "rate_limited" | "refused";
+                                    detail: string;
+                                }[];
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -13065,6 +13074,15 @@ export interface operations {
                                 extracted_data_manual: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description svc's own: numbers the document names that svc did not track by itself, and why: past the numbers one document tracks (per_document_limit), waiting for room under the account's tracking limits (rate_limited: tracked later by itself), or refused (detail says why) */
+                                not_tracked: {
+                                    number: string;
+                                    /** @enum {string} */
+                                    request_type: "container" | "bill_of_lading" | "booking_number";
+                                    /** @enum {string} */
+                                    reason: "per_document_limit" | "rate_limited" | "refused";
+                                    detail: string;
+                                }[];
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -13336,6 +13354,15 @@ export interface operations {
                                 extracted_data_manual: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description svc's own: numbers the document names that svc did not track by itself, and why: past the numbers one document tracks (per_document_limit), waiting for room under the account's tracking limits (rate_limited: tracked later by itself), or refused (detail says why) */
+                                not_tracked: {
+                                    number: string;
+                                    /** @enum {string} */
+                                    request_type: "container" | "bill_of_lading" | "booking_number";
+                                    /** @enum {string} */
+                                    reason: "per_document_limit" | "rate_limited" | "refused";
+                                    detail: string;
+                                }[];
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */
@@ -13612,6 +13639,15 @@ export interface operations {
                                 extracted_data_manual: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description svc's own: numbers the document names that svc did not track by itself, and why: past the numbers one document tracks (per_document_limit), waiting for room under the account's tracking limits (rate_limited: tracked later by itself), or refused (detail says why) */
+                                not_tracked: {
+                                    number: string;
+                                    /** @enum {string} */
+                                    request_type: "container" | "bill_of_lading" | "booking_number";
+                                    /** @enum {string} */
+                                    reason: "per_document_limit" | "rate_limited" | "refused";
+                                    detail: string;
+                                }[];
                                 /** Format: date-time */
                                 created_at: string;
                                 /** Format: date-time */

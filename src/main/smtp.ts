@@ -11,7 +11,7 @@ import type { Socket } from 'node:net';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Config } from '../config/index.ts';
 import type { Clock } from '../clock.ts';
-import { DomainError } from '../domain/errors.ts';
+import { DomainError, LimitExceeded } from '../domain/errors.ts';
 import { acceptEmail, recipientAccount } from '../services/email-submissions.ts';
 import type { DocumentSettings } from '../services/documents.ts';
 import type { Db } from '../store/db.ts';
@@ -143,6 +143,8 @@ export async function startSmtpListener(o: SmtpListenerOptions): Promise<SmtpLis
           callback(null, 'Message accepted');
         })
         .catch((err: unknown) => {
+          // Over the account's limit on new documents: a temporary refusal, so the sender tries again later.
+          if (err instanceof LimitExceeded) return callback(reply(451, err.detail));
           if (err instanceof DomainError) return callback(reply(554, err.detail));
           o.log?.('smtp: message not stored', { error: (err as Error).message });
           callback(reply(451, 'Message not stored; try again later'));

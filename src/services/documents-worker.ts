@@ -1,24 +1,47 @@
 // The document worker: runs each document's queued job (extract, or relink) to the end. Jobs are
-// rows of `documents` claimed with leases (leases.ts), as tracking work is: any number of workers
-// in any number of processes share them, and a job whose process died is retaken once its lease
-// lapses. An extraction ends with document.extracted or document.extraction_failed, recorded in
-// the transaction that saves it, so webhook notifications go out through the usual outbox. The
+// rows of `documents` claimed with leases, as tracking work is: any number of workers in any
+// number of processes share them, and a job whose process died is retaken once its lease lapses.
+// A worker is a pool of JOB_SLOTS jobs that claims the next as soon as one ends; claims go account
+// by account, and an account has at most ACCOUNT_JOBS_IN_FLIGHT jobs running over all workers,
+// so one account's backlog or slow file never holds up another's. A job is counted as it is
+// claimed, so one that stops its process is given up after MAX_JOB_ATTEMPTS claims instead of
+// stopping every process that takes it.
+//
+// An extraction ends with document.extracted or document.extraction_failed, recorded in the
+// transaction that saves it, so webhook notifications go out through the usual outbox. The
 // tracking requests for numbers the account does not track yet are made after that commit (on
 // connections of their own), so the same transaction leaves a 'relink' job behind, under the
 // worker's lease: a worker that dies before they are all made leaves it to the next, which links
-// and tracks again (numbers tracked by then are skipped), so no number found is lost.
+// and tracks again (numbers tracked by then are skipped), so no number found is lost. A document
+// tracks at most TRACKED_PER_DOCUMENT of its numbers, and only while the account's tracking
+// requests stay under DOCUMENT_TRACKING_WINDOWS: past them the relink waits until there is room.
+// What is not tracked, and why, is kept on the document (not_tracked).
 import type { Clock } from '../clock.ts';
 import { nothingRead, type ExtractDocument, type ExtractedNumbers, type Extraction } from '../domain/documents/extraction.ts';
 import { domainEvent } from '../domain/events/domain-event.ts';
-import { DomainError } from '../domain/errors.ts';
+import { ACCOUNT_JOBS_IN_FLIGHT, JOB_SLOTS, MAX_JOB_ATTEMPTS, TRACKED_PER_DOCUMENT } from '../domain/documents/intake-limits.ts';
+import { Conflict, DomainError } from '../domain/errors.ts';
 import { MINUTE } from '../domain/time-units.ts';
 import { findAccount } from '../store/accounts.ts';
 import { withTransaction, type Db, type Queryable } from '../store/db.ts';
 import { recordEvents } from '../store/domain-events.ts';
-import { blobData, claimDueDocuments, continueJob, finishJob, jobAttemptFailed, matchNumbers, saveExtraction, saveLinks, type DocumentRow } from '../store/documents.ts';
+import {
+  blobData,
+  claimDueDocuments,
+  continueJob,
+  deferJob,
+  finishJob,
+  jobAttemptFailed,
+  matchNumbers,
+  saveExtraction,
+  saveLinks,
+  saveNotTracked,
+  type DocumentRow,
+  type NotTracked,
+} from '../store/documents.ts';
 import { defaultDocumentSettings } from './documents.ts';
 import { hasFeature } from './features.ts';
-import { PollLoop } from './poll-loop.ts';
+import { trackingRoom } from './intake-budget.ts';
 import { createTrackingRequest, type CreateTrackingRequest } from './tracking-requests.ts';
 
 export interface DocumentWorkerDeps {
@@ -28,6 +51,8 @@ export interface DocumentWorkerDeps {
   extract?: ExtractDocument;
   /** Whether svc can track a SCAC here (as POST /v2/tracking_requests asks); unset, any known line. */
   isTrackable?: (scac: string) => boolean;
+  /** Jobs run at once (JOB_SLOTS unless given). */
+  slots?: number;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -36,9 +61,13 @@ interface Untracked {
   number: string;
 }
 
+/** What linking found: the numbers to track now, and those past the document's share. */
+interface ToTrack {
+  untracked: Untracked[];
+  pastLimit: NotTracked[];
+}
+
 const LEASE_MS = 5 * MINUTE;
-/** Attempts before an extraction that keeps throwing is reported as failed. */
-export const MAX_ATTEMPTS = 5;
 const retryDelay = (attempt: number) => MINUTE * 2 ** attempt;
 
 const REQUEST_TYPES: readonly [keyof ExtractedNumbers, CreateTrackingRequest['request_type']][] = [
@@ -55,43 +84,89 @@ const svcExtract: ExtractDocument = async (bytes, contentType) => (await import(
 
 export class DocumentWorker {
   readonly #extract: ExtractDocument;
-  readonly #loop = new PollLoop(
-    () => this.runDue(),
-    (err) => this.deps.log?.('document worker error', { err: String(err) }),
-  );
+  readonly #slots: number;
+  readonly #running = new Set<Promise<void>>();
+  #timer: NodeJS.Timeout | undefined;
+  #started = false;
+  #filling: Promise<void> | undefined;
+  #fillAgain = false;
 
   constructor(private readonly deps: DocumentWorkerDeps) {
     this.#extract = deps.extract ?? svcExtract;
+    this.#slots = deps.slots ?? JOB_SLOTS;
   }
 
-  /** Runs the jobs due now; returns how many it took. */
-  async runDue(limit = 10): Promise<number> {
-    const now = this.deps.clock.now();
-    const docs = await claimDueDocuments(this.deps.db, now, new Date(now.getTime() + LEASE_MS), limit);
+  /** Claims up to `limit` jobs due now (fairly between accounts), runs them, and returns how many it took. */
+  async runDue(limit = this.#slots): Promise<number> {
+    const docs = await this.#claim(limit);
     await Promise.all(docs.map((d) => this.#run(d)));
     return docs.length;
   }
 
   /** Runs until nothing more is due at the current clock time (tests advance the clock, then drain). */
   async drain(): Promise<void> {
-    for (let i = 0; i < 1000; i++) if ((await this.runDue()) === 0) return;
+    for (let i = 0; i < 10_000; i++) if ((await this.runDue()) === 0) return;
     throw new Error('document worker: jobs kept coming due while draining');
   }
 
+  /** Runs jobs as a pool: a slot that frees is filled at once; due work is looked for every `intervalMs` too. */
   start(intervalMs: number): void {
-    this.#loop.start(intervalMs);
+    this.#started = true;
+    const tick = () => {
+      this.#fill();
+      this.#timer = setTimeout(tick, intervalMs);
+    };
+    tick();
   }
 
-  stop(): Promise<void> {
-    return this.#loop.stop();
+  /** Stops claiming, and waits for the jobs under way. */
+  async stop(): Promise<void> {
+    this.#started = false;
+    clearTimeout(this.#timer);
+    await this.#filling;
+    await Promise.all(this.#running);
+  }
+
+  #claim(limit: number): Promise<DocumentRow[]> {
+    const now = this.deps.clock.now();
+    return claimDueDocuments(this.deps.db, now, new Date(now.getTime() + LEASE_MS), limit, ACCOUNT_JOBS_IN_FLIGHT);
+  }
+
+  /** Claims jobs for the free slots; asked again while it runs, it goes round once more. */
+  #fill(): void {
+    if (!this.#started) return;
+    if (this.#filling) {
+      this.#fillAgain = true;
+      return;
+    }
+    this.#filling = (async () => {
+      do {
+        this.#fillAgain = false;
+        while (this.#started && this.#running.size < this.#slots) {
+          const docs = await this.#claim(this.#slots - this.#running.size);
+          if (docs.length === 0) break;
+          for (const doc of docs) this.#spawn(doc);
+        }
+      } while (this.#fillAgain && this.#started);
+    })()
+      .catch((err: unknown) => this.deps.log?.('document worker error', { err: String(err) }))
+      .finally(() => (this.#filling = undefined));
+  }
+
+  #spawn(doc: DocumentRow): void {
+    const job: Promise<void> = this.#run(doc)
+      .catch((err: unknown) => this.deps.log?.('document worker error', { document_id: doc.id, err: String(err) }))
+      .finally(() => {
+        this.#running.delete(job);
+        this.#fill();
+      });
+    this.#running.add(job);
   }
 
   async #run(doc: DocumentRow): Promise<void> {
     const { db, clock } = this.deps;
-    if (doc.job === 'relink') {
-      await this.#track(doc, await this.#link(db, doc, numbersOf(doc.numbers)));
-      return finishJob(db, doc, clock.now());
-    }
+    if (doc.job_attempts > MAX_JOB_ATTEMPTS) return this.#giveUp(doc);
+    if (doc.job === 'relink') return this.#track(doc, await this.#link(db, doc, numbersOf(doc.numbers)));
     let extraction: Extraction;
     try {
       const bytes = await blobData(db, doc.blob_id);
@@ -100,17 +175,30 @@ export class DocumentWorker {
     } catch (err) {
       // A fault of the engine (or the database) is retried; after the last attempt it is a failure.
       this.deps.log?.('document extraction error', { document_id: doc.id, err: String(err) });
-      if (doc.job_attempts + 1 < MAX_ATTEMPTS) return jobAttemptFailed(db, doc, new Date(clock.now().getTime() + retryDelay(doc.job_attempts)), clock.now());
-      return this.#finish(doc, nothingRead(), `Extraction failed ${MAX_ATTEMPTS} times: ${String(err)}`);
+      if (doc.job_attempts < MAX_JOB_ATTEMPTS) return jobAttemptFailed(db, doc, new Date(clock.now().getTime() + retryDelay(doc.job_attempts - 1)), clock.now());
+      return this.#finish(doc, nothingRead(), `Extraction failed ${MAX_JOB_ATTEMPTS} times: ${String(err)}`);
     }
     return this.#finish(doc, extraction, extraction.unreadable);
+  }
+
+  /** A job claimed MAX_JOB_ATTEMPTS times that never ended: not run again. */
+  async #giveUp(doc: DocumentRow): Promise<void> {
+    const tried = doc.job_attempts - 1;
+    this.deps.log?.('document job given up', { document_id: doc.id, job: doc.job, attempts: tried });
+    // A relink's extraction is recorded already; what it had left to track stays as not_tracked says.
+    if (doc.job === 'relink') return finishJob(this.deps.db, doc, this.deps.clock.now());
+    return this.#finish(
+      doc,
+      nothingRead(),
+      `Extraction was tried ${tried} times and never finished: each time, the process running it stopped (or ran out of time) before the end, as when the file takes more memory or time than extraction may use. It is not tried again; reextract it to try once more.`,
+    );
   }
 
   /** Saves the extraction; it failed when `failure` says why, or when no text could be read. */
   async #finish(doc: DocumentRow, extraction: Extraction, failure?: string): Promise<void> {
     const failed = failure !== undefined || extraction.text.trim() === '';
     const at = this.deps.clock.now();
-    const untracked = await withTransaction(this.deps.db, async (tx) => {
+    const toTrack = await withTransaction(this.deps.db, async (tx) => {
       const saved = await saveExtraction(
         tx,
         doc,
@@ -126,46 +214,83 @@ export class DocumentWorker {
         },
         at,
       );
-      const toTrack = await this.#link(tx, saved, extraction.numbers);
+      const found = await this.#link(tx, saved, extraction.numbers);
+      await saveNotTracked(tx, doc, found.pastLimit, at);
       await recordEvents(tx, [domainEvent(failed ? 'document.extraction_failed' : 'document.extracted', { account_id: doc.account_id, reference_id: doc.id })], at);
       // Numbers to track: the job goes on as a relink until they are (see the top of this file).
-      if (toTrack.length > 0) await continueJob(tx, doc, 'relink', at);
+      if (found.untracked.length > 0) await continueJob(tx, doc, 'relink', at);
       else await finishJob(tx, doc, at);
-      return toTrack;
+      return found;
     });
-    if (untracked.length === 0) return;
+    if (toTrack.untracked.length === 0) return;
     // After the commit, on connections of their own: jobs run side by side, each holding one for
     // its transaction, and waiting for a second inside it could exhaust the pool.
-    await this.#track(doc, untracked);
-    await finishJob(this.deps.db, { ...doc, next_attempt_at: at }, this.deps.clock.now());
+    await this.#track({ ...doc, next_attempt_at: at }, toTrack);
   }
 
   /**
    * Links the document to the account's shipments and containers its numbers name. Answers the
-   * numbers the account does not track yet, when it has the document_tracking feature (else none).
+   * numbers the account does not track yet, when it has the document_tracking feature (else none):
+   * those among the document's first TRACKED_PER_DOCUMENT numbers to track, the others as past it.
    */
-  async #link(db: Queryable, doc: DocumentRow, numbers: ExtractedNumbers): Promise<Untracked[]> {
+  async #link(db: Queryable, doc: DocumentRow, numbers: ExtractedNumbers): Promise<ToTrack> {
     const matches = await matchNumbers(db, doc.account_id, numbers);
     await saveLinks(db, doc, matches.shipment_ids, matches.container_ids, this.deps.clock.now());
     const account = await findAccount(db, doc.account_id);
-    if (!account || !hasFeature({ disabledFeatures: account.disabled_features }, 'document_tracking')) return [];
-    return REQUEST_TYPES.flatMap(([kind, request_type]) => numbers[kind].filter((n) => !matches.tracked.includes(n)).map((number) => ({ request_type, number })));
+    if (!account || !hasFeature({ disabledFeatures: account.disabled_features }, 'document_tracking')) return { untracked: [], pastLimit: [] };
+    // The share is of the document's numbers in their order, tracked or not, so a relink makes the same choice.
+    const all = REQUEST_TYPES.flatMap(([kind, request_type]) => numbers[kind].map((number) => ({ request_type, number })));
+    const open = (n: Untracked) => !matches.tracked.includes(n.number);
+    return {
+      untracked: all.slice(0, TRACKED_PER_DOCUMENT).filter(open),
+      pastLimit: all
+        .slice(TRACKED_PER_DOCUMENT)
+        .filter(open)
+        .map((n) => ({
+          ...n,
+          reason: 'per_document_limit',
+          detail: `svc tracks the first ${TRACKED_PER_DOCUMENT} numbers of a document by itself; track this one with POST /v2/tracking_requests.`,
+        })),
+    };
   }
 
   /**
-   * Tracking requests for the numbers, one by one. A number svc refuses to track (its line cannot
-   * be told from it alone, say) stays untracked; any other failure (the database) is thrown, so
-   * the job is not finished and the next attempt tracks what is left.
+   * Tracking requests for the numbers, one by one, while the account's tracking limits leave room;
+   * the job (a relink, under this worker's lease) then ends, or waits for room when some are left.
+   * A number svc refuses to track (its line cannot be told from it alone, say) stays untracked;
+   * any other failure (the database) is thrown, so the job is not finished and the next attempt
+   * tracks what is left. What is not tracked, and why, is saved on the document.
    */
-  async #track(doc: DocumentRow, untracked: Untracked[]): Promise<void> {
-    for (const { request_type, number } of untracked) {
+  async #track(job: DocumentRow, { untracked, pastLimit }: ToTrack): Promise<void> {
+    const { db, clock } = this.deps;
+    const notTracked: NotTracked[] = [];
+    let waitUntil: Date | undefined;
+    let left = 0;
+    for (const [i, { request_type, number }] of untracked.entries()) {
+      if (left === 0) {
+        const room = await trackingRoom(db, job.account_id, clock.now());
+        if (room.full) {
+          waitUntil = room.full.retryAt;
+          const detail = `The account has made ${room.full.window.limit} tracking requests in ${room.full.window.label}, the most its documents may start; svc tracks this number when there is room again (from ${waitUntil.toISOString()}).`;
+          notTracked.push(...untracked.slice(i).map((n) => ({ ...n, reason: 'rate_limited' as const, detail })));
+          break;
+        }
+        left = room.left;
+      }
       try {
-        await createTrackingRequest(this.deps.db, this.deps.clock, doc.account_id, { request_type, request_number: number, auto_detect_vocc_scac: true }, { isTrackable: this.deps.isTrackable });
+        await createTrackingRequest(db, clock, job.account_id, { request_type, request_number: number, auto_detect_vocc_scac: true }, { isTrackable: this.deps.isTrackable });
+        left--;
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
-        this.deps.log?.('document number not tracked', { document_id: doc.id, number, reason: String(err) });
+        // Another request for the number won meanwhile: it is tracked.
+        if (err instanceof Conflict && err.code === 'duplicate') continue;
+        this.deps.log?.('document number not tracked', { document_id: job.id, number, reason: String(err) });
+        notTracked.push({ request_type, number, reason: 'refused', detail: err.detail });
       }
     }
+    await saveNotTracked(db, job, [...notTracked, ...pastLimit], clock.now());
+    if (waitUntil) await deferJob(db, job, waitUntil, clock.now());
+    else await finishJob(db, job, clock.now());
   }
 }
 

@@ -28,6 +28,7 @@ import {
   type DocumentJob,
   type DocumentRow,
 } from '../store/documents.ts';
+import { admitDocuments } from './intake-budget.ts';
 
 export interface DocumentSettings {
   /** Largest file accepted, in bytes (SVC_DOCUMENT_MAX_BYTES). */
@@ -87,7 +88,8 @@ export interface Upload {
 
 /**
  * A new document from `upload`'s bytes, its extraction queued in the same statement. The content
- * type is the bytes' own; the same bytes twice in one account are a 409 naming the first.
+ * type is the bytes' own; the same bytes twice in one account are a 409 naming the first; past
+ * the account's limit on new documents, a LimitExceeded.
  */
 export async function createDocument(db: Queryable, clock: Clock, settings: DocumentSettings, accountId: string, upload: Upload, field: FieldPath, blob?: BlobRow): Promise<DocumentRow> {
   if (upload.bytes.length > settings.maxBytes) throw tooLarge(settings.maxBytes);
@@ -96,6 +98,8 @@ export async function createDocument(db: Queryable, clock: Clock, settings: Docu
   if (!contentType) {
     throw new Invalid(field, `svc cannot read this kind of file: its bytes are none of ${SNIFFED_TYPES.join(', ')}.`, 'unsupported_content_type');
   }
+  // An e-mail's documents were admitted together, with their message (acceptEmail).
+  if (!upload.emailSubmissionId) await admitDocuments(db, clock, accountId);
   const at = clock.now();
   const stored = blob ?? (await insertBlob(db, { account_id: accountId, filename: upload.filename, declared_content_type: upload.declaredContentType, byte_size: upload.bytes.length, checksum: md5(upload.bytes), data: upload.bytes, at }));
   const result = await insertDocument(db, {
@@ -141,6 +145,8 @@ const BLOB_FIELD = ['blob', 'byte_size'];
 export async function createDirectUpload(db: Db, clock: Clock, settings: DocumentSettings, accountId: string, input: DirectUploadRequest): Promise<DirectUpload> {
   if (input.byte_size > settings.maxBytes) throw tooLarge(settings.maxBytes);
   if (input.byte_size < 1) throw new Invalid(BLOB_FIELD, 'byte_size must be at least 1.', 'empty_document');
+  // Refused before the bytes are sent when the document they are for would be.
+  await admitDocuments(db, clock, accountId);
   const at = clock.now();
   const blob = await insertBlob(db, { account_id: accountId, filename: documentFileName(input.filename), declared_content_type: input.content_type ?? null, byte_size: input.byte_size, checksum: input.checksum, at });
   const secret = await linkSecret(db, settings);

@@ -20,6 +20,7 @@ import {
   type EmailSubmissionRow,
 } from '../store/email-submissions.ts';
 import { createDocument, tooLarge, type DocumentSettings } from './documents.ts';
+import { admitDocuments } from './intake-budget.ts';
 
 export interface AcceptedEmail {
   submission: EmailSubmissionRow;
@@ -66,6 +67,9 @@ export async function acceptEmail(db: Db, clock: Clock, settings: DocumentSettin
   return withTransaction(db, async (tx) => {
     const stored = await lockedSubmissionOfDigest(tx, accountId, rawSha256);
     if (stored) return { submission: stored, documents: await documentsOf(tx, stored), skipped: [], repeated: true };
+    // The message is taken whole or not at all (the sender tries again later): a message may take
+    // the account past its limit on new documents by its own attachments, and then none is taken.
+    await admitDocuments(tx, clock, accountId);
     const at = clock.now();
     const rawBlob = await insertBlob(tx, {
       account_id: accountId,

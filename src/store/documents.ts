@@ -2,8 +2,8 @@
 // representation, and the processing job's queue (leased like tracking work, leases.ts).
 import type { ExtractedNumbers } from '../domain/documents/extraction.ts';
 import { pageOfAccount, type CountedPage } from './account-rows.ts';
-import type { Queryable } from './db.ts';
-import { claimDue } from './leases.ts';
+import { withTransaction, type Db, type Queryable } from './db.ts';
+import { dueAt1 } from './leases.ts';
 import { isUuid } from './uuid.ts';
 
 export interface BlobRow {
@@ -42,6 +42,8 @@ export interface DocumentRow {
   last_representation_id: string | null;
   /** The e-mail the document came in (source 'email'). */
   email_submission_id: string | null;
+  /** The numbers it names that svc did not track by itself, and why (migration 041). */
+  not_tracked: NotTracked[];
   job: DocumentJob | null;
   job_attempts: number;
   next_attempt_at: Date | null;
@@ -49,6 +51,14 @@ export interface DocumentRow {
   discarded_at: Date | null;
   created_at: Date;
   updated_at: Date;
+}
+
+export interface NotTracked {
+  number: string;
+  request_type: 'container' | 'bill_of_lading' | 'booking_number';
+  /** per_document_limit: past the numbers one document tracks; rate_limited: waiting for the account's limit; refused: svc cannot track it. */
+  reason: 'per_document_limit' | 'rate_limited' | 'refused';
+  detail: string;
 }
 
 export interface RepresentationRow {
@@ -263,8 +273,46 @@ export async function queueDocumentJob(db: Queryable, accountId: string, id: str
   return rows[0];
 }
 
-/** Leases up to `limit` documents whose job is due (the claim of leases.ts). */
-export const claimDueDocuments = (db: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<DocumentRow[]> => claimDue<DocumentRow>(db, 'documents', now, leaseUntil, limit);
+// A document whose job is due ($1 now) and not leased: dueAt1 of leases.ts, for the alias d.
+const DUE = dueAt1('documents').replace(/next_attempt_at|locked_until/g, 'd.$&');
+
+/**
+ * The claim ($1 now, $2 lease end, $3 how many, $4 jobs an account may have running): account by
+ * account, at most one job each, the accounts with the fewest jobs running first and, among them,
+ * the one whose oldest due job is oldest; an account with $4 running is passed over. So one
+ * account's backlog, or its one slow file, never takes every slot. Each job's attempt is counted
+ * as it is claimed, before it runs: a run that stops the process is an attempt too.
+ */
+export const CLAIM_SQL = `
+  WITH RECURSIVE busy AS (
+    (SELECT account_id FROM documents WHERE next_attempt_at IS NOT NULL ORDER BY account_id LIMIT 1)
+    UNION ALL
+    SELECT (SELECT d.account_id FROM documents d WHERE d.next_attempt_at IS NOT NULL AND d.account_id > busy.account_id ORDER BY d.account_id LIMIT 1)
+      FROM busy WHERE busy.account_id IS NOT NULL
+  ), turns AS (
+    SELECT busy.account_id FROM busy
+     CROSS JOIN LATERAL (SELECT count(*) AS n FROM documents d WHERE d.account_id = busy.account_id AND d.next_attempt_at IS NOT NULL AND d.locked_until > $1) running
+     CROSS JOIN LATERAL (SELECT d.next_attempt_at AS at FROM documents d WHERE d.account_id = busy.account_id AND ${DUE} ORDER BY d.next_attempt_at LIMIT 1) oldest
+     WHERE busy.account_id IS NOT NULL AND running.n < $4
+     ORDER BY running.n, oldest.at LIMIT $3
+  )
+  UPDATE documents SET locked_until = $2, job_attempts = job_attempts + 1
+   WHERE ctid = ANY (ARRAY(
+     SELECT job.ctid FROM turns CROSS JOIN LATERAL (
+       SELECT d.ctid FROM documents d WHERE d.account_id = turns.account_id AND ${DUE} ORDER BY d.next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED
+     ) job))
+  RETURNING ${DOCUMENT_COLUMNS}`;
+
+/**
+ * Leases up to `limit` documents whose job is due, fairly between accounts (CLAIM_SQL), their attempts
+ * counted. Claims take turns (a transaction-scoped lock): two at once would both see an account
+ * below `perAccount` and together take it over.
+ */
+export const claimDueDocuments = (db: Db, now: Date, leaseUntil: Date, limit: number, perAccount: number): Promise<DocumentRow[]> =>
+  withTransaction(db, async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('documents:claim', 0))`);
+    return (await tx.query<DocumentRow>(CLAIM_SQL, [now, leaseUntil, limit, perAccount])).rows;
+  });
 
 export interface ExtractionResult {
   document_type: string;
@@ -318,10 +366,27 @@ export async function finishJob(db: Queryable, doc: DocumentRow, at: Date): Prom
   );
 }
 
-/** A failed attempt: due again at `retryAt`, or given up (null). */
+/**
+ * The job waits until `until` (a relink waiting for the account's tracking limit): its lease given
+ * back, its attempts not held against it, as this one ran to its end. Unless it came due again
+ * meanwhile: that one stands.
+ */
+export async function deferJob(db: Queryable, doc: DocumentRow, until: Date, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE documents SET next_attempt_at = $3, job_attempts = 0, locked_until = NULL, updated_at = $4 WHERE id = $1 AND next_attempt_at = $2`,
+    [doc.id, doc.next_attempt_at, until, at],
+  );
+}
+
+/** The numbers of the document svc did not track by itself, and why. */
+export async function saveNotTracked(db: Queryable, doc: DocumentRow, notTracked: NotTracked[], at: Date): Promise<void> {
+  await db.query('UPDATE documents SET not_tracked = $2, updated_at = $3 WHERE id = $1', [doc.id, JSON.stringify(notTracked), at]);
+}
+
+/** A failed attempt (counted when it was claimed): due again at `retryAt`, or given up (null). */
 export async function jobAttemptFailed(db: Queryable, doc: DocumentRow, retryAt: Date | null, at: Date): Promise<void> {
   await db.query(
-    `UPDATE documents SET job_attempts = job_attempts + 1, next_attempt_at = $2, locked_until = NULL,
+    `UPDATE documents SET next_attempt_at = $2, locked_until = NULL,
             job = CASE WHEN $2::timestamptz IS NULL THEN NULL ELSE job END, updated_at = $3
       WHERE id = $1`,
     [doc.id, retryAt, at],

@@ -189,6 +189,7 @@ function documentRow(event: EventName, seen: Date): DocumentRow {
     name: `Bill of lading ${BILL_OF_LADING}`,
     source: 'api',
     email_submission_id: null,
+    not_tracked: [],
     file_name: `${BILL_OF_LADING}.pdf`,
     file_content_type: 'application/pdf',
     file_size_bytes: 48_213,

@@ -45,6 +45,18 @@ const documentAttributes = z.object({
   file_size_bytes: z.int().nullable(),
   extraction_status: z.enum(['pending', 'extracted', 'failed']).describe("svc's own: where processing is"),
   extracted_data_manual: z.record(z.string(), z.unknown()).nullable().describe('Data entered by hand (PATCH)'),
+  not_tracked: z
+    .array(
+      z.object({
+        number: z.string(),
+        request_type: z.enum(['container', 'bill_of_lading', 'booking_number']),
+        reason: z.enum(['per_document_limit', 'rate_limited', 'refused']),
+        detail: z.string(),
+      }),
+    )
+    .describe(
+      "svc's own: numbers the document names that svc did not track by itself, and why: past the numbers one document tracks (per_document_limit), waiting for room under the account's tracking limits (rate_limited: tracked later by itself), or refused (detail says why)",
+    ),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 });

@@ -18,9 +18,11 @@ export function documentResource(row: DocumentRow): Resource {
       file_name: row.file_name,
       file_content_type: row.file_content_type,
       file_size_bytes: row.file_size_bytes,
-      // svc's own: where processing is, and the data a user entered by hand (PATCH).
+      // svc's own: where processing is, the data a user entered by hand (PATCH), and the numbers
+      // svc did not track by itself.
       extraction_status: row.extraction_status,
       extracted_data_manual: row.extracted_data_manual,
+      not_tracked: row.not_tracked,
       created_at: iso(row.created_at),
       updated_at: iso(row.updated_at),
     },
