@@ -2,7 +2,8 @@
 // swallowing them, and without letting them crash the process.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createPool, type Db } from '../src/store/db.ts';
+import { setTimeout as delay } from 'node:timers/promises';
+import { createPool, withTransaction, type Db } from '../src/store/db.ts';
 import { freshDatabase, type TestDatabase } from './support/database.ts';
 import { forFile } from './support/for-file.ts';
 
@@ -56,6 +57,29 @@ test('without a log (tests, one-off commands) a lost idle connection is still no
     await terminate(pids);
     await removed;
     assert.equal((await pool.query('SELECT 2 AS two', [])).rows[0].two, 2);
+  } finally {
+    await pool.end();
+  }
+});
+
+test('a connection lost inside a transaction fails its next query, does not crash the process, and is not reused', async () => {
+  const pool = createPool(database.url, 2, () => {});
+  try {
+    const outcome = await withTransaction(pool, async (tx) => {
+      const pid = (await tx.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+      // Lost while the transaction waits between statements: the client's 'error' event comes with
+      // no query to fail (the test listens to nothing, as the code under test does not).
+      await terminate([pid]);
+      for (let i = 0; i < 250 && (await database.db.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rowCount! > 0; i++) await delay(20);
+      await delay(200);
+      return tx.query('SELECT 1').then(
+        () => 'answered',
+        (err: Error) => err.message,
+      );
+    }).catch((err: Error) => `transaction failed: ${err.message}`);
+    assert.match(outcome, /not queryable|Connection terminated|terminating connection/i);
+    // The pool hands out a working connection next.
+    assert.equal((await pool.query('SELECT 1 AS one')).rows[0].one, 1);
   } finally {
     await pool.end();
   }

@@ -22,8 +22,14 @@ export function createPool(connectionString: string, max = 10, log?: PoolLog): D
   const report = log && outageAwareLog(log, pool);
   pool.on('error', (err) => report?.('an idle database connection was lost', { err }));
   prepareQueries(pool);
-  // Clients checked out for transactions prepare their statements too.
-  pool.on('connect', (client) => prepareQueries(client));
+  pool.on('connect', (client) => {
+    // Clients checked out for transactions prepare their statements too.
+    prepareQueries(client);
+    // The pool listens to idle clients only: one checked out (a transaction) whose server goes away
+    // fails its queries, which their callers handle and report, and would crash the process with
+    // an unheard 'error' event besides. On release the pool drops it, as it is no longer queryable.
+    client.on('error', () => {});
+  });
   return pool;
 }
 
