@@ -55,9 +55,9 @@ module.exports = {
     {
       name: 'mcp-is-a-rest-client',
       severity: 'error',
-      comment: 'The MCP server reaches svc through the REST API (the SDK), as any client would: it shares only the pure domain and the pure memoize helper, never services, store or HTTP.',
+      comment: 'The MCP server reaches svc through the REST API (the SDK), as any client would: it shares only the pure domain, never services, store or HTTP.',
       from: { path: '^src/mcp/' },
-      to: { path: '^src/', pathNot: '^src/((mcp|domain)/|memoize\\.ts$)' },
+      to: { path: '^src/', pathNot: '^src/(mcp|domain)/' },
     },
     {
       name: 'client-cli-is-a-rest-client',

@@ -7,7 +7,7 @@ import type { Clock } from '../clock.ts';
 import type { Document, Resource } from '../jsonapi/document.ts';
 import { assertSameId } from '../jsonapi/body.ts';
 import { ApiError } from '../jsonapi/errors.ts';
-import { memoize } from '../memoize.ts';
+import { memoize } from '../domain/memoize.ts';
 import { param, type Query } from '../jsonapi/query.ts';
 import { includePaths, loadIncludedResources } from '../read-model/resources.ts';
 import type { RateLimiter } from '../services/rate-limiters.ts';

@@ -1,5 +1,5 @@
 // The JSON:API document shapes svc produces.
-import { memoize } from '../memoize.ts';
+import { memoize } from '../domain/memoize.ts';
 export interface Identifier {
   type: string;
   id: string;

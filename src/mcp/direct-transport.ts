@@ -16,7 +16,7 @@ import {
   type MessageExtraInfo,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import { memoize } from '../memoize.ts';
+import { memoize } from '../domain/memoize.ts';
 import { parsedJson } from './json-body.ts';
 
 // A client sends the same Content-Type every time: each is parsed once (bounded: clients choose them).

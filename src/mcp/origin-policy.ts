@@ -2,7 +2,7 @@
 // requests to a server on the user's own machine (DNS rebinding: a hostile name resolving to
 // 127.0.0.1), so a server bound to loopback answers only loopback names unless told otherwise,
 // and browsers only from loopback pages unless origins are listed.
-import { memoize } from '../memoize.ts';
+import { memoize } from '../domain/memoize.ts';
 
 export interface OriginPolicyOptions {
   /** The address the server listens on (HOST or SVC_MCP_HOST). */

@@ -2,7 +2,7 @@
 // loaded through the one table of resource types.
 import type { Resource } from '../jsonapi/document.ts';
 import { attachedAlong, loadIncluded, validateInclude, type LoadContext } from '../jsonapi/include.ts';
-import { memoize } from '../memoize.ts';
+import { memoize } from '../domain/memoize.ts';
 import { includeList } from '../jsonapi/query.ts';
 import { resourceTypes } from './resource-types.ts';
 

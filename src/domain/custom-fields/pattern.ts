@@ -6,14 +6,13 @@
 // in linear time (backreferences, lookaround), and programs too big to run quickly, are refused when
 // the field is defined.
 import { RE2JS } from 're2js';
+import { memoize } from '../memoize.ts';
 
 export interface UserPattern {
   test(text: string): boolean;
 }
 
-/** Compiled patterns by source: every value written runs its field's pattern. */
-const compiled = new Map<string, UserPattern | Error>();
-/** The cache is emptied when it outgrows this, so crafted definitions cannot make it grow without end. */
+/** Compiled patterns kept; past this the memo starts afresh. */
 const MAX_CACHED = 1000;
 /**
  * Linear time still grows with the pattern: a value is matched against every step of the compiled
@@ -47,13 +46,9 @@ function compile(source: string): UserPattern | Error {
   return pattern;
 }
 
-/** The pattern, ready to test values with, or why it cannot be run (a SyntaxError when it is not a regular expression at all). */
-export function userPattern(source: string): UserPattern | Error {
-  let pattern = compiled.get(source);
-  if (pattern === undefined) {
-    pattern = compile(source);
-    if (compiled.size >= MAX_CACHED) compiled.clear();
-    compiled.set(source, pattern);
-  }
-  return pattern;
-}
+/**
+ * The pattern, ready to test values with, or why it cannot be run (a SyntaxError when it is not a
+ * regular expression at all). Compiled once per source while it is recent: every value written
+ * runs its field's pattern, and crafted definitions cannot make the cache grow without end.
+ */
+export const userPattern: (source: string) => UserPattern | Error = memoize(compile, MAX_CACHED);

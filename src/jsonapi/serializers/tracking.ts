@@ -6,7 +6,7 @@ import type { AisEtaShown } from '../../store/ais-arrivals.ts';
 import { lineTrackingTimes, type ContainerRow, type ShipmentRow } from '../../store/shipments.ts';
 import type { TransportEventRow } from '../../store/transport-events.ts';
 import { iso, toMany, toOne, type Relationship, type Resource } from '../document.ts';
-import { memoize } from '../../memoize.ts';
+import { memoize } from '../../domain/memoize.ts';
 
 // A name-based id is a SHA-1 of the name: the same ports and vessels recur on every event and
 // shipment of a document, and across requests, so each name is hashed once (bounded: the world's

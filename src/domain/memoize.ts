@@ -1,6 +1,6 @@
 // A pure function's recent results, for values that repeat: the same dates and port and vessel
 // ids recur across a document's records and across requests, the same headers across requests.
-// At the top of the tree, so any layer (JSON:API, read model, MCP) may use it.
+// In the domain, the layer every other may import (JSON:API, read model, MCP, the domain's own rules).
 // Bounded by starting afresh when full: every value is cheap to compute again, and a plain Map
 // lookup is cheaper than an LRU's, which reorders its list on every hit.
 
