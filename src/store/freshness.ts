@@ -36,20 +36,22 @@ const lineCheckedAt = (sh: string) => `greatest(${sh}.line_tracking_last_succeed
 /** The last estimate from the line about the shipment `sh` names. */
 const lineEstimatedAt = (sh: string) => `(SELECT max(created_at) FROM estimated_events WHERE shipment_id = ${sh}.id AND data_source = 'shipping_line')`;
 
-const lastMilestoneOf = (c: string, source: string) => `(SELECT max(created_at) FROM transport_events WHERE container_id = ${c}.id AND data_source = '${source}')`;
-
 /**
  * The container `c` names' own times (its shipment is `sh`), as the columns line_changed,
- * terminal_checked, terminal_changed, ais_checked and ais_changed of a lateral subquery.
+ * terminal_checked, terminal_changed, ais_checked and ais_changed of a lateral subquery. Its
+ * milestones are read once, by source.
  */
 const containerTimes = (c: string, sh: string) => `SELECT
-    greatest(${c}.created_at, ${lastMilestoneOf(c, 'shipping_line')}) AS line_changed,
+    greatest(${c}.created_at, m.line) AS line_changed,
     (${c}.state->>'terminal_checked_at')::timestamptz AS terminal_checked,
-    greatest((SELECT max(created_at) FROM container_updated_events WHERE container_id = ${c}.id), ${lastMilestoneOf(c, 'terminal')}) AS terminal_changed,
+    greatest((SELECT max(created_at) FROM container_updated_events WHERE container_id = ${c}.id), m.terminal) AS terminal_changed,
     (SELECT max(p.at) FROM vessel_positions p WHERE p.mmsi = ${mmsiOfImoSql('v.vessel_imo')} AND p.at <= coalesce(v.left_at, 'infinity')) AS ais_checked,
-    greatest(${lastMilestoneOf(c, 'ais')},
-             (SELECT e.computed_at FROM ais_port_etas e WHERE v.left_at IS NULL AND e.vessel_imo = v.vessel_imo AND e.port_locode = ${sh}.state->>'port_of_discharge_locode')) AS ais_changed
-  FROM (SELECT 1) AS one
+    greatest(m.ais, (SELECT e.computed_at FROM ais_port_etas e WHERE v.left_at IS NULL AND e.vessel_imo = v.vessel_imo AND e.port_locode = ${sh}.state->>'port_of_discharge_locode')) AS ais_changed
+  FROM (
+    SELECT max(created_at) FILTER (WHERE data_source = 'shipping_line') AS line, max(created_at) FILTER (WHERE data_source = 'terminal') AS terminal,
+           max(created_at) FILTER (WHERE data_source = 'ais') AS ais
+      FROM transport_events WHERE container_id = ${c}.id
+  ) AS m
   LEFT JOIN LATERAL (
     SELECT t.vessel_imo, CASE WHEN t.event LIKE '%discharged' THEN t.timestamp END AS left_at
       FROM transport_events t WHERE t.container_id = ${c}.id AND t.vessel_imo IS NOT NULL
