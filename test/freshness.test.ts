@@ -110,6 +110,19 @@ test('a later lookup moves when the line and the terminal were last checked', as
   assert.ok(ms(after.shipping_line.changed_at)! <= ms(after.shipping_line.checked_at)!);
 });
 
+test("a check that found the line's answer applied already counts as the line's last check", async () => {
+  const before: Freshness = (await shipment()).attributes.data_freshness;
+  // As saveChecks records it: on the schedule row alone, the shipment row untouched.
+  const checkedAt = new Date(Date.parse(before.shipping_line.checked_at!) + 1000);
+  await t.db.query('UPDATE shipment_refreshes SET last_checked_at = $2 WHERE shipment_id = $1', [shipmentId, checkedAt]);
+  const after = (await shipment()).attributes;
+  assert.equal(after.data_freshness.shipping_line.checked_at, checkedAt.toISOString());
+  assert.equal(after.data_freshness.shipping_line.changed_at, before.shipping_line.changed_at, 'a check changes nothing');
+  assert.equal(after.line_tracking_last_succeeded_at, checkedAt.toISOString(), 'as the reference attribute says');
+  const box0 = (await t.request('GET', `/v2/containers/${box.id}`)).body.data.attributes.data_freshness;
+  assert.equal(box0.shipping_line.checked_at, checkedAt.toISOString());
+});
+
 const mcpSource = (s: Source) => ({ checkedAt: s.checked_at, changedAt: s.changed_at });
 const asMcp = (f: Freshness) => Object.fromEntries(SOURCES.map((source) => [CAMEL[source], mcpSource(f[source])]));
 
