@@ -26,6 +26,7 @@ import { createApiKey, hashApiKey } from '../src/services/api-keys.ts';
 import { insertAccount } from '../src/store/accounts.ts';
 import { createPool, type Db } from '../src/store/db.ts';
 import { findLocationsByIds, findTerminalsByIds } from '../src/store/reference.ts';
+import { containerFreshnessColumn, freshnessOf, shipmentFreshnessColumn } from '../src/store/freshness.ts';
 import type { ContainerRow, ShipmentRow } from '../src/store/shipments.ts';
 import { EVENTS_WITH_PLACES, type TransportEventRow } from '../src/store/transport-events.ts';
 import { benchDatabase } from './database.ts';
@@ -118,23 +119,25 @@ async function authenticate(header: string | undefined, limited: boolean): Promi
   return rows[0].wait_ms > 0 ? 'limited' : rows[0];
 }
 
-type JoinedShipment = ShipmentRow & { line_name: string | null; line_short_name: string | null; customer_name: string | null; container_ids: string[] };
+type JoinedShipment = ShipmentRow & { line_name: string | null; line_short_name: string | null; customer_name: string | null; container_ids: string[]; data_freshness: unknown };
+type FreshContainer = ContainerRow & { data_freshness: unknown };
 const joinedShipment = async (accountId: string, id: string) =>
   (
     await rawDb.query<JoinedShipment>(
       `SELECT s.*, l.name AS line_name, l.short_name AS line_short_name, p.company_name AS customer_name,
-              coalesce((SELECT json_agg(c.id ORDER BY c.number) FROM containers c WHERE c.shipment_id = s.id), '[]') AS container_ids
+              coalesce((SELECT json_agg(c.id ORDER BY c.number) FROM containers c WHERE c.shipment_id = s.id), '[]') AS container_ids,
+              ${shipmentFreshnessColumn('s')} AS data_freshness
          FROM shipments s LEFT JOIN shipping_lines l ON l.scac = s.scac LEFT JOIN parties p ON p.id = s.customer_id
         WHERE s.account_id = $1 AND s.id = $2`,
       [accountId, id],
     )
   ).rows[0];
 const shipmentOf = (s: JoinedShipment) =>
-  shipmentResource(s, s.container_ids, s.line_name ? { name: s.line_name, short_name: s.line_short_name ?? '' } : undefined, s.customer_name, null);
+  shipmentResource(s, s.container_ids, freshnessOf(s.data_freshness), s.line_name ? { name: s.line_name, short_name: s.line_short_name ?? '' } : undefined, s.customer_name, null);
 const eventsOf = async (containerId: string) =>
   (await rawDb.query<TransportEventRow>(`${EVENTS_WITH_PLACES} WHERE e.container_id = $1 ORDER BY e.timestamp NULLS LAST, e.created_at, e.id`, [containerId])).rows;
 const containerRow = async (accountId: string, id: string) =>
-  (await rawDb.query<ContainerRow>('SELECT * FROM containers WHERE account_id = $1 AND id = $2', [accountId, id])).rows[0];
+  (await rawDb.query<FreshContainer>(`SELECT c.*, ${containerFreshnessColumn('c')} AS data_freshness FROM containers c WHERE c.account_id = $1 AND c.id = $2`, [accountId, id])).rows[0];
 const terminalOf = (id: unknown) => (typeof id === 'string' ? findTerminalsByIds(rawDb, [id]) : Promise.resolve([]));
 
 /** The documents, each with the fewest statements: independent reads in parallel. */
@@ -143,18 +146,19 @@ const rawRoutes: [RegExp, (accountId: string, id: string, include: string | null
     /^\/v2\/containers\/([0-9a-f-]{36})$/,
     async (accountId, id, include) => {
       if (include === null) {
-        const { rows } = await rawDb.query<ContainerRow & { event_ids: string[] }>(
-          `SELECT c.*, coalesce((SELECT json_agg(e.id ORDER BY e.timestamp NULLS LAST, e.created_at, e.id) FROM transport_events e WHERE e.container_id = c.id), '[]') AS event_ids
+        const { rows } = await rawDb.query<FreshContainer & { event_ids: string[] }>(
+          `SELECT c.*, coalesce((SELECT json_agg(e.id ORDER BY e.timestamp NULLS LAST, e.created_at, e.id) FROM transport_events e WHERE e.container_id = c.id), '[]') AS event_ids,
+                  ${containerFreshnessColumn('c')} AS data_freshness
              FROM containers c WHERE c.account_id = $1 AND c.id = $2`,
           [accountId, id],
         );
-        return rows[0] && { data: containerResource(rows[0], rows[0].event_ids) };
+        return rows[0] && { data: containerResource(rows[0], freshnessOf(rows[0].data_freshness), rows[0].event_ids) };
       }
       const row = await containerRow(accountId, id);
       if (!row) return undefined;
       const [events, shipment, terminals] = await Promise.all([eventsOf(id), joinedShipment(accountId, row.shipment_id), terminalOf(row.state.pod_terminal_id)]);
       return {
-        data: containerResource(row, events.map((e) => e.id)),
+        data: containerResource(row, freshnessOf(row.data_freshness), events.map((e) => e.id)),
         included: [shipmentOf(shipment), ...terminals.map(terminalResource), ...events.map(transportEventResource)],
       };
     },
@@ -165,8 +169,9 @@ const rawRoutes: [RegExp, (accountId: string, id: string, include: string | null
       const shipment = await joinedShipment(accountId, id);
       if (!shipment) return undefined;
       const [containers, ports, terminals] = await Promise.all([
-        rawDb.query<ContainerRow & { event_ids: string[] }>(
-          `SELECT c.*, coalesce((SELECT json_agg(e.id ORDER BY e.timestamp NULLS LAST, e.created_at, e.id) FROM transport_events e WHERE e.container_id = c.id), '[]') AS event_ids
+        rawDb.query<FreshContainer & { event_ids: string[] }>(
+          `SELECT c.*, coalesce((SELECT json_agg(e.id ORDER BY e.timestamp NULLS LAST, e.created_at, e.id) FROM transport_events e WHERE e.container_id = c.id), '[]') AS event_ids,
+                  ${containerFreshnessColumn('c')} AS data_freshness
              FROM containers c WHERE c.shipment_id = $1 ORDER BY c.number`,
           [id],
         ),
@@ -175,7 +180,7 @@ const rawRoutes: [RegExp, (accountId: string, id: string, include: string | null
       ]);
       return {
         data: shipmentOf(shipment),
-        included: [...containers.rows.map((c) => containerResource(c, c.event_ids)), ...ports.map(portResource), ...terminals.map(terminalResource)],
+        included: [...containers.rows.map((c) => containerResource(c, freshnessOf(c.data_freshness), c.event_ids)), ...ports.map(portResource), ...terminals.map(terminalResource)],
       };
     },
   ],

@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import pg from 'pg';
 import type { Queryable } from '../src/store/db.ts';
 import { listFields, matchKey } from '../src/store/custom-fields.ts';
+import { freshnessOfContainers, freshnessOfShipments } from '../src/store/freshness.ts';
 import { listParties } from '../src/store/parties.ts';
 import { search } from '../src/store/search.ts';
 import { listContainers, listShipments, SHIPMENT_ORDER_FIELDS, type ContainerFilters, type ShipmentFilters, type ShipmentOrder } from '../src/store/tracking-lists.ts';
@@ -171,6 +172,25 @@ describe('no list, filter or search statement reads a tenant table sequentially'
     assert.ok((await found({ pol_locode: [rows[0].pol] })).includes(rows[0].id));
     await database.db.query("UPDATE shipments SET state = state - 'port_of_discharge_locode' WHERE id = $1", [rows[0].id]);
     assert.deepEqual(await found({ pod_locode: ['XXNEW'] }), []);
+  });
+
+  test('data freshness of a page of shipments and of containers: through indexes, vessel positions by vessel', async () => {
+    const account = seeded.accounts[2];
+    const { rows: shipments } = await database.db.query<{ id: string }>('SELECT id FROM shipments WHERE account_id = $1 LIMIT 25', [account]);
+    const { rows: containers } = await database.db.query<{ id: string }>('SELECT id FROM containers WHERE account_id = $1 LIMIT 25', [account]);
+    for (const [name, call] of [
+      ['shipments', (db: Queryable) => freshnessOfShipments(db, shipments.map((r) => r.id))],
+      ['one shipment', (db: Queryable) => freshnessOfShipments(db, [shipments[0].id])],
+      ['containers', (db: Queryable) => freshnessOfContainers(db, containers.map((r) => r.id))],
+    ] as const) {
+      await assertIndexed(`freshness of ${name}`, call);
+      for (const s of await statementsOf(call)) {
+        for (const plan of await plansOf(s)) {
+          const positions = nodes(plan).filter((n) => n['Relation Name'] === 'vessel_positions');
+          assert.ok(positions.length > 0 && positions.every((n) => n['Node Type'] !== 'Seq Scan'), `freshness of ${name}: ${JSON.stringify(positions)}`);
+        }
+      }
+    }
   });
 
   test('shipments: every filter, alone and combined, every order, and a deep page', async () => {

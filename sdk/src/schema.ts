@@ -2220,6 +2220,27 @@ export interface operations {
                                 line_tracking_stopped_at: string | null;
                                 /** @description Why tracking stopped: cancelled_by_user, all_containers_terminated, past_arrival_window or no_updates_at_line */
                                 line_tracking_stopped_reason: string | null;
+                                /** @description svc extension, not in the reference API: how fresh what svc shows is, per source. Terminal and AIS times are the latest of the shipment's containers'. */
+                                data_freshness: {
+                                    shipping_line: {
+                                        /** @description When the shipping line last answered about the shipment; null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded a milestone or estimate from the line (or first learned of the container); null when never */
+                                        changed_at: string | null;
+                                    };
+                                    terminal: {
+                                        /** @description When the terminal last reported on the container (terminal_checked_at); null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded a change of terminal data (availability, holds, fees, last free day, appointment, terminal); null when never */
+                                        changed_at: string | null;
+                                    };
+                                    ais: {
+                                        /** @description The time of the last AIS position of the vessel the container is on (once discharged from it, up to the discharge); null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded an arrival AIS saw first, or computed the AIS arrival estimate for that vessel at the port of discharge while the container is aboard; null when never */
+                                        changed_at: string | null;
+                                    };
+                                };
                             };
                             relationships: {
                                 port_of_lading: {
@@ -2479,6 +2500,27 @@ export interface operations {
                                 line_tracking_stopped_at: string | null;
                                 /** @description Why tracking stopped: cancelled_by_user, all_containers_terminated, past_arrival_window or no_updates_at_line */
                                 line_tracking_stopped_reason: string | null;
+                                /** @description svc extension, not in the reference API: how fresh what svc shows is, per source. Terminal and AIS times are the latest of the shipment's containers'. */
+                                data_freshness: {
+                                    shipping_line: {
+                                        /** @description When the shipping line last answered about the shipment; null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded a milestone or estimate from the line (or first learned of the container); null when never */
+                                        changed_at: string | null;
+                                    };
+                                    terminal: {
+                                        /** @description When the terminal last reported on the container (terminal_checked_at); null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded a change of terminal data (availability, holds, fees, last free day, appointment, terminal); null when never */
+                                        changed_at: string | null;
+                                    };
+                                    ais: {
+                                        /** @description The time of the last AIS position of the vessel the container is on (once discharged from it, up to the discharge); null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded an arrival AIS saw first, or computed the AIS arrival estimate for that vessel at the port of discharge while the container is aboard; null when never */
+                                        changed_at: string | null;
+                                    };
+                                };
                             };
                             relationships: {
                                 port_of_lading: {
@@ -2740,6 +2782,27 @@ export interface operations {
                                 line_tracking_stopped_at: string | null;
                                 /** @description Why tracking stopped: cancelled_by_user, all_containers_terminated, past_arrival_window or no_updates_at_line */
                                 line_tracking_stopped_reason: string | null;
+                                /** @description svc extension, not in the reference API: how fresh what svc shows is, per source. Terminal and AIS times are the latest of the shipment's containers'. */
+                                data_freshness: {
+                                    shipping_line: {
+                                        /** @description When the shipping line last answered about the shipment; null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded a milestone or estimate from the line (or first learned of the container); null when never */
+                                        changed_at: string | null;
+                                    };
+                                    terminal: {
+                                        /** @description When the terminal last reported on the container (terminal_checked_at); null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded a change of terminal data (availability, holds, fees, last free day, appointment, terminal); null when never */
+                                        changed_at: string | null;
+                                    };
+                                    ais: {
+                                        /** @description The time of the last AIS position of the vessel the container is on (once discharged from it, up to the discharge); null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded an arrival AIS saw first, or computed the AIS arrival estimate for that vessel at the port of discharge while the container is aboard; null when never */
+                                        changed_at: string | null;
+                                    };
+                                };
                             };
                             relationships: {
                                 port_of_lading: {
@@ -2976,6 +3039,27 @@ export interface operations {
                                 line_tracking_stopped_at: string | null;
                                 /** @description Why tracking stopped: cancelled_by_user, all_containers_terminated, past_arrival_window or no_updates_at_line */
                                 line_tracking_stopped_reason: string | null;
+                                /** @description svc extension, not in the reference API: how fresh what svc shows is, per source. Terminal and AIS times are the latest of the shipment's containers'. */
+                                data_freshness: {
+                                    shipping_line: {
+                                        /** @description When the shipping line last answered about the shipment; null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded a milestone or estimate from the line (or first learned of the container); null when never */
+                                        changed_at: string | null;
+                                    };
+                                    terminal: {
+                                        /** @description When the terminal last reported on the container (terminal_checked_at); null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded a change of terminal data (availability, holds, fees, last free day, appointment, terminal); null when never */
+                                        changed_at: string | null;
+                                    };
+                                    ais: {
+                                        /** @description The time of the last AIS position of the vessel the container is on (once discharged from it, up to the discharge); null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded an arrival AIS saw first, or computed the AIS arrival estimate for that vessel at the port of discharge while the container is aboard; null when never */
+                                        changed_at: string | null;
+                                    };
+                                };
                             };
                             relationships: {
                                 port_of_lading: {
@@ -3212,6 +3296,27 @@ export interface operations {
                                 line_tracking_stopped_at: string | null;
                                 /** @description Why tracking stopped: cancelled_by_user, all_containers_terminated, past_arrival_window or no_updates_at_line */
                                 line_tracking_stopped_reason: string | null;
+                                /** @description svc extension, not in the reference API: how fresh what svc shows is, per source. Terminal and AIS times are the latest of the shipment's containers'. */
+                                data_freshness: {
+                                    shipping_line: {
+                                        /** @description When the shipping line last answered about the shipment; null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded a milestone or estimate from the line (or first learned of the container); null when never */
+                                        changed_at: string | null;
+                                    };
+                                    terminal: {
+                                        /** @description When the terminal last reported on the container (terminal_checked_at); null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded a change of terminal data (availability, holds, fees, last free day, appointment, terminal); null when never */
+                                        changed_at: string | null;
+                                    };
+                                    ais: {
+                                        /** @description The time of the last AIS position of the vessel the container is on (once discharged from it, up to the discharge); null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded an arrival AIS saw first, or computed the AIS arrival estimate for that vessel at the port of discharge while the container is aboard; null when never */
+                                        changed_at: string | null;
+                                    };
+                                };
                             };
                             relationships: {
                                 port_of_lading: {
@@ -3500,6 +3605,27 @@ export interface operations {
                                 ind_facility_lfd_on: null;
                                 /** @description When the shipment was last asked of the line; not reported by svc's feeds yet, always null */
                                 shipment_last_tracking_request_at: null;
+                                /** @description svc extension, not in the reference API: how fresh what svc shows is, per source. */
+                                data_freshness: {
+                                    shipping_line: {
+                                        /** @description When the shipping line last answered about the shipment; null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded a milestone or estimate from the line (or first learned of the container); null when never */
+                                        changed_at: string | null;
+                                    };
+                                    terminal: {
+                                        /** @description When the terminal last reported on the container (terminal_checked_at); null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded a change of terminal data (availability, holds, fees, last free day, appointment, terminal); null when never */
+                                        changed_at: string | null;
+                                    };
+                                    ais: {
+                                        /** @description The time of the last AIS position of the vessel the container is on (once discharged from it, up to the discharge); null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded an arrival AIS saw first, or computed the AIS arrival estimate for that vessel at the port of discharge while the container is aboard; null when never */
+                                        changed_at: string | null;
+                                    };
+                                };
                             };
                             relationships: {
                                 shipment: {
@@ -3766,6 +3892,27 @@ export interface operations {
                                 ind_facility_lfd_on: null;
                                 /** @description When the shipment was last asked of the line; not reported by svc's feeds yet, always null */
                                 shipment_last_tracking_request_at: null;
+                                /** @description svc extension, not in the reference API: how fresh what svc shows is, per source. */
+                                data_freshness: {
+                                    shipping_line: {
+                                        /** @description When the shipping line last answered about the shipment; null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded a milestone or estimate from the line (or first learned of the container); null when never */
+                                        changed_at: string | null;
+                                    };
+                                    terminal: {
+                                        /** @description When the terminal last reported on the container (terminal_checked_at); null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded a change of terminal data (availability, holds, fees, last free day, appointment, terminal); null when never */
+                                        changed_at: string | null;
+                                    };
+                                    ais: {
+                                        /** @description The time of the last AIS position of the vessel the container is on (once discharged from it, up to the discharge); null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded an arrival AIS saw first, or computed the AIS arrival estimate for that vessel at the port of discharge while the container is aboard; null when never */
+                                        changed_at: string | null;
+                                    };
+                                };
                             };
                             relationships: {
                                 shipment: {
@@ -4032,6 +4179,27 @@ export interface operations {
                                 ind_facility_lfd_on: null;
                                 /** @description When the shipment was last asked of the line; not reported by svc's feeds yet, always null */
                                 shipment_last_tracking_request_at: null;
+                                /** @description svc extension, not in the reference API: how fresh what svc shows is, per source. */
+                                data_freshness: {
+                                    shipping_line: {
+                                        /** @description When the shipping line last answered about the shipment; null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded a milestone or estimate from the line (or first learned of the container); null when never */
+                                        changed_at: string | null;
+                                    };
+                                    terminal: {
+                                        /** @description When the terminal last reported on the container (terminal_checked_at); null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded a change of terminal data (availability, holds, fees, last free day, appointment, terminal); null when never */
+                                        changed_at: string | null;
+                                    };
+                                    ais: {
+                                        /** @description The time of the last AIS position of the vessel the container is on (once discharged from it, up to the discharge); null when never */
+                                        checked_at: string | null;
+                                        /** @description When svc last recorded an arrival AIS saw first, or computed the AIS arrival estimate for that vessel at the port of discharge while the container is aboard; null when never */
+                                        changed_at: string | null;
+                                    };
+                                };
                             };
                             relationships: {
                                 shipment: {

@@ -11,6 +11,24 @@ const selfLink = z.object({ self: z.string() });
 export const instant = z.string().nullable();
 export const timezone = z.string().nullable().describe('IANA time zone of the place, e.g. America/Los_Angeles');
 
+const sourceFreshness = (checked: string, changed: string) =>
+  z.object({ checked_at: instant.describe(`${checked}; null when never`), changed_at: instant.describe(`${changed}; null when never`) });
+
+/** svc's extension on shipments and containers: per source, when svc last heard from it and when that last changed what svc shows. */
+export const dataFreshnessSchema = (of: 'shipment' | 'container') =>
+  z
+    .object({
+      shipping_line: sourceFreshness('When the shipping line last answered about the shipment', 'When svc last recorded a milestone or estimate from the line (or first learned of the container)'),
+      terminal: sourceFreshness('When the terminal last reported on the container (terminal_checked_at)', 'When svc last recorded a change of terminal data (availability, holds, fees, last free day, appointment, terminal)'),
+      ais: sourceFreshness(
+        'The time of the last AIS position of the vessel the container is on (once discharged from it, up to the discharge)',
+        'When svc last recorded an arrival AIS saw first, or computed the AIS arrival estimate for that vessel at the port of discharge while the container is aboard',
+      ),
+    })
+    .describe(
+      `svc extension, not in the reference API: how fresh what svc shows is, per source.${of === 'shipment' ? " Terminal and AIS times are the latest of the shipment's containers'." : ''}`,
+    );
+
 /** A to-one relationship to a record of `type` (or of one of several); data is null when there is none. */
 export function toOneSchema(type: string | [string, ...string[]], description?: string) {
   const schema = z.object({ data: z.object({ type: typeof type === 'string' ? z.literal(type) : z.enum(type), id: z.string() }).nullable() });

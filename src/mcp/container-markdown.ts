@@ -3,6 +3,7 @@
 import type { SvcClient } from '../../sdk/src/index.ts';
 import { loadContainer } from './load.ts';
 import type { ContainerDetails } from './views/container.ts';
+import { freshnessMarkdown } from './views/freshness.ts';
 
 export const containerUri = (id: string) => `svc://container/${id}`;
 
@@ -50,6 +51,7 @@ export function renderContainerMarkdown(c: ContainerDetails): string {
     lines.push('', '## Timeline', '', '| when (UTC) | event | where |', '| --- | --- | --- |');
     for (const e of c.transportEvents) lines.push(`| ${or(e.timestamp)} | ${e.label} | ${[e.location.name, e.location.locode].filter(Boolean).join(' ') || '—'}${e.vessel ? ` (${e.vessel})` : ''} |`);
   }
+  lines.push('', '## Data freshness (UTC)', '', ...freshnessMarkdown(c.dataFreshness));
   lines.push('', `_Updated ${or(c.updatedAt)}. Glossary: svc://docs/milestone-glossary._`, '');
   return lines.join('\n');
 }

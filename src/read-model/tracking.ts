@@ -11,6 +11,7 @@ import type { Queryable } from '../store/db.ts';
 import { companyNamesOf } from '../store/parties.ts';
 import { shippingLineNamesOf } from '../store/reference.ts';
 import { freshAisPortEtas, type AisEtaShown } from '../store/ais-arrivals.ts';
+import { freshnessOf, freshnessOfContainers, freshnessOfShipments, type DataFreshness } from '../store/freshness.ts';
 import { containerIdsOfShipments, findContainers, type ContainerRow, type ShipmentRow } from '../store/shipments.ts';
 import { shownContainers, shownShipments, transportEventIdsOf } from '../store/tracking-reads.ts';
 import { eventNamesBySourceEvent, rawEventsOfContainer, transportEventsOfContainers } from '../store/transport-events.ts';
@@ -30,6 +31,11 @@ function aisEtaKey(r: ShipmentRow): { imo: string; locode: string } | null {
   return { imo, locode };
 }
 
+const NEVER = { checked_at: null, changed_at: null };
+
+/** A record's freshness as read beside it; none for a record deleted between the two reads. */
+const freshnessIn = (read: Map<string, DataFreshness>, id: string): DataFreshness => read.get(id) ?? { shipping_line: NEVER, terminal: NEVER, ais: NEVER };
+
 const aisSince = (now: Date) => new Date(now.getTime() - AIS_ETA_MAX_AGE_MS);
 
 /**
@@ -38,29 +44,32 @@ const aisSince = (now: Date) => new Date(now.getTime() - AIS_ETA_MAX_AGE_MS);
  */
 export async function shipmentResources(db: Queryable, rows: ShipmentRow[], now: Date): Promise<Resource[]> {
   const aisKeys = rows.map(aisEtaKey);
-  const [containers, lineOf, customerName, aisEtas] = await inParallel(db, [
-    () => containerIdsOfShipments(db, rows.map((r) => r.id)),
+  const ids = rows.map((r) => r.id);
+  const [containers, lineOf, customerName, aisEtas, freshness] = await inParallel(db, [
+    () => containerIdsOfShipments(db, ids),
     () => shippingLineNamesOf(db, [...new Set(rows.map((r) => r.scac))]),
     () => companyNamesOf(db, [...new Set(rows.map((r) => r.customer_id).filter((id): id is string => !!id))]),
     () => freshAisPortEtas(db, aisKeys.filter((k) => k !== null), aisSince(now)),
+    () => freshnessOfShipments(db, ids),
   ] as const);
   const aisEtaOf = (k: { imo: string; locode: string } | null): AisEtaShown | null => (k && aisEtas.get(`${k.imo}|${k.locode}`)) ?? null;
   return rows.map((r, i) =>
-    shipmentResource(r, containers.filter((c) => c.shipment_id === r.id).map((c) => c.id), lineOf.get(r.scac), r.customer_id ? customerName.get(r.customer_id) : null, aisEtaOf(aisKeys[i])),
+    shipmentResource(r, containers.filter((c) => c.shipment_id === r.id).map((c) => c.id), freshnessIn(freshness, r.id), lineOf.get(r.scac), r.customer_id ? customerName.get(r.customer_id) : null, aisEtaOf(aisKeys[i])),
   );
 }
 
 /** The account's shipments with these ids as resources: one statement, whatever they show. */
 export async function shipmentResourcesById({ db, accountId, now }: LoadContext, ids: string[]): Promise<Resource[]> {
   return (await shownShipments(db, accountId, ids, aisSince(now))).map((r) =>
-    shipmentResource(r, r.container_ids, r.line_name === null ? undefined : { name: r.line_name, short_name: r.line_short_name! }, r.customer_name, aisEtaKey(r) && r.ais_eta_at && r.ais_computed_at ? { eta_at: r.ais_eta_at, computed_at: r.ais_computed_at } : null),
+    shipmentResource(r, r.container_ids, freshnessOf(r.data_freshness), r.line_name === null ? undefined : { name: r.line_name, short_name: r.line_short_name! }, r.customer_name, aisEtaKey(r) && r.ais_eta_at && r.ais_computed_at ? { eta_at: r.ais_eta_at, computed_at: r.ais_computed_at } : null),
   );
 }
 
 /** Container resources with their transport event ids, so `include=transport_events` has something to follow. */
 export async function containerResources(db: Queryable, rows: ContainerRow[]): Promise<Resource[]> {
-  const eventIds = await transportEventIdsOf(db, rows.map((r) => r.id));
-  return rows.map((r) => containerResource(r, eventIds.get(r.id) ?? []));
+  const ids = rows.map((r) => r.id);
+  const [eventIds, freshness] = await inParallel(db, [() => transportEventIdsOf(db, ids), () => freshnessOfContainers(db, ids)] as const);
+  return rows.map((r) => containerResource(r, freshnessIn(freshness, r.id), eventIds.get(r.id) ?? []));
 }
 
 /**
@@ -69,8 +78,11 @@ export async function containerResources(db: Queryable, rows: ContainerRow[]): P
  * containers are read alone and the ids come with the events.
  */
 export async function containerResourcesById({ db, accountId }: LoadContext, ids: string[], filledByInclude?: ReadonlySet<string>): Promise<Resource[]> {
-  if (filledByInclude?.has('transport_events')) return (await findContainers(db, accountId, ids)).map((r) => containerResource(r, EVENTS_FILLED_BY_INCLUDE));
-  return (await shownContainers(db, accountId, ids)).map((r) => containerResource(r, r.transport_event_ids));
+  if (filledByInclude?.has('transport_events')) {
+    const [rows, freshness] = await inParallel(db, [() => findContainers(db, accountId, ids), () => freshnessOfContainers(db, ids)] as const);
+    return rows.map((r) => containerResource(r, freshnessIn(freshness, r.id), EVENTS_FILLED_BY_INCLUDE));
+  }
+  return (await shownContainers(db, accountId, ids)).map((r) => containerResource(r, freshnessOf(r.data_freshness), r.transport_event_ids));
 }
 
 /**

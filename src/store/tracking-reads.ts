@@ -3,6 +3,7 @@
 // joined in one statement instead of one statement per related table.
 import type { Queryable } from './db.ts';
 import type { ContainerRow, ShipmentRow } from './shipments.ts';
+import { containerFreshnessColumn, shipmentFreshnessColumn } from './freshness.ts';
 import { lastCheckedColumn } from './shipment-refreshes.ts';
 import { byIds, isUuid } from './uuid.ts';
 
@@ -12,6 +13,8 @@ export const TRANSPORT_EVENT_ORDER = 'timestamp NULLS LAST, created_at, id';
 export interface ShownContainerRow extends ContainerRow {
   /** Its transport events' ids, in TRANSPORT_EVENT_ORDER. */
   transport_event_ids: string[];
+  /** Its freshness as read (freshness.ts: read it with freshnessOf). */
+  data_freshness: unknown;
 }
 
 // Statement texts are made once: the pool names each prepared statement by its text. Lists of
@@ -20,7 +23,8 @@ export interface ShownContainerRow extends ContainerRow {
 const shownContainersById = byIds(
   2,
   (match) => `SELECT c.*,
-    coalesce((SELECT json_agg(e.id ORDER BY ${TRANSPORT_EVENT_ORDER}) FROM transport_events e WHERE e.container_id = c.id), '[]') AS transport_event_ids
+    coalesce((SELECT json_agg(e.id ORDER BY ${TRANSPORT_EVENT_ORDER}) FROM transport_events e WHERE e.container_id = c.id), '[]') AS transport_event_ids,
+    ${containerFreshnessColumn('c')} AS data_freshness
   FROM containers c WHERE c.account_id = $1 AND c.id ${match}`,
 );
 const EVENT_IDS_OF = `SELECT container_id, json_agg(id ORDER BY ${TRANSPORT_EVENT_ORDER}) AS ids FROM transport_events
@@ -55,13 +59,15 @@ export interface ShownShipmentRow extends ShipmentRow {
    */
   ais_eta_at: Date | null;
   ais_computed_at: Date | null;
+  /** Its freshness as read (freshness.ts: read it with freshnessOf). */
+  data_freshness: unknown;
 }
 
 const shownShipmentsById = byIds(
   2,
   (match) => `SELECT s.*, ${lastCheckedColumn('s')}, l.name AS line_name, l.short_name AS line_short_name, p.company_name AS customer_name,
             coalesce((SELECT json_agg(c.id ORDER BY c.number) FROM containers c WHERE c.shipment_id = s.id), '[]') AS container_ids,
-            e.eta_at AS ais_eta_at, e.computed_at AS ais_computed_at
+            e.eta_at AS ais_eta_at, e.computed_at AS ais_computed_at, ${shipmentFreshnessColumn('s')} AS data_freshness
        FROM shipments s
        LEFT JOIN shipping_lines l ON l.scac = s.scac
        LEFT JOIN parties p ON p.id = s.customer_id

@@ -34,7 +34,7 @@ const POSITION_COLUMNS = `mmsi, at, latitude, longitude, speed_knots AS "speedKn
  * The MMSI the vessel with this IMO number transmits as: the newest static report naming the
  * IMO, else the MMSI the reference data gives.
  */
-const mmsiOfImoSql = (imo: string) => `coalesce(
+export const mmsiOfImoSql = (imo: string) => `coalesce(
   (SELECT mmsi FROM ais_vessels WHERE imo = ${imo} ORDER BY updated_at DESC LIMIT 1),
   (SELECT mmsi::integer FROM vessels WHERE imo = ${imo} AND mmsi ~ '^[0-9]{9}$'))`;
 export const MMSI_OF_IMO = mmsiOfImoSql('$1');

@@ -251,10 +251,12 @@ function exampleRecords(event: EventName): { records: Resource[]; reference: { t
     data_source: 'terminal',
     created_at: seen,
   });
-  const containers = CONTAINER_IDS.map((_, i) => containerResource(containerRow(i, seen), i === 0 && EVENTS[event].reference === 'transport_event' ? [transportEvent.id] : []));
+  // The line answered and changed at the moment; the terminal was asked then too; AIS not shown.
+  const freshness = { shipping_line: { checked_at: seen, changed_at: seen }, terminal: { checked_at: seen, changed_at: null }, ais: { checked_at: null, changed_at: null } };
+  const containers = CONTAINER_IDS.map((_, i) => containerResource(containerRow(i, seen), freshness, i === 0 && EVENTS[event].reference === 'transport_event' ? [transportEvent.id] : []));
   const records = [
     trackingRequestResource(trackingRequestRow(event, seen)),
-    shipmentResource(shipmentRow(event, seen), CONTAINER_IDS, LINE),
+    shipmentResource(shipmentRow(event, seen), CONTAINER_IDS, freshness, LINE),
     ...containers,
     transportEvent,
     estimatedEvent,

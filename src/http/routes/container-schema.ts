@@ -1,7 +1,7 @@
 // The OpenAPI schemas of a container resource and of the raw events its carrier sent.
 import { z } from 'zod';
 import { CONTAINER_STATUSES } from '../../domain/tracking/types.ts';
-import { customFieldsRelationship, instant, resourceSchema, timezone, toManySchema, toOneSchema } from '../openapi-schemas.ts';
+import { customFieldsRelationship, dataFreshnessSchema, instant, resourceSchema, timezone, toManySchema, toOneSchema } from '../openapi-schemas.ts';
 
 const hold = z.object({
   name: z.string().describe('freight, customs, USDA, VACIS, TMF or other'),
@@ -68,6 +68,7 @@ export const containerSchema = resourceSchema(
     ind_rail_carrier_scac: z.string().nullable().describe('SCAC of the railroad that brought it to the inland destination'),
     ind_facility_lfd_on: unreported('The last free day at the inland facility'),
     shipment_last_tracking_request_at: unreported('When the shipment was last asked of the line'),
+    data_freshness: dataFreshnessSchema('container'),
   }),
   {
     relationships: {

@@ -1,6 +1,6 @@
 // The OpenAPI schema of a shipment resource.
 import { z } from 'zod';
-import { customFieldsRelationship, instant, resourceSchema, timezone, toManySchema, toOneSchema } from '../openapi-schemas.ts';
+import { customFieldsRelationship, dataFreshnessSchema, instant, resourceSchema, timezone, toManySchema, toOneSchema } from '../openapi-schemas.ts';
 
 export const shipmentSchema = resourceSchema(
   'shipment',
@@ -46,6 +46,7 @@ export const shipmentSchema = resourceSchema(
     line_tracking_last_succeeded_at: instant.describe('When the shipping line last answered'),
     line_tracking_stopped_at: instant.describe('When tracking stopped; null while it goes on'),
     line_tracking_stopped_reason: z.string().nullable().describe('Why tracking stopped: cancelled_by_user, all_containers_terminated, past_arrival_window or no_updates_at_line'),
+    data_freshness: dataFreshnessSchema('shipment'),
   }),
   {
     relationships: {

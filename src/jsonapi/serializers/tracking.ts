@@ -3,6 +3,7 @@
 // the reference service documents is present, null when unknown.
 import { stableId } from '../../refdata/ids.ts';
 import type { AisEtaShown } from '../../store/ais-arrivals.ts';
+import type { DataFreshness } from '../../store/freshness.ts';
 import { lineTrackingTimes, type ContainerRow, type ShipmentRow } from '../../store/shipments.ts';
 import type { TransportEventRow } from '../../store/transport-events.ts';
 import { iso, toMany, toOne, type Relationship, type Resource } from '../document.ts';
@@ -35,9 +36,17 @@ export function withEventOrigin(attributes: Record<string, unknown>, row: EventO
   return attributes;
 }
 
+/** svc's extension: per source, when svc last heard from it and when what it heard last changed. */
+export const dataFreshnessAttribute = (f: DataFreshness) => ({
+  shipping_line: { checked_at: iso(f.shipping_line.checked_at), changed_at: iso(f.shipping_line.changed_at) },
+  terminal: { checked_at: iso(f.terminal.checked_at), changed_at: iso(f.terminal.changed_at) },
+  ais: { checked_at: iso(f.ais.checked_at), changed_at: iso(f.ais.changed_at) },
+});
+
 export function shipmentResource(
   row: ShipmentRow,
   containerIds: string[],
+  freshness: DataFreshness,
   line?: { name: string; short_name: string },
   customerName?: string | null,
   aisEta?: AisEtaShown | null,
@@ -88,6 +97,7 @@ export function shipmentResource(
       line_tracking_last_succeeded_at: iso(seen.succeededAt),
       line_tracking_stopped_at: iso(row.line_tracking_stopped_at),
       line_tracking_stopped_reason: row.line_tracking_stopped_reason,
+      data_freshness: dataFreshnessAttribute(freshness),
     },
     relationships: {
       port_of_lading: toOne('port', locationId(s.port_of_lading_locode)),
@@ -112,7 +122,7 @@ export function shipmentResource(
 export const EVENTS_FILLED_BY_INCLUDE = Symbol('transport_events filled by the include');
 
 /** A container; without `transportEventIds` (a write's answer) the transport_events relationship is left out. */
-export function containerResource(row: ContainerRow, transportEventIds?: string[] | typeof EVENTS_FILLED_BY_INCLUDE): Resource {
+export function containerResource(row: ContainerRow, freshness: DataFreshness, transportEventIds?: string[] | typeof EVENTS_FILLED_BY_INCLUDE): Resource {
   const s = row.state;
   return {
     id: row.id,
@@ -163,6 +173,7 @@ export function containerResource(row: ContainerRow, transportEventIds?: string[
       pod_full_out_chassis_number: null,
       ind_facility_lfd_on: null,
       shipment_last_tracking_request_at: null,
+      data_freshness: dataFreshnessAttribute(freshness),
     },
     relationships: containerRelationships(row, transportEventIds),
     links: { self: `/v2/containers/${row.id}` },

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { SvcClient } from '../../../sdk/src/index.ts';
 import { loadContainer, loadTimeline } from '../load.ts';
 import { containerDetailsShape } from '../views/container.ts';
+import { freshnessSentence } from '../views/freshness.ts';
 import { categoriesOf, eventCategoriesSchema, milestonesOf, milestonesSchema, timelineEntrySchema } from '../views/timeline.ts';
 import { defineTool, idParam } from './define.ts';
 
@@ -14,7 +15,7 @@ export function registerContainerTools(server: McpServer, client: SvcClient): vo
   defineTool(server, 'get_container', {
     title: 'Get container',
     description:
-      'Everything about one container by its id: status and current location, equipment, availability for pickup, holds, fees and last free day (demurrage), and its shipment. ' +
+      'Everything about one container by its id: status and current location, equipment, availability for pickup, holds, fees and last free day (demurrage), its shipment, and when the shipping line, terminal and AIS were last checked and last changed. ' +
       'Use it after search_container or a list tool gave you the id. include: "shipment" (default) adds the route with ETA/ATA and vessel, "pod_terminal" the terminal, ' +
       '"transport_events" the full milestone timeline (heavy: 50 to 100 events; prefer get_container_transport_events for journey questions).',
     input: {
@@ -31,6 +32,7 @@ export function registerContainerTools(server: McpServer, client: SvcClient): vo
         data.shipment?.routing?.podAtaAt ? `Arrived ${data.shipment.routing.podAtaAt}.` : data.shipment?.routing?.podEtaAt ? `ETA ${data.shipment.routing.podEtaAt}.` : '',
         holds.length > 0 ? `Holds: ${holds.join(', ')}.` : 'No holds.',
         data.demurrage.pickupLfd ? `Last free day ${data.demurrage.pickupLfd}.` : '',
+        freshnessSentence(data.dataFreshness),
       ];
       return { summary: summary.filter(Boolean).join(' '), data };
     },

@@ -2,6 +2,7 @@
 // between it and a pickup (availability, holds, fees, last free day) and its shipment.
 import { z } from 'zod';
 import { bool, instant, num, rec, recs, str, type Rec } from './read.ts';
+import { dataFreshnessSchema, toDataFreshness } from './freshness.ts';
 import { activeHolds, routingSchema, toRouting } from './shipment.ts';
 import { timelineEntrySchema, type TimelineEntry } from './timeline.ts';
 
@@ -56,6 +57,7 @@ export const containerDetailsShape = {
     .nullable(),
   podTerminal: terminalSchema.nullable().optional().describe('With include "pod_terminal"'),
   transportEvents: z.array(timelineEntrySchema).optional().describe('With include "transport_events", oldest first'),
+  dataFreshness: dataFreshnessSchema,
   updatedAt: z.string().nullable(),
 };
 const containerDetailsSchema = z.object(containerDetailsShape);
@@ -157,6 +159,7 @@ export function toContainerDetails(c: Rec, options: DetailsOptions): ContainerDe
       : null,
     ...(options.withTerminal ? { podTerminal: terminal && 'name' in terminal ? toTerminal(terminal) : null } : {}),
     ...(options.timeline ? { transportEvents: options.timeline } : {}),
+    dataFreshness: toDataFreshness(c),
     updatedAt: instant(c.updated_at),
   };
 }

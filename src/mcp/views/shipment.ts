@@ -1,6 +1,7 @@
 // A shipment as an assistant reads it: the bill of lading, the carrier, the route with estimated
 // and actual times, the vessel, and its containers.
 import { z } from 'zod';
+import { dataFreshnessSchema, toDataFreshness } from './freshness.ts';
 import { bool, instant, num, rec, recs, str, strs, type Rec } from './read.ts';
 
 export const placeSchema = z.object({ locode: z.string().nullable(), name: z.string().nullable(), timezone: z.string().nullable() });
@@ -45,6 +46,7 @@ export const shipmentSchema = z.object({
     stoppedAt: z.string().nullable(),
     stoppedReason: z.string().nullable(),
   }),
+  dataFreshness: dataFreshnessSchema.describe("How fresh the data is, per source (times in UTC); terminal and AIS: the latest of the shipment's containers"),
   updatedAt: z.string().nullable(),
   containers: z.array(shipmentContainerSchema).optional().describe('Present when include_containers is true'),
 });
@@ -127,6 +129,7 @@ export function toShipmentView(s: Rec, withContainers: boolean): ShipmentView {
     customerName: str(s.customer_name),
     routing: toRouting(s),
     tracking: { lastCheckedAt: instant(s.line_tracking_last_succeeded_at), stoppedAt: instant(s.line_tracking_stopped_at), stoppedReason: str(s.line_tracking_stopped_reason) },
+    dataFreshness: toDataFreshness(s),
     updatedAt: instant(s.updated_at),
     ...(withContainers ? { containers: recs(s.containers).map(toShipmentContainer) } : {}),
   };

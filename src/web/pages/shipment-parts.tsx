@@ -100,6 +100,40 @@ function Freshness({ shipment: s, now }: { shipment: ShipmentRecord; now: Date }
   );
 }
 
+type Freshness = ShipmentRecord['data_freshness'];
+
+const SOURCES: [keyof Freshness, string][] = [
+  ['shipping_line', 'Shipping line'],
+  ['terminal', 'Terminal'],
+  ['ais', 'AIS'],
+];
+
+function Ago({ iso, now }: { iso: string | null; now: Date }) {
+  return iso ? (
+    <time datetime={iso} title={utcTitle(iso)}>
+      {relativeTime(iso, now)}
+    </time>
+  ) : (
+    <span class="muted">never</span>
+  );
+}
+
+/** When each source was last checked and last changed what the page shows, in relative times (the instant on hover). */
+export function DataFreshness({ freshness, now }: { freshness: Freshness; now: Date }) {
+  return (
+    <div class="data-freshness muted">
+      <span class="data-freshness-title">Data freshness</span>
+      <ul>
+        {SOURCES.map(([source, label]) => (
+          <li data-source={source}>
+            {label}: checked <Ago iso={freshness[source].checked_at} now={now} />, changed <Ago iso={freshness[source].changed_at} now={now} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 export function ShipmentHeader({ shipment: s, now }: { shipment: ShipmentRecord; now: Date }) {
   const line = s.shipping_line_name ?? s.shipping_line_short_name;
   const pol = place(s.port_of_lading_name, s.port_of_lading_locode);
@@ -127,6 +161,7 @@ export function ShipmentHeader({ shipment: s, now }: { shipment: ShipmentRecord;
         )}
       </p>
       <Freshness shipment={s} now={now} />
+      <DataFreshness freshness={s.data_freshness} now={now} />
       <dl class="facts">
         <Fact term="Arrival at POD">
           <Arrival shipment={s} now={now} />
@@ -291,6 +326,7 @@ export function ContainerCard({ container: c, selected, focus, now }: { containe
         {terminal && <Fact term="Terminal">{terminal}</Fact>}
         {location && <Fact term="Location">{location}</Fact>}
       </dl>
+      <DataFreshness freshness={c.data_freshness} now={now} />
     </li>
   );
 }
