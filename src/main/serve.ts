@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { registerAisMetrics } from '../ais/counters.ts';
 import { AisWorker } from '../ais/worker.ts';
+import { sandboxEndpoints } from '../carriers/endpoints.ts';
 import { ConnectorRegistry, type CarrierEndpoint } from '../carriers/registry.ts';
 import { DEFAULT_AIS_PUSH_INTERVAL_MS, SANDBOX_SCACS, startSandbox, startSandboxAis } from '../sandbox/index.ts';
 import { aisFeeds, feedLabel, type AisFeedAddress } from '../config/ais-feeds.ts';
@@ -66,12 +67,7 @@ async function startSandboxCarriers(config: Config, say: (msg: string) => void) 
     throw listenFailure(err, '127.0.0.1', config.SVC_SANDBOX_AIS_PORT, { port: 'SVC_SANDBOX_AIS_PORT' });
   });
   say(`sandbox AIS feed on ${ais.address} (NMEA 0183 over TCP)`);
-  const endpoints: CarrierEndpoint[] = SANDBOX_SCACS.map((scac) => ({
-    scac,
-    baseUrl: `${sandbox.url}/carriers/${scac}`,
-    version: '2.2' as const,
-    terminalBaseUrl: `${sandbox.url}/terminal`,
-  }));
+  const endpoints: CarrierEndpoint[] = sandboxEndpoints(sandbox.url, SANDBOX_SCACS);
   const close = () => ais.close().finally(() => sandbox.close()).finally(() => clock.close());
   return { clock, close, endpoints, url: sandbox.url, aisPort: ais.port };
 }
