@@ -1,9 +1,11 @@
 // Which connector speaks to a carrier: one per protocol, chosen by the `protocol` of its
 // SVC_CARRIERS entry (default `dcsa`). A carrier API that is not DCSA Track & Trace gets a
-// connector of its own (a CarrierConnector, types.ts) and one entry in PROTOCOLS; the DCSA one is
-// untouched.
+// connector of its own (a CarrierConnector, types.ts), optionally a check for `svc carriers check`,
+// and one entry in PROTOCOLS; the DCSA one is untouched.
 import type { Clock } from '../clock.ts';
+import type { CheckReport } from './check-report.ts';
 import { carrierAuth } from './dcsa/auth.ts';
+import { checkDcsaCarrier } from './dcsa/check.ts';
 import { DEFAULT_MAX_RETRY_WAIT_MS } from './dcsa/client.ts';
 import { DcsaConnector } from './dcsa/index.ts';
 import { RequestGate } from './dcsa/request-gate.ts';
@@ -20,6 +22,8 @@ export type ConnectorFactory = (carrier: ResolvedCarrier, deps: ConnectorDeps) =
 
 export interface Protocol {
   connector: ConnectorFactory;
+  /** One authenticated request, step by step (svc carriers check); without it the command says it cannot check. */
+  check?: (carrier: ResolvedCarrier, options: { fetch?: typeof fetch }) => Promise<CheckReport>;
 }
 
 export const dcsaConnector: ConnectorFactory = (carrier, { clock, fetch }) => {
@@ -38,7 +42,7 @@ export const dcsaConnector: ConnectorFactory = (carrier, { clock, fetch }) => {
   );
 };
 
-export const PROTOCOLS: Readonly<Record<string, Protocol>> = { dcsa: { connector: dcsaConnector } };
+export const PROTOCOLS: Readonly<Record<string, Protocol>> = { dcsa: { connector: dcsaConnector, check: checkDcsaCarrier } };
 
 export function protocolOf(carrier: ResolvedCarrier, protocols: Readonly<Record<string, Protocol>> = PROTOCOLS): Protocol {
   const protocol = Object.hasOwn(protocols, carrier.protocol) ? protocols[carrier.protocol] : undefined;

@@ -1,0 +1,147 @@
+// `svc carriers list` and `svc carriers check` as an operator runs them, against a carrier gateway
+// on loopback: a good key, a bad key, OAuth2 credentials good and bad, a host that is not there,
+// and never a secret in what they print (nor in `svc config`).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import { API_KEY, CLIENT_ID, CLIENT_SECRET, startCarrierGateway, type CarrierGateway } from './support/carrier-gateway.ts';
+import { freePort } from './support/svc-process.ts';
+
+const run = promisify(execFile);
+const bin = path.resolve(import.meta.dirname, '../bin/svc.js');
+const SECRETS = [API_KEY, CLIENT_ID, CLIENT_SECRET, 'wrong-key-0042', 'wrong-secret-0042'];
+
+let gateway: CarrierGateway;
+let deadPort: number;
+let env: NodeJS.ProcessEnv;
+before(async () => {
+  gateway = await startCarrierGateway();
+  deadPort = await freePort();
+  const api = `${gateway.origin}/api`;
+  const tokenUrl = `${gateway.origin}/oauth/token`;
+  env = {
+    ...process.env,
+    SVC_SANDBOX: 'false',
+    SVC_CARRIERS: JSON.stringify([
+      { scac: 'GOOD', baseUrl: api, apiKey: API_KEY, apiKeyHeader: 'X-API-Key' },
+      { scac: 'BADK', baseUrl: api, apiKey: 'wrong-key-0042', apiKeyHeader: 'X-API-Key' },
+      { scac: 'OAUT', baseUrl: api, version: '3.0', clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, tokenUrl },
+      { scac: 'BADO', baseUrl: api, clientId: CLIENT_ID, clientSecret: 'wrong-secret-0042', tokenUrl },
+      { scac: 'DEAD', baseUrl: `http://127.0.0.1:${deadPort}/api`, apiKey: API_KEY, apiKeyHeader: 'X-API-Key', timeoutMs: 2000 },
+      // A catalogue carrier configured without its credentials: nothing to send yet.
+      { scac: 'HLCU' },
+      { scac: 'MAEU', baseUrl: api, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+    ]),
+  };
+});
+after(() => gateway.close());
+
+/** Runs svc; its exit code, stdout and stderr (a non-zero exit is an answer here, not an error). */
+async function svc(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+function assertNoSecret(result: { stdout: string; stderr: string }): void {
+  for (const secret of SECRETS) assert.ok(!result.stdout.includes(secret) && !result.stderr.includes(secret), `${secret} was printed`);
+}
+
+const row = (stdout: string, scac: string) => stdout.split('\n').find((l) => l.startsWith(`${scac} `)) ?? '';
+
+test('carriers list: each carrier with its endpoint, version, scheme, credentials and state, never a secret', async () => {
+  const listed = await svc('carriers', 'list');
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, /^scac +name +endpoint +version +auth +credentials +state +catalogue/);
+  assert.match(row(listed.stdout, 'GOOD'), new RegExp(`^GOOD +- +${gateway.origin}/api/v2/events +2\\.2 +API key \\(X-API-Key\\) +set +configured +not listed$`));
+  assert.match(row(listed.stdout, 'OAUT'), /\/api\/v3\/events +3\.0 +OAuth2 client credentials \(http:\/\/127\.0\.0\.1:\d+\/oauth\/token\) +set +configured/);
+  assert.match(row(listed.stdout, 'HLCU'), /^HLCU +Hapag-Lloyd +https:\/\/api\.hlag\.com\/hlag\/external\/v2\/events +2\.2 +client id and secret \(X-IBM-Client-Id, X-IBM-Client-Secret\) +missing clientId, clientSecret +missing credentials +corroborated$/);
+  // Configured with the catalogue's scheme (a token URL and the Consumer-Key header) at an endpoint of the user's.
+  assert.match(row(listed.stdout, 'MAEU'), /^MAEU +Maersk +http:\/\/127\.0\.0\.1:\d+\/api\/v2\/events +2\.2 +OAuth2 client credentials \(https:\/\/api\.maersk\.com\/customer-identity\/oauth\/v2\/access_token\) +set +configured/);
+  // The rest of the catalogue, not configured.
+  assert.match(row(listed.stdout, 'CMDU'), /^CMDU +CMA CGM +https:\/\/apis\.cma-cgm\.net\/operation\/trackandtrace\/v1\/events +2\.2 +API key \(KeyId\) +not set +not configured/);
+  assert.match(row(listed.stdout, 'ONEY'), /^ONEY +Ocean Network Express \(ONE\) +unconfirmed +unconfirmed +unconfirmed +not set +not configured \(endpoint unconfirmed\) +unconfirmed$/);
+  assertNoSecret(listed);
+
+  const sandboxed = await run(process.execPath, [bin, 'carriers', 'list'], { env: { ...env, SVC_CARRIERS: '', SVC_SANDBOX: 'true', SVC_SANDBOX_PORT: '18090' } });
+  assert.match(row(sandboxed.stdout, 'TEST'), /^TEST +- +http:\/\/127\.0\.0\.1:18090\/carriers\/TEST\/v2\/events +2\.2 +none \(sandbox\) +none needed +sandbox/);
+});
+
+test('carriers check with a good API key: reached, accepted, 404 for a made-up container, exit 0', async () => {
+  const checked = await svc('carriers', 'check', 'good');
+  assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+  assert.deepEqual(checked.stdout.trimEnd().split('\n'), [
+    'GOOD, from SVC_CARRIERS',
+    `-     endpoint: ${gateway.origin}/api/v2/events (DCSA 2.2)`,
+    `ok    connect: ${new URL(gateway.origin).host} answered`,
+    'ok    authentication: accepted',
+    'ok    events query for the made-up container SVCU0000000: HTTP 404 (no such container), as expected',
+    'ok    API-Version header: 2.2.0, as configured (2.2)',
+    'GOOD: the carrier answered as expected',
+  ]);
+  const sent = gateway.eventRequests().at(-1)!;
+  assert.equal(sent.url, '/api/v2/events?equipmentReference=SVCU0000000');
+  assert.equal(sent.headers['x-api-key'], API_KEY);
+});
+
+test('carriers check with a bad API key says authentication was refused, exit 1', async () => {
+  const checked = await svc('carriers', 'check', 'BADK');
+  assert.equal(checked.code, 1);
+  assert.match(checked.stdout, /^ok {4}connect: 127\.0\.0\.1:\d+ answered$/m);
+  assert.match(checked.stdout, /^FAIL {2}authentication: refused \(HTTP 401\); check the configured credentials$/m);
+  assert.match(checked.stdout, /^BADK: check failed$/m);
+  assertNoSecret(checked);
+});
+
+test('carriers check with OAuth2: the token first, then the query in the carrier\'s version; a refused secret stops at the token', async () => {
+  gateway.unknownReference = 'empty';
+  const good = await svc('carriers', 'check', 'OAUT');
+  assert.equal(good.code, 0, good.stdout);
+  assert.match(good.stdout, /^ok {4}token: http:\/\/127\.0\.0\.1:\d+\/oauth\/token gave a bearer token$/m);
+  assert.match(good.stdout, /^ok {4}events query for the made-up container SVCU0000000: HTTP 200, 0 events, in DCSA 3\.0's shape$/m);
+  assert.match(good.stdout, /^ok {4}API-Version header: 3\.0\.0, as configured \(3\.0\)$/m);
+  assert.match(gateway.eventRequests().at(-1)!.headers.authorization ?? '', /^Bearer token-\d+$/);
+
+  const requestsBefore = gateway.eventRequests().length;
+  const bad = await svc('carriers', 'check', 'BADO');
+  assert.equal(bad.code, 1);
+  assert.match(bad.stdout, /^FAIL {2}token: token endpoint http:\/\/127\.0\.0\.1:\d+\/oauth\/token: HTTP 401 \(invalid_client\): the token endpoint refused clientId\/clientSecret$/m);
+  assert.equal(gateway.eventRequests().length, requestsBefore, 'no events query without a token');
+  assertNoSecret(good);
+  assertNoSecret(bad);
+  gateway.unknownReference = 'not_found';
+});
+
+test('carriers check says which step failed: a host that does not answer, missing credentials, an unknown SCAC', async () => {
+  const dead = await svc('carriers', 'check', 'DEAD');
+  assert.equal(dead.code, 1);
+  assert.match(dead.stdout, new RegExp(`^FAIL  connect: 127\\.0\\.0\\.1:${deadPort} refused or dropped the connection \\(ECONNREFUSED\\)$`, 'm'));
+
+  const missing = await svc('carriers', 'check', 'HLCU');
+  assert.equal(missing.code, 1);
+  assert.match(missing.stdout, /^FAIL {2}credentials: clientId and clientSecret not set in SVC_CARRIERS$/m);
+
+  const notConfigured = await svc('carriers', 'check', 'CMDU');
+  assert.equal(notConfigured.code, 1);
+  assert.match(notConfigured.stderr, /CMDU \(CMA CGM\) is not configured: add \{"scac": "CMDU", …credentials\} to SVC_CARRIERS/);
+  const unknown = await svc('carriers', 'check', 'QQQQ');
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /no carrier QQQQ in SVC_CARRIERS, the sandbox or the carrier catalogue/);
+  assert.equal((await svc('carriers', 'check')).code, 2, 'a usage error');
+  for (const result of [dead, missing, notConfigured, unknown]) assertNoSecret(result);
+});
+
+test('svc config masks every carrier credential', async () => {
+  const shown = await svc('config');
+  assert.equal(shown.code, 0, shown.stderr);
+  const line = row(shown.stdout, 'SVC_CARRIERS');
+  assert.match(line, /"clientId":"\*\*\*","clientSecret":"\*\*\*"/);
+  assert.match(line, /"apiKey":"\*\*\*","apiKeyHeader":"X-API-Key"/);
+  assertNoSecret(shown);
+});
