@@ -2,7 +2,11 @@
 // on loopback: a good key, a bad key, OAuth2 credentials good and bad, a host that is not there,
 // and never a secret in what they print (nor in `svc config`).
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -16,9 +20,12 @@ const SECRETS = [API_KEY, CLIENT_ID, CLIENT_SECRET, 'wrong-key-0042', 'wrong-sec
 let gateway: CarrierGateway;
 let deadPort: number;
 let env: NodeJS.ProcessEnv;
+/** A DCSA endpoint over TLS whose self-signed certificate only a process told to trust it accepts. */
+let tls: { server: Server; origin: string; cert: string; dir: string };
 before(async () => {
   gateway = await startCarrierGateway();
   deadPort = await freePort();
+  tls = await startTlsEndpoint();
   const api = `${gateway.origin}/api`;
   const tokenUrl = `${gateway.origin}/oauth/token`;
   env = {
@@ -30,18 +37,27 @@ before(async () => {
       { scac: 'OAUT', baseUrl: api, version: '3.0', clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, tokenUrl },
       { scac: 'BADO', baseUrl: api, clientId: CLIENT_ID, clientSecret: 'wrong-secret-0042', tokenUrl },
       { scac: 'DEAD', baseUrl: `http://127.0.0.1:${deadPort}/api`, apiKey: API_KEY, apiKeyHeader: 'X-API-Key', timeoutMs: 2000 },
+      { scac: 'TLSX', baseUrl: `${tls.origin}/api`, apiKey: API_KEY, apiKeyHeader: 'X-API-Key', timeoutMs: 2000 },
       // A catalogue carrier configured without its credentials: nothing to send yet.
       { scac: 'HLCU' },
       { scac: 'MAEU', baseUrl: api, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
     ]),
   };
 });
-after(() => gateway.close());
+after(async () => {
+  await gateway.close();
+  await new Promise((resolve) => tls.server.close(resolve));
+  rmSync(tls.dir, { recursive: true, force: true });
+});
 
 /** Runs svc; its exit code, stdout and stderr (a non-zero exit is an answer here, not an error). */
 async function svc(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return svcWith(env, ...args);
+}
+
+async function svcWith(environment: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env: environment });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -137,6 +153,17 @@ test('carriers check says which step failed: a host that does not answer, missin
   for (const result of [dead, missing, notConfigured, unknown]) assertNoSecret(result);
 });
 
+test('carriers check over TLS: a certificate svc does not trust is named as the failing step; a trusted one passes', async () => {
+  const untrusted = await svc('carriers', 'check', 'TLSX');
+  assert.equal(untrusted.code, 1);
+  assert.match(untrusted.stdout, /^FAIL {2}TLS: 127\.0\.0\.1:\d+'s certificate or handshake was refused \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/m);
+
+  const trusted = await svcWith({ ...env, NODE_EXTRA_CA_CERTS: tls.cert }, 'carriers', 'check', 'TLSX');
+  assert.equal(trusted.code, 0, trusted.stdout + trusted.stderr);
+  assert.match(trusted.stdout, /^ok {4}connect: 127\.0\.0\.1:\d+ answered over TLS \(certificate accepted\)$/m);
+  assert.match(trusted.stdout, /^ok {4}events query for the made-up container SVCU0000000: HTTP 404 \(no such container\), as expected$/m);
+});
+
 test('svc config masks every carrier credential', async () => {
   const shown = await svc('config');
   assert.equal(shown.code, 0, shown.stderr);
@@ -145,3 +172,16 @@ test('svc config masks every carrier credential', async () => {
   assert.match(line, /"apiKey":"\*\*\*","apiKeyHeader":"X-API-Key"/);
   assertNoSecret(shown);
 });
+
+async function startTlsEndpoint(): Promise<typeof tls> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'svc-carrier-tls-'));
+  const key = path.join(dir, 'key.pem');
+  const cert = path.join(dir, 'cert.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=svc test carrier', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  const server = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (request, response) => {
+    const authorised = request.headers['x-api-key'] === API_KEY;
+    response.writeHead(authorised ? 404 : 401, { 'content-type': 'application/json', 'API-Version': '2.2.0' }).end('{"errors":[]}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, cert, dir };
+}
