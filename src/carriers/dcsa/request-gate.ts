@@ -33,7 +33,11 @@ export class RequestGate {
     const now = this.#now();
     const at = Math.max(now, this.#heldUntil, this.#lastSlot + this.#spacingMs);
     if (at - now > this.#maxWaitMs) {
-      throw new RateLimitedError(`the carrier asked for no requests until ${new Date(this.#heldUntil).toISOString()} (Retry-After); not sent`);
+      throw new RateLimitedError(
+        this.#heldUntil > now
+          ? `the carrier asked for no requests until ${new Date(this.#heldUntil).toISOString()} (Retry-After); not sent`
+          : `more requests queued for this carrier than its requestsPerSecond lets through within ${this.#maxWaitMs / 1000} s; not sent`,
+      );
     }
     this.#lastSlot = at;
     if (at > now) await sleep(at - now);
