@@ -81,7 +81,7 @@ export const CARRIER_CATALOGUE: readonly CatalogueCarrier[] = [
         { url: 'https://raw.githubusercontent.com/api-evangelist/maersk-line/refs/heads/main/rate-limits/maersk-line-rate-limits.yml', says: 'citing developer.maersk.com/support: limits are per consumer key, 429 with Retry-After when throttled (Track and Trace: 120 requests a minute, 5,000 an hour)' },
       ],
     },
-    note: 'Track & Trace Private answers only shipments of the customer code registered with the application (404 otherwise).',
+    note: 'Track & Trace Private answers only shipments of the customer code registered with the application (404 otherwise); integrations read its events from an object, { "events": [...] }, not a bare 2.2 array.',
   },
   {
     scac: 'HLCU',
