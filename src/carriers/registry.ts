@@ -1,26 +1,19 @@
-// Which carrier is reached where: a connector per SCAC, built from configuration.
-import type { z } from 'zod';
+// Which carrier is reached where: a connector per SCAC, built from configuration by the factory of
+// its protocol (protocols.ts).
 import type { Clock } from '../clock.ts';
-import { carrierEndpointSchema } from '../config/index.ts';
-import { DcsaConnector } from './dcsa/index.ts';
+import { resolveCarrier, type CarrierEndpoint } from './endpoints.ts';
+import { PROTOCOLS, protocolOf, type Protocol } from './protocols.ts';
 import type { CarrierConnector } from './types.ts';
 
-/** A carrier's DCSA endpoint: an entry of SVC_CARRIERS (validated with the configuration) or a sandbox carrier. */
-export type CarrierEndpoint = z.input<typeof carrierEndpointSchema>;
+export type { CarrierEndpoint } from './endpoints.ts';
 
 export class ConnectorRegistry {
   readonly #connectors = new Map<string, CarrierConnector>();
 
-  constructor(endpoints: CarrierEndpoint[], clock: Clock) {
+  constructor(endpoints: CarrierEndpoint[], clock: Clock, protocols: Readonly<Record<string, Protocol>> = PROTOCOLS) {
     for (const raw of endpoints) {
-      const e = carrierEndpointSchema.parse(raw);
-      this.#connectors.set(
-        e.scac,
-        new DcsaConnector(
-          { baseUrl: e.baseUrl, version: e.version, apiKey: e.apiKey, apiKeyHeader: e.apiKeyHeader, timeoutMs: e.timeoutMs },
-          { terminalBaseUrl: e.terminalBaseUrl, clock },
-        ),
-      );
+      const carrier = resolveCarrier(raw);
+      this.#connectors.set(carrier.scac, protocolOf(carrier, protocols).connector(carrier, { clock }));
     }
   }
 

@@ -64,7 +64,7 @@ test('the other numbers are written in decimal too', () => {
 test('SVC_CARRIERS is parsed and each endpoint checked at start-up', () => {
   const config = loadConfig({ SVC_CARRIERS: JSON.stringify([{ scac: 'abcd', baseUrl: 'https://dcsa.example.com/v2', apiKey: 'k', terminalBaseUrl: 'http://t.example.com' }]) });
   assert.deepEqual(config.SVC_CARRIERS, [
-    { scac: 'ABCD', baseUrl: 'https://dcsa.example.com/v2', version: '2.2', apiKey: 'k', terminalBaseUrl: 'http://t.example.com', timeoutMs: 15_000 },
+    { scac: 'ABCD', protocol: 'dcsa', baseUrl: 'https://dcsa.example.com/v2', apiKey: 'k', terminalBaseUrl: 'http://t.example.com', timeoutMs: 15_000 },
   ]);
   const one = (endpoint: Record<string, unknown>) => JSON.stringify([{ scac: 'ABCD', baseUrl: 'https://x.example.com', ...endpoint }]);
   refuses('SVC_CARRIERS', '[{bad', /SVC_CARRIERS: not valid JSON/);
@@ -77,4 +77,16 @@ test('SVC_CARRIERS is parsed and each endpoint checked at start-up', () => {
   refuses('SVC_CARRIERS', one({ terminalBaseUrl: 'not a url' }), /SVC_CARRIERS\.0\.terminalBaseUrl/);
   refuses('SVC_CARRIERS', one({ timeoutMs: '5000' }), /SVC_CARRIERS\.0\.timeoutMs/);
   refuses('SVC_CARRIERS', one({ apikey: 'misspelt' }), /SVC_CARRIERS\.0: .*apikey/);
+  refuses('SVC_CARRIERS', one({ clientId: 'id' }), /SVC_CARRIERS\.0\.clientSecret: clientId and clientSecret go together/);
+  refuses('SVC_CARRIERS', one({ clientId: 'id', clientSecret: 'secret' }), /SVC_CARRIERS\.0\.tokenUrl: required with clientId/);
+  refuses('SVC_CARRIERS', one({ requestsPerSecond: 0 }), /SVC_CARRIERS\.0\.requestsPerSecond/);
+  refuses('SVC_CARRIERS', one({ protocol: 'Not A Name' }), /SVC_CARRIERS\.0\.protocol/);
+});
+
+test('a SCAC of the carrier catalogue needs only its credentials; one whose endpoint is unconfirmed needs its URL', () => {
+  const config = loadConfig({ SVC_CARRIERS: JSON.stringify([{ scac: 'maeu', clientId: 'id', clientSecret: 'secret' }, { scac: 'CMDU', apiKey: 'k' }]) });
+  assert.deepEqual(config.SVC_CARRIERS?.map((c) => c.scac), ['MAEU', 'CMDU']);
+  refuses('SVC_CARRIERS', JSON.stringify([{ scac: 'ONEY', apiKey: 'k' }]), /SVC_CARRIERS\.0\.baseUrl: required: give baseUrl or eventsUrl \(the catalogue does not know ONEY's endpoint\)/);
+  refuses('SVC_CARRIERS', JSON.stringify([{ scac: 'QQQQ', apiKey: 'k' }]), /SVC_CARRIERS\.0\.baseUrl: required: .*QQQQ is not in the carrier catalogue/);
+  assert.equal(loadConfig({ SVC_CARRIERS: JSON.stringify([{ scac: 'ONEY', eventsUrl: 'https://one.example/tnt/events', apiKey: 'k' }]) }).SVC_CARRIERS?.[0].eventsUrl, 'https://one.example/tnt/events');
 });

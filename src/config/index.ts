@@ -2,6 +2,7 @@
 // A bad value stops start-up with a message that names the variable.
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { catalogueCarrier } from '../carriers/catalogue.ts';
 
 /** How long a client may take over a request's headers and over the whole request, in milliseconds. */
 export const DEFAULT_HTTP_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000 } as const;
@@ -20,16 +21,47 @@ const port = wholeNumber(0, 65535);
 /** A comma-separated list; blanks around items and empty items are dropped. */
 const list = z.string().transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item !== ''));
 
-/** One entry of SVC_CARRIERS; unknown members are refused, so a misspelt apiKey cannot go unnoticed. */
-export const carrierEndpointSchema = z.strictObject({
-  scac: z.string().length(4).toUpperCase(),
-  baseUrl: z.url({ protocol: /^https?$/ }),
-  version: z.enum(['2.2', '3.0']).default('2.2'),
-  apiKey: z.string().optional(),
-  apiKeyHeader: z.string().optional(),
-  terminalBaseUrl: z.url({ protocol: /^https?$/ }).optional(),
-  timeoutMs: z.int().min(100).max(120_000).default(15_000),
-});
+/**
+ * One entry of SVC_CARRIERS; unknown members are refused, so a misspelt apiKey cannot go unnoticed.
+ * A SCAC of the carrier catalogue (src/carriers/catalogue.ts) brings its endpoint, DCSA version and
+ * authentication scheme, so `{scac, apiKey}` or `{scac, clientId, clientSecret}` is enough; a
+ * member given here wins over the catalogue's.
+ */
+export const carrierEndpointSchema = z
+  .strictObject({
+    scac: z.string().length(4).toUpperCase(),
+    /** Which connector speaks to it (src/carriers/protocols.ts). */
+    protocol: z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be a protocol name such as dcsa').default('dcsa'),
+    /** The API root: /v2/events (2.2) or /v3/events (3.0) is appended. */
+    baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+    /** The events resource itself, for carriers whose path does not end in /v2/events or /v3/events. */
+    eventsUrl: z.url({ protocol: /^https?$/ }).optional(),
+    version: z.enum(['2.2', '3.0']).optional(),
+    apiKey: z.string().min(1).optional(),
+    apiKeyHeader: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name').optional(),
+    clientId: z.string().min(1).optional(),
+    clientSecret: z.string().min(1).optional(),
+    /** OAuth2 client-credentials token endpoint; with it clientId/clientSecret fetch bearer tokens. */
+    tokenUrl: z.url({ protocol: /^https?$/ }).optional(),
+    scope: z.string().min(1).optional(),
+    terminalBaseUrl: z.url({ protocol: /^https?$/ }).optional(),
+    timeoutMs: z.int().min(100).max(120_000).default(15_000),
+    /** At most this many requests a second to the carrier (its published limit); unset: no cap of svc's own. */
+    requestsPerSecond: z.number().positive().max(1000).optional(),
+  })
+  .superRefine((entry, ctx) => {
+    const known = catalogueCarrier(entry.scac);
+    if (entry.protocol === 'dcsa' && !entry.baseUrl && !entry.eventsUrl && !known?.eventsUrl.value) {
+      ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: `required: give baseUrl or eventsUrl (${known ? `the catalogue does not know ${entry.scac}'s endpoint` : `${entry.scac} is not in the carrier catalogue`})` });
+    }
+    if ((entry.clientId === undefined) !== (entry.clientSecret === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [entry.clientId === undefined ? 'clientId' : 'clientSecret'], message: 'clientId and clientSecret go together' });
+    }
+    const scheme = known?.auth.value?.kind;
+    if (entry.clientId !== undefined && !entry.tokenUrl && scheme !== 'oauth2' && scheme !== 'client_headers') {
+      ctx.addIssue({ code: 'custom', path: ['tokenUrl'], message: 'required with clientId: the OAuth2 token endpoint (the catalogue has none for this carrier)' });
+    }
+  });
 
 const carriers = z
   .string()
@@ -97,7 +129,9 @@ const schema = z.object({
   SVC_HTTP_REQUEST_TIMEOUT_MS: wholeNumber(10, 3_600_000).default(DEFAULT_HTTP_TIMEOUTS.requestMs).describe('how long a client has to send a whole request, body included, in milliseconds (then 408)'),
   SVC_CARRIERS: carriers
     .optional()
-    .describe('carrier endpoints as a JSON array of {scac, baseUrl, version ("2.2"|"3.0"), apiKey?, apiKeyHeader?, terminalBaseUrl?, timeoutMs?}; they take precedence over the sandbox'),
+    .describe(
+      'carriers as a JSON array of {scac, apiKey?, clientId?, clientSecret?, baseUrl?, eventsUrl?, version? ("2.2"|"3.0"), apiKeyHeader?, tokenUrl?, scope?, terminalBaseUrl?, timeoutMs?, requestsPerSecond?, protocol?}; a SCAC of the carrier catalogue (svc carriers list) needs only its credentials; they take precedence over the sandbox',
+    ),
   SVC_SANDBOX: bool.default(true).describe('run the sandbox carrier network and track its carriers through it'),
   SVC_SANDBOX_PORT: port.default(8090).describe('port of the sandbox carrier network (loopback only; 0: any free port)'),
   SVC_SANDBOX_AIS_PORT: port

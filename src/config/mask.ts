@@ -1,7 +1,7 @@
 // What `svc config` shows of a setting: the value as text, with every secret in it hidden.
 const HIDDEN = '***';
-/** Names of values (variables and JSON members such as SVC_CARRIERS' apiKey) that hold a secret. */
-const SECRET_NAME = /(key|token|secret|password)$/i;
+/** Names of values (variables and JSON members such as SVC_CARRIERS' apiKey and clientId: some gateways take the client id as their key) that hold a secret. */
+const SECRET_NAME = /(key|token|secret|password|clientid)$/i;
 
 /** Hides a URL's password, in the user-info part or as a libpq `password=` parameter. */
 function hideUrlPassword(text: string): string {

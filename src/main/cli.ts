@@ -52,6 +52,11 @@ const USAGE = `usage: svc <command>
   keys list [--account <id>]             list API keys, masked
   keys revoke <key-id>                   revoke an API key
   config                                 list the environment variables svc reads, with the values in effect (secrets masked)
+  carriers list                          list the carriers svc knows (SVC_CARRIERS, the sandbox, the carrier
+                                         catalogue): endpoint, DCSA version, authentication, whether the
+                                         credentials are set, state
+  carriers check <SCAC>                  make one authenticated request to the carrier (a token if OAuth2, then
+                                         an events query for a made-up container) and say what worked; exit 1 if not
 
 ${CLIENT_USAGE}`;
 
@@ -121,6 +126,13 @@ async function refusalsAsCommandErrors<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The sandbox's carriers as svc serve would reach them (SVC_SANDBOX), for the carriers commands. */
+async function sandboxCarriers(config: Config) {
+  if (!config.SVC_SANDBOX) return [];
+  const [{ sandboxEndpoints }, { SANDBOX_SCACS }] = await Promise.all([import('../carriers/endpoints.ts'), import('../sandbox/world.ts')]);
+  return sandboxEndpoints(`http://127.0.0.1:${config.SVC_SANDBOX_PORT}`, SANDBOX_SCACS);
+}
+
 const featureTable = (account: Account) =>
   table(Object.entries(featureStates(account.disabled_features)).map(([feature, on]) => ({ feature, enabled: on ? 'yes' : 'no', what: FEATURES[feature as Feature].description })));
 
@@ -164,6 +176,30 @@ async function main(argv: string[]): Promise<void> {
       return (await import('./mcp.ts')).runMcp(config, values.stdio === true).then(settle);
     case 'migrate':
       return withDatabase(config, async () => out('database is up to date\n'));
+    case 'carriers list': {
+      const { carrierOverview } = await import('../carriers/overview.ts');
+      return out(table(carrierOverview(config.SVC_CARRIERS ?? [], await sandboxCarriers(config)).map((row) => ({ ...row }))));
+    }
+    case 'carriers check': {
+      if (!arg) throw new UsageError('carriers check needs a SCAC (see svc carriers list)');
+      const { findCarrier } = await import('../carriers/overview.ts');
+      const { catalogueCarrier } = await import('../carriers/catalogue.ts');
+      const { protocolOf } = await import('../carriers/protocols.ts');
+      const found = findCarrier(arg, config.SVC_CARRIERS ?? [], await sandboxCarriers(config));
+      if (!found) {
+        const known = catalogueCarrier(arg);
+        throw new CommandError(known ? `${known.scac} (${known.name}) is not configured: add {"scac": "${known.scac}", …credentials} to SVC_CARRIERS` : `no carrier ${arg.toUpperCase()} in SVC_CARRIERS, the sandbox or the carrier catalogue`);
+      }
+      const check = protocolOf(found.carrier).check;
+      if (!check) throw new CommandError(`${found.carrier.scac}: protocol ${found.carrier.protocol} has no check`);
+      const report = await check(found.carrier, {});
+      const label = { ok: 'ok  ', fail: 'FAIL', note: '-   ' } as const;
+      out(`${found.carrier.scac}${found.carrier.name ? ` (${found.carrier.name})` : ''}, from ${found.from === 'sandbox' ? 'the sandbox' : 'SVC_CARRIERS'}\n`);
+      for (const line of report.lines) out(`${label[line.status]}  ${line.text}\n`);
+      out(report.ok ? `${found.carrier.scac}: the carrier answered as expected\n` : `${found.carrier.scac}: check failed\n`);
+      process.exitCode = report.ok ? 0 : 1;
+      return;
+    }
     case 'accounts create': {
       if (!sub || !arg) throw new UsageError('accounts create needs a name');
       return withDatabase(config, async (db) => {

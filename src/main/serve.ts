@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { registerAisMetrics } from '../ais/counters.ts';
 import { AisWorker } from '../ais/worker.ts';
+import { resolveCarrier, sandboxEndpoints } from '../carriers/endpoints.ts';
 import { ConnectorRegistry, type CarrierEndpoint } from '../carriers/registry.ts';
 import { DEFAULT_AIS_PUSH_INTERVAL_MS, SANDBOX_SCACS, startSandbox, startSandboxAis } from '../sandbox/index.ts';
 import { aisFeeds, feedLabel, type AisFeedAddress } from '../config/ais-feeds.ts';
@@ -66,12 +67,7 @@ async function startSandboxCarriers(config: Config, say: (msg: string) => void) 
     throw listenFailure(err, '127.0.0.1', config.SVC_SANDBOX_AIS_PORT, { port: 'SVC_SANDBOX_AIS_PORT' });
   });
   say(`sandbox AIS feed on ${ais.address} (NMEA 0183 over TCP)`);
-  const endpoints: CarrierEndpoint[] = SANDBOX_SCACS.map((scac) => ({
-    scac,
-    baseUrl: `${sandbox.url}/carriers/${scac}`,
-    version: '2.2' as const,
-    terminalBaseUrl: `${sandbox.url}/terminal`,
-  }));
+  const endpoints: CarrierEndpoint[] = sandboxEndpoints(sandbox.url, SANDBOX_SCACS);
   const close = () => ais.close().finally(() => sandbox.close()).finally(() => clock.close());
   return { clock, close, endpoints, url: sandbox.url, aisPort: ais.port };
 }
@@ -210,6 +206,11 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     // Configured endpoints win over the sandbox's for the same SCAC.
     const endpoints = [...(sandbox?.endpoints ?? []).filter((e) => !configured.some((c) => c.scac.toUpperCase() === e.scac)), ...configured];
     const connectors = new ConnectorRegistry(endpoints, trackingClock);
+    // A carrier configured without the credentials its scheme needs is still asked (some answer
+    // public data), but the operator should know before its lookups end data_unavailable.
+    for (const { scac, missing } of configured.map(resolveCarrier)) {
+      if (missing.length > 0) say(`carrier ${scac}: ${missing.join(' and ')} not set in SVC_CARRIERS; its requests go without credentials (svc carriers check ${scac})`);
+    }
     const metrics = createMetrics({ db: database.db, trackingClock, processMetrics: true });
     registerRateLimitMetrics(metrics.registry, rateLimiter);
     // Redis answers (or is known away, counted in PostgreSQL meanwhile) before the first request.

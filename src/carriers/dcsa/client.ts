@@ -1,18 +1,30 @@
 // HTTP client for a carrier's DCSA Track & Trace API: paged event queries (2.2 or 3.0) and
-// 2.2 push subscriptions.
+// push subscriptions, each in the carrier's own version. Every request goes through the carrier's
+// request gate (its limits) and carries its authentication (auth.ts).
 import { z } from 'zod';
 import type { CarrierEvent } from '../../domain/tracking/carrier-events.ts';
+import { carrierAuth, type CarrierAuth } from './auth.ts';
 import { UnrecognizedResponseError } from './errors.ts';
 import { exchange, jsonBody, type HttpAnswer, type HttpSettings } from './http.ts';
+import { RequestGate } from './request-gate.ts';
 import { nextPageUrl } from './next-page.ts';
 import { readEventPage, type DcsaVersion } from './normalize.ts';
 
 export interface DcsaClientOptions {
   /** The carrier's API root; `/v2/events` (2.2) or `/v3/events` (3.0) is appended to its path. */
-  baseUrl: string;
+  baseUrl?: string;
+  /**
+   * The events resource itself, for carriers whose path does not end in /v2/events or /v3/events
+   * (its subscriptions: the same path ending in /event-subscriptions). One of baseUrl, eventsUrl.
+   */
+  eventsUrl?: string;
+  /** How requests authenticate; without it, apiKey in apiKeyHeader, else nothing. */
+  auth?: CarrierAuth;
   apiKey?: string;
   /** Header that carries apiKey. Default `API-Key`; some carriers want e.g. `Consumer-Key`. */
   apiKeyHeader?: string;
+  /** The carrier's limits, shared by every request to it; default: no cap, Retry-After honoured up to a minute. */
+  gate?: RequestGate;
   version: DcsaVersion;
   /** Per HTTP exchange (one page), headers and body included. */
   timeoutMs: number;
@@ -49,27 +61,46 @@ export interface DcsaSubscriptionRequest {
 
 const createdSubscription = z.object({ subscriptionID: z.string().trim().min(1) });
 
+/** Answers a request gets again: a refused token (once, after renewing it), a 429 (after its Retry-After). */
+const MAX_ATTEMPTS = 4;
+/** Longest a request waits for the carrier's Retry-After before the lookup gives up as temporary. */
+export const DEFAULT_MAX_RETRY_WAIT_MS = 60_000;
+
 export class DcsaClient {
   readonly version: DcsaVersion;
-  readonly #base: URL;
   /** The events endpoint without a query, as text: each query's URL is this and its query, parsed once. */
   readonly #eventsEndpoint: string;
+  readonly #subscriptionsEndpoint: URL;
   readonly #http: HttpSettings;
   readonly #headers: Record<string, string>;
+  readonly #auth: CarrierAuth;
+  readonly #gate: RequestGate;
   readonly #maxPages: number;
 
   constructor(options: DcsaClientOptions) {
     this.version = options.version;
-    this.#base = new URL(options.baseUrl);
-    this.#eventsEndpoint = this.#url(options.version === '2.2' ? '/v2/events' : '/v3/events').href;
+    const major = options.version === '2.2' ? '/v2' : '/v3';
+    if (options.eventsUrl !== undefined) {
+      const events = withoutQuery(new URL(options.eventsUrl));
+      this.#eventsEndpoint = events.href;
+      events.pathname = events.pathname.replace(/\/*$/, '').replace(/\/events$/, '') + '/event-subscriptions';
+      this.#subscriptionsEndpoint = events;
+    } else if (options.baseUrl !== undefined) {
+      this.#eventsEndpoint = under(options.baseUrl, `${major}/events`).href;
+      this.#subscriptionsEndpoint = under(options.baseUrl, `${major}/event-subscriptions`);
+    } else {
+      throw new Error('a DCSA client needs baseUrl or eventsUrl');
+    }
     this.#http = { fetch: options.fetch, timeoutMs: options.timeoutMs };
     this.#maxPages = options.maxPages ?? 50;
     this.#headers = {
       accept: 'application/json',
       // 2.2 wants the major version only; 3.0 the full one.
       'API-Version': options.version === '2.2' ? '2' : '3.0.0',
-      ...(options.apiKey !== undefined ? { [options.apiKeyHeader ?? 'API-Key']: options.apiKey } : {}),
     };
+    const key = options.apiKey !== undefined ? { kind: 'api_key' as const, header: options.apiKeyHeader ?? 'API-Key', key: options.apiKey } : { kind: 'none' as const };
+    this.#auth = options.auth ?? carrierAuth(key, { http: this.#http });
+    this.#gate = options.gate ?? new RequestGate({ maxWaitMs: DEFAULT_MAX_RETRY_WAIT_MS });
   }
 
   /**
@@ -82,7 +113,7 @@ export class DcsaClient {
     let url: URL | null = first;
     for (let page = 1; url !== null; page++) {
       if (page > this.#maxPages) throw new UnrecognizedResponseError(`still more pages after ${this.#maxPages}; giving up`);
-      const answer = await exchange(this.#http, url, { method: 'GET', headers: this.#headers });
+      const answer = await this.#send(url, { method: 'GET' });
       received?.(answer);
       const { events: found, received: count } = readEventPage(jsonBody(answer), this.version);
       events.push(...found);
@@ -94,16 +125,50 @@ export class DcsaClient {
     return events;
   }
 
-  /** Registers a 2.2 push subscription and returns its id. (3.0 leaves subscriptions out of scope.) */
+  /**
+   * Registers a push subscription in the carrier's own version and returns its id: 2.2's
+   * `POST /v2/event-subscriptions`, or 3.0's `POST /v3/event-subscriptions` (optional in 3.0:
+   * a carrier without it answers 404 or 501, and polling goes on).
+   */
   async subscribe({ callbackUrl, secret, filters }: DcsaSubscriptionRequest): Promise<string> {
-    const answer = await exchange(this.#http, this.#url('/v2/event-subscriptions'), {
+    const answer = await this.#send(this.#subscriptionsEndpoint, {
       method: 'POST',
-      headers: { ...this.#headers, 'API-Version': '2', 'content-type': 'application/json' },
-      body: JSON.stringify({ callbackUrl, secret: secret.toString('base64'), ...filters }),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ callbackUrl, secret: secret.toString('base64'), ...(this.version === '2.2' ? filters : filtersV3(filters)) }),
     });
     const created = createdSubscription.safeParse(jsonBody(answer));
     if (!created.success) throw new UnrecognizedResponseError('subscription created but the answer has no subscriptionID');
     return created.data.subscriptionID;
+  }
+
+  /** One events query as the carrier answered it, whatever its status: what `svc carriers check` reads. */
+  probe(filters: DcsaEventFilters): Promise<HttpAnswer> {
+    return this.#send(this.#eventsUrl(filters), { method: 'GET' });
+  }
+
+  /**
+   * One request through the gate, with the carrier's authentication. A refused bearer token is
+   * renewed and the request sent once more; a 429 holds the gate for Retry-After and the request
+   * waits its turn again (the gate gives up when that is too long).
+   */
+  async #send(url: URL, init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }): Promise<HttpAnswer> {
+    let renewed = false;
+    for (let attempt = 1; ; attempt++) {
+      await this.#gate.turn();
+      const headers = { ...this.#headers, ...init.headers, ...(await this.#auth.headers()) };
+      const answer = await exchange(this.#http, url, { method: init.method, headers, body: init.body });
+      if (attempt >= MAX_ATTEMPTS) return answer;
+      if (answer.status === 401 && !renewed && this.#auth.renew()) {
+        renewed = true;
+        continue;
+      }
+      if (answer.status !== 429) return answer;
+      // Without Retry-After the carrier said nothing of when: a short pause for everyone, and this
+      // lookup fails as temporary (retried on its schedule) rather than guessing.
+      const retryAfter = answer.headers.get('retry-after');
+      this.#gate.holdFor(retryAfter);
+      if (retryAfter === null) return answer;
+    }
   }
 
   #eventsUrl(filters: DcsaEventFilters): URL {
@@ -122,11 +187,31 @@ export class DcsaClient {
     return new URL(`${this.#eventsEndpoint}?${pairs.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')}`);
   }
 
-  #url(path: string): URL {
-    const url = new URL(this.#base);
-    url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
-    url.search = '';
-    url.hash = '';
-    return url;
-  }
+}
+
+function withoutQuery(url: URL): URL {
+  url.search = '';
+  url.hash = '';
+  return url;
+}
+
+/** The API root with a path appended to its own. */
+function under(baseUrl: string, path: string): URL {
+  const url = withoutQuery(new URL(baseUrl));
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
+  return url;
+}
+
+/**
+ * 3.0.0-Beta-1's subscription filters: `eventTypes` for `eventType`, and the booking and transport
+ * document references as the one `documentReference`.
+ */
+function filtersV3(filters: DcsaSubscriptionRequest['filters']): Record<string, unknown> {
+  const { eventType, carrierBookingReference, transportDocumentReference, equipmentReference } = filters;
+  const documentReference = carrierBookingReference ?? transportDocumentReference;
+  return {
+    ...(eventType ? { eventTypes: eventType } : {}),
+    ...(documentReference !== undefined ? { documentReference } : {}),
+    ...(equipmentReference !== undefined ? { equipmentReference } : {}),
+  };
 }

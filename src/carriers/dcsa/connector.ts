@@ -41,7 +41,7 @@ export class DcsaConnector implements CarrierConnector {
     this.#clock = options.clock ?? systemClock;
   }
 
-  /** DCSA 2.2 event subscription for the number; throws when the carrier refuses. */
+  /** Event subscription for the number, in the carrier's DCSA version; throws when the carrier refuses. */
   subscribe(request: SubscribeRequest): Promise<string> {
     return this.#client.subscribe({ callbackUrl: request.callbackUrl, secret: request.secret, filters: { [FILTER[request.numberType]]: request.number } });
   }

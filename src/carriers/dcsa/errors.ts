@@ -22,3 +22,21 @@ export class DcsaHttpError extends Error {
 export class DcsaUnreachableError extends Error {
   override name = 'DcsaUnreachableError';
 }
+
+/** Authentication could not be had: the token endpoint refused the credentials, or could not be reached. */
+export class CarrierAuthError extends Error {
+  override name = 'CarrierAuthError';
+  readonly temporary: boolean;
+  /** The token endpoint's HTTP status, when it answered. */
+  readonly status?: number;
+  constructor(message: string, options: { temporary: boolean; status?: number; cause?: unknown }) {
+    super(message, { cause: options.cause });
+    this.temporary = options.temporary;
+    this.status = options.status;
+  }
+}
+
+/** The carrier asked svc to wait (429 and Retry-After) longer than a request may wait. */
+export class RateLimitedError extends Error {
+  override name = 'RateLimitedError';
+}

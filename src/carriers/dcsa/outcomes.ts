@@ -11,6 +11,10 @@
 // | 401, 403 (the carrier withholds the data from us)         | failed data_unavailable            | no        |
 // | 408, 429, 5xx                                             | failed shipping_line_unreachable   | yes       |
 // | connection error, timeout, redirect                       | failed shipping_line_unreachable   | yes       |
+// | 429 whose Retry-After is longer than a request may wait,  | failed shipping_line_unreachable   | yes       |
+// |   or a request while the carrier's Retry-After holds      |                                    |           |
+// | token endpoint refused the credentials (4xx)              | failed data_unavailable            | no        |
+// | token endpoint unreachable, 429 or 5xx, no access_token   | failed shipping_line_unreachable   | yes       |
 // | any other status (405, 409, 410, 422…)                    | failed unrecognized_response       | yes       |
 // | body not JSON, wrong shape, required member missing,      | failed unrecognized_response       | yes       |
 // |   more pages than the cap, Next-Page to another host      |                                    |           |
@@ -18,7 +22,7 @@
 //
 // Terminal data is best-effort and never changes the outcome (see connector.ts).
 import type { FailedReason, LookupOutcome } from '../types.ts';
-import { DcsaHttpError, DcsaUnreachableError, UnrecognizedResponseError } from './errors.ts';
+import { CarrierAuthError, DcsaHttpError, DcsaUnreachableError, RateLimitedError, UnrecognizedResponseError } from './errors.ts';
 
 export function failed(reason: FailedReason, temporary: boolean, detail: string): LookupOutcome {
   return { kind: 'failed', reason, temporary, detail };
@@ -26,7 +30,8 @@ export function failed(reason: FailedReason, temporary: boolean, detail: string)
 
 export function failureFor(error: unknown): LookupOutcome {
   if (error instanceof DcsaHttpError) return httpFailure(error);
-  if (error instanceof DcsaUnreachableError) return failed('shipping_line_unreachable', true, error.message);
+  if (error instanceof DcsaUnreachableError || error instanceof RateLimitedError) return failed('shipping_line_unreachable', true, error.message);
+  if (error instanceof CarrierAuthError) return error.temporary ? failed('shipping_line_unreachable', true, error.message) : failed('data_unavailable', false, error.message);
   if (error instanceof UnrecognizedResponseError) return failed('unrecognized_response', true, error.message);
   return failed('internal_processing_error', true, error instanceof Error ? error.message : String(error));
 }
