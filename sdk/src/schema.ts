@@ -2220,6 +2220,21 @@ export interface operations {
                                 line_tracking_stopped_at: string | null;
                                 /** @description Why tracking stopped: cancelled_by_user, all_containers_terminated, past_arrival_window or no_updates_at_line */
                                 line_tracking_stopped_reason: string | null;
+                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                data_quality: {
+                                    /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
+                                    rejected_events: {
+                                        /** @enum {string} */
+                                        data_source: "shipping_line" | "terminal" | "ais";
+                                        /**
+                                         * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                         * @enum {string}
+                                         */
+                                        reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                        /** @description How many distinct events */
+                                        count: number;
+                                    }[];
+                                };
                             };
                             relationships: {
                                 port_of_lading: {
@@ -2479,6 +2494,21 @@ export interface operations {
                                 line_tracking_stopped_at: string | null;
                                 /** @description Why tracking stopped: cancelled_by_user, all_containers_terminated, past_arrival_window or no_updates_at_line */
                                 line_tracking_stopped_reason: string | null;
+                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                data_quality: {
+                                    /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
+                                    rejected_events: {
+                                        /** @enum {string} */
+                                        data_source: "shipping_line" | "terminal" | "ais";
+                                        /**
+                                         * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                         * @enum {string}
+                                         */
+                                        reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                        /** @description How many distinct events */
+                                        count: number;
+                                    }[];
+                                };
                             };
                             relationships: {
                                 port_of_lading: {
@@ -2740,6 +2770,21 @@ export interface operations {
                                 line_tracking_stopped_at: string | null;
                                 /** @description Why tracking stopped: cancelled_by_user, all_containers_terminated, past_arrival_window or no_updates_at_line */
                                 line_tracking_stopped_reason: string | null;
+                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                data_quality: {
+                                    /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
+                                    rejected_events: {
+                                        /** @enum {string} */
+                                        data_source: "shipping_line" | "terminal" | "ais";
+                                        /**
+                                         * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                         * @enum {string}
+                                         */
+                                        reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                        /** @description How many distinct events */
+                                        count: number;
+                                    }[];
+                                };
                             };
                             relationships: {
                                 port_of_lading: {
@@ -2976,6 +3021,21 @@ export interface operations {
                                 line_tracking_stopped_at: string | null;
                                 /** @description Why tracking stopped: cancelled_by_user, all_containers_terminated, past_arrival_window or no_updates_at_line */
                                 line_tracking_stopped_reason: string | null;
+                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                data_quality: {
+                                    /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
+                                    rejected_events: {
+                                        /** @enum {string} */
+                                        data_source: "shipping_line" | "terminal" | "ais";
+                                        /**
+                                         * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                         * @enum {string}
+                                         */
+                                        reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                        /** @description How many distinct events */
+                                        count: number;
+                                    }[];
+                                };
                             };
                             relationships: {
                                 port_of_lading: {
@@ -3212,6 +3272,21 @@ export interface operations {
                                 line_tracking_stopped_at: string | null;
                                 /** @description Why tracking stopped: cancelled_by_user, all_containers_terminated, past_arrival_window or no_updates_at_line */
                                 line_tracking_stopped_reason: string | null;
+                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                data_quality: {
+                                    /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
+                                    rejected_events: {
+                                        /** @enum {string} */
+                                        data_source: "shipping_line" | "terminal" | "ais";
+                                        /**
+                                         * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                         * @enum {string}
+                                         */
+                                        reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                        /** @description How many distinct events */
+                                        count: number;
+                                    }[];
+                                };
                             };
                             relationships: {
                                 port_of_lading: {
@@ -3500,6 +3575,21 @@ export interface operations {
                                 ind_facility_lfd_on: null;
                                 /** @description When the shipment was last asked of the line; not reported by svc's feeds yet, always null */
                                 shipment_last_tracking_request_at: null;
+                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                data_quality: {
+                                    /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
+                                    rejected_events: {
+                                        /** @enum {string} */
+                                        data_source: "shipping_line" | "terminal" | "ais";
+                                        /**
+                                         * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                         * @enum {string}
+                                         */
+                                        reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                        /** @description How many distinct events */
+                                        count: number;
+                                    }[];
+                                };
                             };
                             relationships: {
                                 shipment: {
@@ -3766,6 +3856,21 @@ export interface operations {
                                 ind_facility_lfd_on: null;
                                 /** @description When the shipment was last asked of the line; not reported by svc's feeds yet, always null */
                                 shipment_last_tracking_request_at: null;
+                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                data_quality: {
+                                    /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
+                                    rejected_events: {
+                                        /** @enum {string} */
+                                        data_source: "shipping_line" | "terminal" | "ais";
+                                        /**
+                                         * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                         * @enum {string}
+                                         */
+                                        reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                        /** @description How many distinct events */
+                                        count: number;
+                                    }[];
+                                };
                             };
                             relationships: {
                                 shipment: {
@@ -4032,6 +4137,21 @@ export interface operations {
                                 ind_facility_lfd_on: null;
                                 /** @description When the shipment was last asked of the line; not reported by svc's feeds yet, always null */
                                 shipment_last_tracking_request_at: null;
+                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                data_quality: {
+                                    /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
+                                    rejected_events: {
+                                        /** @enum {string} */
+                                        data_source: "shipping_line" | "terminal" | "ais";
+                                        /**
+                                         * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                         * @enum {string}
+                                         */
+                                        reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                        /** @description How many distinct events */
+                                        count: number;
+                                    }[];
+                                };
                             };
                             relationships: {
                                 shipment: {
@@ -4447,22 +4567,36 @@ export interface operations {
                             attributes: {
                                 /** @description The normalised milestone it became (without container.transport.), null if none */
                                 event: string | null;
-                                /** @description The carrier's event type and code, e.g. EQUIPMENT LOAD */
+                                /** @description The carrier's event type and code, e.g. EQUIPMENT LOAD, as far as they could be read */
                                 original_event: string;
                                 /** @description Not an actual event (estimated or planned) */
                                 estimated: boolean;
-                                timestamp: string;
+                                /** @description When it happened; null for a rejected event whose time could not be read */
+                                timestamp: string | null;
                                 location_locode: string | null;
                                 /** @description Position in the list, from 0 */
                                 index: number;
                                 /** @constant */
                                 data_source: "shipping_line";
-                                /** @description When the carrier published it */
-                                published_at: string;
+                                /** @description When the carrier published it; null for a rejected event whose time could not be read */
+                                published_at: string | null;
                                 /** @description When svc received it */
                                 created_at: string;
                                 /** @description The event exactly as the carrier sent it */
                                 payload: unknown;
+                                /** @description svc could not read it: it became no milestone, and `rejection` says why */
+                                rejected: boolean;
+                                rejection: {
+                                    /**
+                                     * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                     * @enum {string}
+                                     */
+                                    reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                    /** @description The member at fault (dotted path), null when the event as a whole is */
+                                    field: string | null;
+                                    /** @description What was wrong, naming the member */
+                                    detail: string;
+                                } | null;
                             };
                             relationships: {
                                 container: {

@@ -51,6 +51,34 @@ export interface CarrierEvent extends DcsaEventCore {
   raw: unknown;
 }
 
+/** Why one event of a carrier's answer could not be read: a few words, so they can be counted. */
+export const REJECTION_KINDS = ['not_an_object', 'unknown_event_type', 'missing_member', 'bad_date_time', 'bad_value'] as const;
+export type RejectionKind = (typeof REJECTION_KINDS)[number];
+
+/**
+ * An event the carrier sent that svc could not read. It costs only itself: the answer's other
+ * events are applied, and this one is kept as sent, with the reason, for the user to see.
+ */
+export interface RejectedCarrierEvent {
+  kind: RejectionKind;
+  /** The member at fault (dotted path), null when the event as a whole is. */
+  field: string | null;
+  /** What was wrong, in words, naming the member. */
+  reason: string;
+  /** The carrier's event id, when one could be read. */
+  eventId: string | null;
+  /** The container it seems to be about, when one could be read. */
+  equipmentReference: string | null;
+  /** What of it could be read: type and code as sent, times where they are date-times. */
+  type: string | null;
+  code: string | null;
+  classifier: string | null;
+  occurredAt: Date | null;
+  publishedAt: Date | null;
+  /** The event exactly as the carrier sent it. */
+  raw: unknown;
+}
+
 /** Terminal data for one container at its discharge (or inland) terminal. Not part of DCSA T&T. */
 export interface TerminalStatus {
   containerNumber: string;
@@ -83,6 +111,8 @@ export interface CarrierSnapshot {
   /** Actual, estimated and planned events, in any order. */
   events: CarrierEvent[];
   terminal: TerminalStatus[];
+  /** Events of the answer that could not be read (absent: none). */
+  rejected?: RejectedCarrierEvent[];
   /** When we asked. */
   fetchedAt: Date;
 }
