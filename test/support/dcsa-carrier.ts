@@ -6,6 +6,8 @@ export interface DcsaCarrier {
   origin: string;
   /** The body answered, by booking, transport document or equipment reference. */
   answers: Map<string, unknown>;
+  /** Bodies answered page by page (a cursor in Next-Page for 2.2, Next-Page-Cursor for 3.0), by reference; before `answers`. */
+  pages: Map<string, unknown[]>;
   /** The references asked about, in order. */
   asked: string[];
   close(): Promise<void>;
@@ -13,16 +15,24 @@ export interface DcsaCarrier {
 
 export async function startDcsaCarrier(): Promise<DcsaCarrier> {
   const answers = new Map<string, unknown>();
+  const pages = new Map<string, unknown[]>();
   const asked: string[] = [];
   const app = Fastify({ forceCloseConnections: true });
   app.get('/:version/events', (request, reply) => {
     const query = request.query as Record<string, string>;
     const reference = query.carrierBookingReference ?? query.transportDocumentReference ?? query.equipmentReference;
     asked.push(reference);
+    const paged = pages.get(reference);
+    if (paged) {
+      const page = Number(query.cursor ?? 0);
+      const header = (request.params as { version: string }).version === 'v2' ? 'Next-Page' : 'Next-Page-Cursor';
+      if (page + 1 < paged.length) void reply.header(header, String(page + 1));
+      return reply.type('application/json').send(JSON.stringify(paged[page] ?? []));
+    }
     return answers.has(reference) ? reply.type('application/json').send(JSON.stringify(answers.get(reference))) : reply.code(404).send({ message: 'unknown' });
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  return { origin, answers, asked, close: () => app.close() };
+  return { origin, answers, pages, asked, close: () => app.close() };
 }
