@@ -147,11 +147,13 @@ test('3.0 sample: shipment, transport and equipment events; IOT and REEFER readi
       publishedAt: new Date('2025-01-25T01:23:45Z'),
       equipmentReference: null,
       emptyIndicator: null,
+      movementType: null,
       locode: 'GBSOU',
       facilitySmdgCode: null,
       facilityType: 'POTE',
       modeOfTransport: 'VESSEL',
-      vessel: { imo: '7654321', name: 'Example Vessel Beta' },
+      // 7654321 fails the IMO check digit (it would end in 9): kept in the payload, never shown as the vessel's.
+      vessel: { imo: null, name: 'Example Vessel Beta' },
       // A departure belongs to the voyage the vessel leaves on.
       voyageNumber: 'V002E',
       railOperator: null,
@@ -169,6 +171,7 @@ test('3.0 sample: shipment, transport and equipment events; IOT and REEFER readi
   assert.equal(gateIn.equipmentReference, 'APZU4812090');
   assert.equal(gateIn.isoEquipmentCode, '45G1');
   assert.equal(gateIn.emptyIndicator, 'EMPTY');
+  assert.equal(gateIn.movementType, 'IMPORT');
   assert.equal(gateIn.locode, 'FRPAR');
   assert.equal(gateIn.facilityType, 'DEPO');
   assert.equal(gateIn.voyageNumber, null);
@@ -185,7 +188,8 @@ test('3.0 next-page sample', () => {
   assert.equal(arrival.locode, 'ESBCN');
   assert.equal(arrival.voyageNumber, 'V003N');
   assert.equal(arrival.transportCallSequence, 5);
-  assert.deepEqual(arrival.vessel, { imo: '2468135', name: 'Example Vessel Gamma' });
+  // 2468135 fails the IMO check digit (it would end in 9).
+  assert.deepEqual(arrival.vessel, { imo: null, name: 'Example Vessel Gamma' });
 
   assert.equal(discharge.code, 'DISC');
   assert.equal(discharge.emptyIndicator, 'LADEN');

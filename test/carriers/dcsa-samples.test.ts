@@ -102,7 +102,6 @@ const CASES: Case[] = [
     tracked: true,
     milestones: ['vessel_arrived 2019-11-11T23:11:00.000Z FRPAR'],
     rawEvents: ['EQUIPMENT LOAD', 'SHIPMENT DRFT', 'TRANSPORT ARRI'],
-    todo: 'events sharing one eventID are kept as one',
   },
   {
     // By hand: the departure from GBSOU (the port of lading); an EMPTY gate-in at a depot with
@@ -113,7 +112,6 @@ const CASES: Case[] = [
     version: '3.0',
     tracked: true,
     milestones: ['vessel_departed 2026-01-16T11:30:00.000Z GBSOU', 'empty_in 2026-01-17T13:45:00.000Z FRPAR'],
-    todo: 'depot equipment events by movementType',
   },
   {
     // Held out. By hand: page 2 adds a LADEN discharge at ITGOA with movementType TRANSSHIPMENT
@@ -125,7 +123,6 @@ const CASES: Case[] = [
     heldOut: true,
     tracked: true,
     milestones: ['vessel_departed 2026-01-16T11:30:00.000Z GBSOU', 'empty_in 2026-01-17T13:45:00.000Z FRPAR', 'transshipment_discharged 2026-01-20T12:30:00.000Z ITGOA'],
-    todo: 'depot equipment events by movementType',
   },
   {
     // Held out. EXPECTED: DRFTs only (documents, no milestone); duplicates by eventID are dropped,
@@ -138,7 +135,6 @@ const CASES: Case[] = [
     milestones: [],
     rawEventIds: ['123456789', '1ed826d0-3643-42e3-974b-eb88357c8e40', '3cecb101-7a1a-43a4-9d62-e88a131651e8', 'af7728dc-0e1e-42d2-ad78-61c5c0c25878', 'incorrect'],
     rejected: 0,
-    todo: 'a numeric eventID is rejected',
   },
 ];
 

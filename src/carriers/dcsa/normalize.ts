@@ -3,6 +3,7 @@ import type { CarrierEvent, RejectedCarrierEvent } from '../../domain/tracking/c
 import { UnrecognizedResponseError } from './errors.ts';
 import { fromEventV2 } from './normalize-v2.ts';
 import { fromEventV3 } from './normalize-v3.ts';
+import { isBeta1Retraction, readVariations, unwrapBeta1 } from './variations.ts';
 import { parseEvent, type ParsedEvent } from './wire-common.ts';
 import { eventV2 } from './wire-v2.ts';
 import { eventV3 } from './wire-v3.ts';
@@ -42,21 +43,41 @@ export function readEventPage(json: unknown, version: DcsaVersion): EventPage {
   if (list === undefined) throw new UnrecognizedResponseError(`expected ${version === '2.2' ? 'a JSON array of events' : '{ "events": [...] }'}, got ${describe(json)}`);
   const page: EventPage = { events: [], rejected: [], received: list.length };
   list.forEach((raw, index) => {
-    if (version === '3.0' && outOfScopeV3(raw)) return;
+    if ((version === '3.0' && outOfScopeV3(raw)) || isBeta1Retraction(raw)) return;
     const read = readEvent(raw, index, version);
     if (read.ok) page.events.push(read.event);
     else page.rejected.push(read.rejected);
   });
+  page.events = distinctIds(page.events);
   return page;
 }
 
+/** One event, its carrier's variations read first (variations.ts); `raw` stays as sent. */
 function readEvent(raw: unknown, index: number, version: DcsaVersion): ParsedEvent<CarrierEvent> {
-  if (version === '2.2') {
-    const parsed = parseEvent(eventV2, raw, index);
-    return parsed.ok ? { ok: true, event: fromEventV2(parsed.event, raw) } : parsed;
+  // A 3.0.0-Beta-1 envelope wraps a 2.x event, whatever version the endpoint is configured as.
+  const beta1 = unwrapBeta1(raw);
+  if (version === '2.2' || beta1) {
+    const parsed = parseEvent(eventV2, readVariations(beta1 ?? raw), index);
+    return parsed.ok ? { ok: true, event: fromEventV2(parsed.event, raw) } : { ok: false, rejected: { ...parsed.rejected, raw } };
   }
-  const parsed = parseEvent(eventV3, raw, index);
-  return parsed.ok ? { ok: true, event: fromEventV3(parsed.event, raw) } : parsed;
+  const parsed = parseEvent(eventV3, readVariations(raw), index);
+  return parsed.ok ? { ok: true, event: fromEventV3(parsed.event, raw) } : { ok: false, rejected: { ...parsed.rejected, raw } };
+}
+
+/**
+ * One eventID on events of different types or codes (seen in DCSA's own conformance messages):
+ * they are different events, and each keeps its own identity, the id and its kind, the same on
+ * every poll. Events of the same kind under one id are versions of one event (applied by their
+ * publication time) or the same event sent twice.
+ */
+function distinctIds(events: CarrierEvent[]): CarrierEvent[] {
+  const kindOfId = new Map<string, string>();
+  return events.map((e) => {
+    const kind = `${e.type} ${e.code}`;
+    const first = kindOfId.get(e.id);
+    if (first === undefined) kindOfId.set(e.id, kind);
+    return first === undefined || first === kind ? e : { ...e, id: `${e.id} ${kind}` };
+  });
 }
 
 /**

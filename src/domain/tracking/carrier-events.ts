@@ -29,6 +29,11 @@ export interface CarrierEvent extends DcsaEventCore {
   /** Container number for equipment events (DCSA equipmentReference). */
   equipmentReference: string | null;
   emptyIndicator: 'EMPTY' | 'LADEN' | null;
+  /**
+   * DCSA 3.0 equipment movementType: which leg of the cargo's journey the move serves, where the
+   * carrier says so (absent in 2.2 events and in events stored before svc read it).
+   */
+  movementType?: 'EXPORT' | 'IMPORT' | 'TRANSSHIPMENT' | null;
   /** UN/LOCODE of the event location (transport call or event location). */
   locode: string | null;
   /** SMDG terminal code of the facility, when given. */
