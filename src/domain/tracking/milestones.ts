@@ -90,8 +90,11 @@ const VERB: Record<string, string> = { LOAD: 'loaded', DEPA: 'departed', ARRI: '
 /** Rows 5–12 and 14: a vessel move is named by the port and the leg it happens on. */
 function oceanMilestone(e: CarrierEvent, route: Route): MilestoneName | null {
   const leg = route.legOf(e);
+  // A load at a transshipment port onto a vessel no other event names yet (row 9): the next leg
+  // is not known, but the port is, as the cargo was discharged there from the one before.
+  if (!leg) return e.code === 'LOAD' && e.locode !== null && route.transshipments.includes(e.locode) ? 'transshipment_loaded' : null;
   // Only the leg's own ends count: a call the cargo stays aboard through is not a transshipment.
-  if (!leg || e.locode === null || e.locode !== (leavesPort(e) ? leg.from : leg.to)) return null;
+  if (e.locode === null || e.locode !== (leavesPort(e) ? leg.from : leg.to)) return null;
   const verb = VERB[e.code];
   if (!leavesPort(e) && e.locode === route.pod) return `vessel_${verb}` as MilestoneName; // rows 12, 14
   if (leg.feeder) return `feeder_${verb}` as MilestoneName; // row 11
