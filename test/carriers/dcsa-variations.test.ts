@@ -43,6 +43,19 @@ test('UNLocationCode spelt unLocationCode, at the call, in its location or the e
   assert.equal((page.events[0].raw as any).transportCall.unLocationCode, 'FRPAR', 'the payload keeps the carrier spelling');
 });
 
+test('a terminal given as facilitySMDGCode is read as an SMDG facility code', () => {
+  // DCSA's OVS and JIT standards name a terminal `facilitySMDGCode` (dcsaorg/DCSA-OVS,
+  // FacilitySMDGLocationTO: locationName, UNLocationCode, locationType, facilitySMDGCode); carriers
+  // reuse their location objects. Applied to DCSA's 2.2 sample, whose terminal is ADT (SMDG).
+  const [arrival] = sample('tnt-220-response.json');
+  const call = clone(arrival);
+  assert.equal(readEventPage([call], '2.2').events[0].facilitySmdgCode, 'ADT', 'as sent: facilityCode and its list');
+  delete call.transportCall.facilityCode;
+  delete call.transportCall.facilityCodeListProvider;
+  call.transportCall.facilitySMDGCode = 'ADT';
+  assert.equal(readEventPage([call], '2.2').events[0].facilitySmdgCode, 'ADT');
+});
+
 test('eventType and the code member swapped are swapped back only when unambiguous', () => {
   // The issue's captured answer: one of 14 events with eventType and equipmentEventTypeCode swapped.
   const [, , load] = sample('tnt-220-response.json');

@@ -7,6 +7,7 @@
 // | --------------------------------- | ------------------------------------------------------- | ----------------------------------------- |
 // | event id spelling and numeric ids | `eventID: 123456789`, `eventId: 42`                      | eventID, the same digits as text          |
 // | UN/LOCODE spelling                | `unLocationCode`, `UNLocode`, `unlocode`                | `UNLocationCode` (wherever it is nested)  |
+// | terminal as an SMDG code          | `facilitySMDGCode: "ADT"`                               | facilityCode ADT of list SMDG             |
 // | swapped event-type members        | `eventType: "LOAD"`, `equipmentEventTypeCode: "EQUIPMENT"` | swapped back, when unambiguous         |
 // | 3.0.0-Beta-1 envelope             | `{ metadata: { eventID, eventType, … }, payload: {…} }` | the flat 2.x event it wraps               |
 //
@@ -35,8 +36,12 @@ function idsAsText(event: Json): Json {
   return typeof out.eventID === 'number' && Number.isFinite(out.eventID) ? { ...out, eventID: String(out.eventID) } : out;
 }
 
-/** Another spelling of UNLocationCode, at the event's root, in its transport call or in a location (nested once more). */
-function locodeSpelling(event: Json): Json {
+/**
+ * Another spelling of UNLocationCode, and a terminal given as DCSA's other standards name it
+ * (`facilitySMDGCode`, as in DCSA OVS and JIT locations) rather than as a facility code and its
+ * list: at the event's root, in its transport call or in a location (nested once more).
+ */
+function placeSpelling(event: Json): Json {
   const respell = (holder: Json, depth: number): Json => {
     let out = holder;
     for (const spelling of LOCODE_SPELLINGS) {
@@ -44,6 +49,10 @@ function locodeSpelling(event: Json): Json {
         const { [spelling]: code, ...rest } = out;
         out = { ...rest, UNLocationCode: code };
       }
+    }
+    if (out.facilityCode === undefined && typeof out.facilitySMDGCode === 'string') {
+      const { facilitySMDGCode, ...rest } = out;
+      out = { ...rest, facilityCode: facilitySMDGCode, facilityCodeListProvider: 'SMDG' };
     }
     if (depth > 0) for (const key of PLACE_HOLDERS) if (isRecord(out[key])) out = { ...out, [key]: respell(out[key] as Json, depth - 1) };
     return out;
@@ -79,7 +88,7 @@ export function unwrapBeta1(event: unknown): Json | undefined {
 /** Whether a Beta-1 event retracts another (the contract cannot carry retractions: see normalize.ts). */
 export const isBeta1Retraction = (event: unknown): boolean => isRecord(event) && isRecord(event.metadata) && event.metadata.retractedEventID != null;
 
-const VARIATIONS: ((event: Json) => Json)[] = [idsAsText, locodeSpelling, swappedTypeMembers];
+const VARIATIONS: ((event: Json) => Json)[] = [idsAsText, placeSpelling, swappedTypeMembers];
 
 /** The event with every variation read; anything that is not an object is left for the schema to reject. */
 export function readVariations(event: unknown): unknown {
