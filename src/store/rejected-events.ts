@@ -28,6 +28,10 @@ const countsOf = (rows: string) => `(SELECT jsonb_object_agg(data_source, kinds)
     SELECT data_source, jsonb_object_agg(reason_kind, n) AS kinds
       FROM (SELECT data_source, reason_kind, count(*) AS n FROM ${rows} GROUP BY 1, 2) k GROUP BY 1) s)`;
 
+const SHIPMENT_COUNTS = countsOf('every_one');
+// An event naming no container is about them all.
+const CONTAINER_COUNTS = countsOf('every_one WHERE container_number IS NULL OR container_number = c.number');
+
 const SAVE = `WITH r_in AS (
     SELECT * FROM jsonb_to_recordset($4::jsonb) AS r(container_number text, source_event_id text, event_type text, code text, classifier text,
          occurred_at timestamptz, published_at timestamptz, reason_kind text, field text, reason text, payload jsonb)
@@ -42,17 +46,19 @@ const SAVE = `WITH r_in AS (
     SELECT data_source, reason_kind, container_number FROM rejected_events WHERE shipment_id = $2
     UNION ALL SELECT * FROM inserted
   ), shipment AS (
-    UPDATE shipments SET rejected_event_counts = ${countsOf('every_one')} WHERE id = $2 AND EXISTS (SELECT 1 FROM inserted)
+    UPDATE shipments SET rejected_event_counts = ${SHIPMENT_COUNTS} WHERE id = $2 AND rejected_event_counts IS DISTINCT FROM ${SHIPMENT_COUNTS}
   ), boxes AS (
-    -- An event naming no container is about them all.
-    UPDATE containers c SET rejected_event_counts = ${countsOf('every_one WHERE container_number IS NULL OR container_number = c.number')}
-     WHERE c.shipment_id = $2 AND EXISTS (SELECT 1 FROM inserted)
+    -- Compared rather than written whenever something is new: a container the carrier named only
+    -- after the rejected events were stored takes their counts the next time they are sent.
+    UPDATE containers c SET rejected_event_counts = ${CONTAINER_COUNTS}
+     WHERE c.shipment_id = $2 AND c.rejected_event_counts IS DISTINCT FROM ${CONTAINER_COUNTS}
   )
   SELECT reason_kind, count(*)::int AS n FROM inserted GROUP BY 1`;
 
 /**
  * Stores the rejected events not stored already (the same payload is the same event) and brings
- * the shipment's and its containers' counts up to date; returns how many new ones of each kind.
+ * the shipment's and its containers' counts up to date, writing only those that differ; returns
+ * how many new ones of each kind.
  */
 export async function saveRejectedEvents(
   db: Queryable,

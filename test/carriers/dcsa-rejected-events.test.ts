@@ -162,3 +162,17 @@ test('an answer with no usable event is unrecognized, and says why', async () =>
   assert.equal(tr.failed_reason, 'unrecognized_response');
   assert.equal(tr.is_retrying, true);
 });
+
+test('a container the carrier names after a rejected event about the whole shipment counts it too', async () => {
+  const good = journey('BKREJ4');
+  const bad = badEvents('BKREJ4');
+  carrier.answers.set('BKREJ4', [...good, bad.notAnEvent]);
+  const { shipmentId } = await trackedShipment('BKREJ4');
+  // The next answer names a second box: loaded at Rotterdam with the first.
+  const second = good.filter((e) => e.eventType === 'EQUIPMENT').map((e) => ({ ...e, eventID: `${e.eventID}-2`, equipmentReference: 'MSKU1234565' }));
+  carrier.answers.set('BKREJ4', [...good, ...second, bad.notAnEvent]);
+  await t.advance(2 * DAY, 4);
+  const containers = (await t.request('GET', `/v2/containers?filter[shipment_id]=${shipmentId}`)).body.data;
+  assert.deepEqual(containers.map((c: any) => c.attributes.number).sort(), [CONTAINER, 'MSKU1234565']);
+  for (const c of containers) assert.deepEqual(c.attributes.data_quality.rejected_events, [{ data_source: 'shipping_line', reason: 'not_an_object', count: 1 }], c.attributes.number);
+});
