@@ -2241,6 +2241,21 @@ export interface operations {
                                         changed_at: string | null;
                                     };
                                 };
+                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                data_quality: {
+                                    /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
+                                    rejected_events: {
+                                        /** @enum {string} */
+                                        data_source: "shipping_line" | "terminal" | "ais";
+                                        /**
+                                         * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                         * @enum {string}
+                                         */
+                                        reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                        /** @description How many distinct events */
+                                        count: number;
+                                    }[];
+                                };
                             };
                             relationships: {
                                 port_of_lading: {
@@ -2520,6 +2535,21 @@ export interface operations {
                                         /** @description When svc last recorded an arrival AIS saw first, or computed the AIS arrival estimate for that vessel at the port of discharge while the container is aboard; null when never */
                                         changed_at: string | null;
                                     };
+                                };
+                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                data_quality: {
+                                    /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
+                                    rejected_events: {
+                                        /** @enum {string} */
+                                        data_source: "shipping_line" | "terminal" | "ais";
+                                        /**
+                                         * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                         * @enum {string}
+                                         */
+                                        reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                        /** @description How many distinct events */
+                                        count: number;
+                                    }[];
                                 };
                             };
                             relationships: {
@@ -2803,6 +2833,21 @@ export interface operations {
                                         changed_at: string | null;
                                     };
                                 };
+                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                data_quality: {
+                                    /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
+                                    rejected_events: {
+                                        /** @enum {string} */
+                                        data_source: "shipping_line" | "terminal" | "ais";
+                                        /**
+                                         * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                         * @enum {string}
+                                         */
+                                        reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                        /** @description How many distinct events */
+                                        count: number;
+                                    }[];
+                                };
                             };
                             relationships: {
                                 port_of_lading: {
@@ -3060,6 +3105,21 @@ export interface operations {
                                         changed_at: string | null;
                                     };
                                 };
+                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                data_quality: {
+                                    /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
+                                    rejected_events: {
+                                        /** @enum {string} */
+                                        data_source: "shipping_line" | "terminal" | "ais";
+                                        /**
+                                         * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                         * @enum {string}
+                                         */
+                                        reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                        /** @description How many distinct events */
+                                        count: number;
+                                    }[];
+                                };
                             };
                             relationships: {
                                 port_of_lading: {
@@ -3316,6 +3376,21 @@ export interface operations {
                                         /** @description When svc last recorded an arrival AIS saw first, or computed the AIS arrival estimate for that vessel at the port of discharge while the container is aboard; null when never */
                                         changed_at: string | null;
                                     };
+                                };
+                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                data_quality: {
+                                    /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
+                                    rejected_events: {
+                                        /** @enum {string} */
+                                        data_source: "shipping_line" | "terminal" | "ais";
+                                        /**
+                                         * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                         * @enum {string}
+                                         */
+                                        reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                        /** @description How many distinct events */
+                                        count: number;
+                                    }[];
                                 };
                             };
                             relationships: {
@@ -3626,6 +3701,21 @@ export interface operations {
                                         changed_at: string | null;
                                     };
                                 };
+                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                data_quality: {
+                                    /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
+                                    rejected_events: {
+                                        /** @enum {string} */
+                                        data_source: "shipping_line" | "terminal" | "ais";
+                                        /**
+                                         * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                         * @enum {string}
+                                         */
+                                        reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                        /** @description How many distinct events */
+                                        count: number;
+                                    }[];
+                                };
                             };
                             relationships: {
                                 shipment: {
@@ -3913,6 +4003,21 @@ export interface operations {
                                         changed_at: string | null;
                                     };
                                 };
+                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                data_quality: {
+                                    /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
+                                    rejected_events: {
+                                        /** @enum {string} */
+                                        data_source: "shipping_line" | "terminal" | "ais";
+                                        /**
+                                         * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                         * @enum {string}
+                                         */
+                                        reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                        /** @description How many distinct events */
+                                        count: number;
+                                    }[];
+                                };
                             };
                             relationships: {
                                 shipment: {
@@ -4199,6 +4304,21 @@ export interface operations {
                                         /** @description When svc last recorded an arrival AIS saw first, or computed the AIS arrival estimate for that vessel at the port of discharge while the container is aboard; null when never */
                                         changed_at: string | null;
                                     };
+                                };
+                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                data_quality: {
+                                    /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
+                                    rejected_events: {
+                                        /** @enum {string} */
+                                        data_source: "shipping_line" | "terminal" | "ais";
+                                        /**
+                                         * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                         * @enum {string}
+                                         */
+                                        reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                        /** @description How many distinct events */
+                                        count: number;
+                                    }[];
                                 };
                             };
                             relationships: {
@@ -4615,22 +4735,36 @@ export interface operations {
                             attributes: {
                                 /** @description The normalised milestone it became (without container.transport.), null if none */
                                 event: string | null;
-                                /** @description The carrier's event type and code, e.g. EQUIPMENT LOAD */
+                                /** @description The carrier's event type and code, e.g. EQUIPMENT LOAD, as far as they could be read */
                                 original_event: string;
                                 /** @description Not an actual event (estimated or planned) */
                                 estimated: boolean;
-                                timestamp: string;
+                                /** @description When it happened; null for a rejected event whose time could not be read */
+                                timestamp: string | null;
                                 location_locode: string | null;
                                 /** @description Position in the list, from 0 */
                                 index: number;
                                 /** @constant */
                                 data_source: "shipping_line";
-                                /** @description When the carrier published it */
-                                published_at: string;
+                                /** @description When the carrier published it; null for a rejected event whose time could not be read */
+                                published_at: string | null;
                                 /** @description When svc received it */
                                 created_at: string;
                                 /** @description The event exactly as the carrier sent it */
                                 payload: unknown;
+                                /** @description svc could not read it: it became no milestone, and `rejection` says why */
+                                rejected: boolean;
+                                rejection: {
+                                    /**
+                                     * @description not_an_object, unknown_event_type (its type member names no DCSA type), missing_member, bad_date_time or bad_value
+                                     * @enum {string}
+                                     */
+                                    reason: "not_an_object" | "unknown_event_type" | "missing_member" | "bad_date_time" | "bad_value";
+                                    /** @description The member at fault (dotted path), null when the event as a whole is */
+                                    field: string | null;
+                                    /** @description What was wrong, naming the member */
+                                    detail: string;
+                                } | null;
                             };
                             relationships: {
                                 container: {

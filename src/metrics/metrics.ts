@@ -1,6 +1,6 @@
 // What svc measures about itself, in Prometheus terms. One registry per Metrics object, never
 // prom-client's global one, so several apps in one process (tests) keep separate counts.
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Db } from '../store/db.ts';
 import { seriesObserver } from './series-observer.ts';
@@ -46,6 +46,12 @@ export function createMetrics(options: MetricsOptions) {
     help: 'Carrier lookups by the tracking worker, by carrier SCAC and outcome (found or the failure reason), and how long they took',
     labelNames: ['scac', 'outcome'] as const,
     buckets: REMOTE_BUCKETS,
+    registers: [registry],
+  });
+  const rejectedEvents = new Counter({
+    name: 'svc_carrier_events_rejected_total',
+    help: 'Carrier events svc could not read (each counted once, however often it is sent again), by carrier SCAC and reason kind',
+    labelNames: ['scac', 'reason'] as const,
     registers: [registry],
   });
   const webhookDeliveries = new Histogram({
@@ -123,5 +129,5 @@ export function createMetrics(options: MetricsOptions) {
   /** One HTTP response under its method, route pattern and status, and how long it took. */
   const observeHttpRequest = (method: string, route: string, status: number, seconds: number) => observeHttp([route, method, status], seconds);
 
-  return { registry, httpRequests, observeHttpRequest, trackingLookups, webhookDeliveries };
+  return { registry, httpRequests, observeHttpRequest, trackingLookups, rejectedEvents, webhookDeliveries };
 }

@@ -3,7 +3,7 @@
 // independent ones run at once.
 import type { Resource } from '../jsonapi/document.ts';
 import type { LoadContext } from '../jsonapi/include.ts';
-import { rawEventResource } from '../jsonapi/serializers/raw-event.ts';
+import { rawEventResource, rejectedEventResource } from '../jsonapi/serializers/raw-event.ts';
 import { toMany } from '../jsonapi/document.ts';
 import { containerResource, EVENTS_FILLED_BY_INCLUDE, shipmentResource, transportEventResource } from '../jsonapi/serializers/tracking.ts';
 import { inParallel } from '../store/concurrent.ts';
@@ -14,6 +14,7 @@ import { freshAisPortEtas, type AisEtaShown } from '../store/ais-arrivals.ts';
 import { freshnessOf, freshnessOfContainers, freshnessOfShipments, type DataFreshness } from '../store/freshness.ts';
 import { containerIdsOfShipments, findContainers, type ContainerRow, type ShipmentRow } from '../store/shipments.ts';
 import { shownContainers, shownShipments, transportEventIdsOf } from '../store/tracking-reads.ts';
+import { rejectedEventsOfContainer } from '../store/rejected-events.ts';
 import { eventNamesBySourceEvent, rawEventsOfContainer, transportEventsOfContainers } from '../store/transport-events.ts';
 
 /**
@@ -100,9 +101,18 @@ export async function containerEventsAttached({ db }: LoadContext, records: Reso
   return events.map(transportEventResource);
 }
 
-/** What a container's carrier sent, oldest first, each with the transport event it became. */
+/**
+ * What a container's carrier sent, oldest first, each with the transport event it became; then
+ * the events svc could not read, in the order received, each with why.
+ */
 export async function rawEventResources(db: Queryable, container: ContainerRow): Promise<Resource[]> {
-  const raw = await rawEventsOfContainer(db, container.shipment_id, container.number);
-  const normalised = await eventNamesBySourceEvent(db, container.id);
-  return raw.map((r, index) => rawEventResource(r, index, container.id, normalised.get(r.source_event_id)));
+  const [raw, normalised, rejected] = await inParallel(db, [
+    () => rawEventsOfContainer(db, container.shipment_id, container.number),
+    () => eventNamesBySourceEvent(db, container.id),
+    () => rejectedEventsOfContainer(db, container.shipment_id, container.number),
+  ] as const);
+  return [
+    ...raw.map((r, index) => rawEventResource(r, index, container.id, normalised.get(r.source_event_id))),
+    ...rejected.map((r, i) => rejectedEventResource(r, raw.length + i, container.id)),
+  ];
 }

@@ -1,4 +1,5 @@
 // SQL for shipments and their containers. This is the only module that writes the shipments row.
+import type { RejectedEventCounts } from './rejected-events.ts';
 import type { Queryable } from './db.ts';
 import { findOfAccount, updateLabelsOfAccount, type LabelEdit } from './account-rows.ts';
 import { claimDueSql } from './leases.ts';
@@ -29,6 +30,8 @@ export interface ShipmentRow {
    * 039: lastCheckedColumn), where the statement read it; lineTrackingTimes counts it.
    */
   line_tracking_last_checked_at?: Date | null;
+  /** Rejected carrier events by source and reason kind (044); null: none. */
+  rejected_event_counts?: RejectedEventCounts | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -51,6 +54,8 @@ export interface ContainerRow {
   number: string;
   ref_numbers: string[];
   state: Record<string, unknown>;
+  /** Rejected carrier events about it (or naming no container) by source and reason kind (044); null: none. */
+  rejected_event_counts?: RejectedEventCounts | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -171,11 +171,16 @@ test('garbage, malformed events, slowness, redirects and dead hosts are temporar
   carrier.set('OBJECT', (reply) => reply.send({ events: sample('tnt-220-response.json') }));
   assertFailed(await lookup({ number: 'OBJECT' }), 'unrecognized_response', true);
 
+  // One malformed event costs only itself; an answer of which none can be read is unrecognised.
   const broken = sample('tnt-220-response.json');
   delete broken[2].eventDateTime;
   carrier.set('BROKEN', (reply) => reply.send(broken));
-  const detail = assertFailed(await lookup({ number: 'BROKEN' }), 'unrecognized_response', true);
-  assert.equal(detail, 'event 2 (3cecb101-7a1a-43a4-9d62-e88a131651e4): eventDateTime: missing');
+  const snapshot = snapshotOf(await lookup({ number: 'BROKEN' }));
+  assert.equal(snapshot.events.length, broken.length - 1);
+  assert.deepEqual(snapshot.rejected?.map((r) => r.reason), ['event 2 (3cecb101-7a1a-43a4-9d62-e88a131651e4): eventDateTime: missing']);
+  carrier.set('ALL-BROKEN', (reply) => reply.send([broken[2]]));
+  const detail = assertFailed(await lookup({ number: 'ALL-BROKEN' }), 'unrecognized_response', true);
+  assert.equal(detail, 'no usable event: event 0 (3cecb101-7a1a-43a4-9d62-e88a131651e4): eventDateTime: missing');
 
   carrier.set('SLOW', async (reply) => {
     await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { parseDcsaDateTime } from '../../src/carriers/dcsa/datetime.ts';
 import { UnrecognizedResponseError } from '../../src/carriers/dcsa/errors.ts';
-import { toCarrierEvents } from '../../src/carriers/dcsa/normalize.ts';
+import { readEventPage, toCarrierEvents } from '../../src/carriers/dcsa/normalize.ts';
 
 const sample = (name: string): any => JSON.parse(readFileSync(`/work/shared/reference/dcsa/${name}`, 'utf8'));
 const clone = <T>(value: T): T => structuredClone(value);
@@ -147,11 +147,13 @@ test('3.0 sample: shipment, transport and equipment events; IOT and REEFER readi
       publishedAt: new Date('2025-01-25T01:23:45Z'),
       equipmentReference: null,
       emptyIndicator: null,
+      movementType: null,
       locode: 'GBSOU',
       facilitySmdgCode: null,
       facilityType: 'POTE',
       modeOfTransport: 'VESSEL',
-      vessel: { imo: '7654321', name: 'Example Vessel Beta' },
+      // 7654321 fails the IMO check digit (it would end in 9): kept in the payload, never shown as the vessel's.
+      vessel: { imo: null, name: 'Example Vessel Beta' },
       // A departure belongs to the voyage the vessel leaves on.
       voyageNumber: 'V002E',
       railOperator: null,
@@ -169,6 +171,7 @@ test('3.0 sample: shipment, transport and equipment events; IOT and REEFER readi
   assert.equal(gateIn.equipmentReference, 'APZU4812090');
   assert.equal(gateIn.isoEquipmentCode, '45G1');
   assert.equal(gateIn.emptyIndicator, 'EMPTY');
+  assert.equal(gateIn.movementType, 'IMPORT');
   assert.equal(gateIn.locode, 'FRPAR');
   assert.equal(gateIn.facilityType, 'DEPO');
   assert.equal(gateIn.voyageNumber, null);
@@ -185,7 +188,8 @@ test('3.0 next-page sample', () => {
   assert.equal(arrival.locode, 'ESBCN');
   assert.equal(arrival.voyageNumber, 'V003N');
   assert.equal(arrival.transportCallSequence, 5);
-  assert.deepEqual(arrival.vessel, { imo: '2468135', name: 'Example Vessel Gamma' });
+  // 2468135 fails the IMO check digit (it would end in 9).
+  assert.deepEqual(arrival.vessel, { imo: null, name: 'Example Vessel Gamma' });
 
   assert.equal(discharge.code, 'DISC');
   assert.equal(discharge.emptyIndicator, 'LADEN');
@@ -271,36 +275,49 @@ test('payloads that are not a list of events', () => {
   }
 });
 
-test('an event missing what we rely on is named in the error', () => {
+test('an event missing what we rely on is rejected on its own, named with its member and reason kind', () => {
   const good = sample('tnt-220-response.json');
   const broken = (index: number, change: (e: any) => void): unknown[] => {
     const json = clone(good);
     change(json[index]);
     return json;
   };
-  const cases: [unknown[], string][] = [
-    [broken(1, (e) => delete e.eventID), 'event 1: eventID: missing'],
-    [broken(0, (e) => delete e.eventCreatedDateTime), 'event 0 (3cecb101-7a1a-43a4-9d62-e88a131651e2): eventCreatedDateTime: missing'],
-    [broken(2, (e) => (e.eventDateTime = 'soon')), 'event 2 (3cecb101-7a1a-43a4-9d62-e88a131651e4): eventDateTime: not an ISO 8601 date-time: "soon"'],
-    [broken(3, (e) => (e.eventClassifierCode = 'REQ')), 'event 3 (3cecb101-7a1a-43a4-9d62-e88a131651e5): eventClassifierCode: Invalid option: expected one of "ACT"|"EST"|"PLN"'],
-    [broken(0, (e) => delete e.transportEventTypeCode), 'event 0 (3cecb101-7a1a-43a4-9d62-e88a131651e2): transportEventTypeCode: missing'],
-    [broken(2, (e) => (e.equipmentEventTypeCode = ' ')), 'event 2 (3cecb101-7a1a-43a4-9d62-e88a131651e4): equipmentEventTypeCode: Too small: expected string to have >=1 characters'],
-    [broken(4, (e) => delete e.shipmentEventTypeCode), 'event 4 (3cecb101-7a1a-43a4-9d62-e88a131651e6): shipmentEventTypeCode: missing'],
-    [broken(5, (e) => (e.eventType = 'REEFER')), "event 5 (3cecb101-7a1a-43a4-9d62-e88a131651e7): eventType: Invalid discriminator value. Expected 'TRANSPORT' | 'EQUIPMENT' | 'SHIPMENT'"],
-    [[...good, 42], 'event 7: Invalid input: expected object, received number'],
+  const cases: [unknown[], string, string, string | null][] = [
+    [broken(1, (e) => delete e.eventID), 'event 1: eventID: missing', 'missing_member', 'eventID'],
+    [broken(0, (e) => delete e.eventCreatedDateTime), 'event 0 (3cecb101-7a1a-43a4-9d62-e88a131651e2): eventCreatedDateTime: missing', 'missing_member', 'eventCreatedDateTime'],
+    [broken(2, (e) => (e.eventDateTime = 'soon')), 'event 2 (3cecb101-7a1a-43a4-9d62-e88a131651e4): eventDateTime: not an ISO 8601 date-time: "soon"', 'bad_date_time', 'eventDateTime'],
+    [broken(3, (e) => (e.eventClassifierCode = 'REQ')), 'event 3 (3cecb101-7a1a-43a4-9d62-e88a131651e5): eventClassifierCode: Invalid option: expected one of "ACT"|"EST"|"PLN"', 'bad_value', 'eventClassifierCode'],
+    [broken(0, (e) => delete e.transportEventTypeCode), 'event 0 (3cecb101-7a1a-43a4-9d62-e88a131651e2): transportEventTypeCode: missing', 'missing_member', 'transportEventTypeCode'],
+    [broken(2, (e) => (e.equipmentEventTypeCode = ' ')), 'event 2 (3cecb101-7a1a-43a4-9d62-e88a131651e4): equipmentEventTypeCode: Too small: expected string to have >=1 characters', 'bad_value', 'equipmentEventTypeCode'],
+    [broken(4, (e) => delete e.shipmentEventTypeCode), 'event 4 (3cecb101-7a1a-43a4-9d62-e88a131651e6): shipmentEventTypeCode: missing', 'missing_member', 'shipmentEventTypeCode'],
+    [broken(5, (e) => (e.eventType = 'REEFER')), "event 5 (3cecb101-7a1a-43a4-9d62-e88a131651e7): eventType: Invalid discriminator value. Expected 'TRANSPORT' | 'EQUIPMENT' | 'SHIPMENT'", 'unknown_event_type', 'eventType'],
+    [[...good, 42], 'event 7: a number, not an event object', 'not_an_object', null],
   ];
-  for (const [json, message] of cases) {
-    assert.throws(() => toCarrierEvents(json, '2.2'), (e: unknown) => e instanceof UnrecognizedResponseError && e.message === message, message);
+  for (const [json, message, kind, field] of cases) {
+    const page = readEventPage(json, '2.2');
+    assert.equal(page.events.length, good.length - (json.length > good.length ? 0 : 1), message);
+    assert.equal(page.rejected.length, 1, message);
+    const [rejected] = page.rejected;
+    assert.deepEqual([rejected.reason, rejected.kind, rejected.field], [message, kind, field]);
+    assert.deepEqual(toCarrierEvents(json, '2.2').map((e) => e.id), page.events.map((e) => e.id), 'the callback path keeps the same good events');
   }
+  // What could be read of a rejected event, for raw_events: its type, code and the times that parse.
+  const [noDate] = readEventPage(broken(2, (e) => (e.eventDateTime = 'soon')), '2.2').rejected;
+  assert.deepEqual([noDate.type, noDate.code, noDate.classifier, noDate.occurredAt, noDate.equipmentReference], ['EQUIPMENT', 'LOAD', 'EST', null, 'APZU4812090']);
+  assert.ok(noDate.publishedAt instanceof Date);
 
   const v3 = sample('tnt-300-response.json');
+  const rejectedOf = (json: unknown) => readEventPage(json, '3.0').rejected.map((r) => r.reason);
   const noUpdate = clone(v3);
   delete noUpdate.events[1].eventUpdatedDateTime;
-  assert.throws(() => toCarrierEvents(noUpdate, '3.0'), { message: 'event 1 (evt-resp-trans-001): eventUpdatedDateTime: missing' });
+  assert.deepEqual(rejectedOf(noUpdate), ['event 1 (evt-resp-trans-001): eventUpdatedDateTime: missing']);
   const noCode = clone(v3);
   delete noCode.events[2].eventClassification.equipmentEventTypeCode;
-  assert.throws(() => toCarrierEvents(noCode, '3.0'), { message: 'event 2 (evt-resp-equip-001): eventClassification.equipmentEventTypeCode: missing' });
+  assert.deepEqual(rejectedOf(noCode), ['event 2 (evt-resp-equip-001): eventClassification.equipmentEventTypeCode: missing']);
   const unknownType = clone(v3);
   unknownType.events[0].eventClassification.eventTypeCode = 'WEATHER';
-  assert.throws(() => toCarrierEvents(unknownType, '3.0'), UnrecognizedResponseError);
+  assert.equal(readEventPage(unknownType, '3.0').rejected[0].kind, 'unknown_event_type');
+
+  // Only an answer of which no event can be read is unrecognised, naming the first reasons.
+  assert.throws(() => toCarrierEvents([42, { eventID: 'x' }], '2.2'), (e: unknown) => e instanceof UnrecognizedResponseError && /^no usable event: event 0: a number, not an event object; event 1 \(x\): /.test(e.message));
 });

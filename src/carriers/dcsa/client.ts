@@ -2,13 +2,13 @@
 // push subscriptions, each in the carrier's own version. Every request goes through the carrier's
 // request gate (its limits) and carries its authentication (auth.ts).
 import { z } from 'zod';
-import type { CarrierEvent } from '../../domain/tracking/carrier-events.ts';
+import type { CarrierEvent, RejectedCarrierEvent } from '../../domain/tracking/carrier-events.ts';
 import { carrierAuth, type CarrierAuth } from './auth.ts';
 import { UnrecognizedResponseError } from './errors.ts';
 import { exchange, jsonBody, type HttpAnswer, type HttpSettings } from './http.ts';
 import { RequestGate } from './request-gate.ts';
 import { nextPageUrl } from './next-page.ts';
-import { readEventPage, type DcsaVersion } from './normalize.ts';
+import { nothingUsable, readEventPage, type DcsaVersion } from './normalize.ts';
 
 export interface DcsaClientOptions {
   /** The carrier's API root; `/v2/events` (2.2) or `/v3/events` (3.0) is appended to its path. */
@@ -105,23 +105,28 @@ export class DcsaClient {
 
   /**
    * Every event matching the filters, following the carrier's cursor to the last page. `received`
-   * hears each page as it came (status and body), before it is read.
+   * hears each page as it came (status and body), before it is read; `rejected` the events that
+   * could not be read, which cost only themselves unless no event at all could be.
    */
-  async getEvents(filters: DcsaEventFilters, received?: (answer: HttpAnswer) => void): Promise<CarrierEvent[]> {
+  async getEvents(filters: DcsaEventFilters, received?: (answer: HttpAnswer) => void, rejected?: (events: RejectedCarrierEvent[]) => void): Promise<CarrierEvent[]> {
     const first = this.#eventsUrl(filters);
     const events: CarrierEvent[] = [];
+    const unread: RejectedCarrierEvent[] = [];
     let url: URL | null = first;
     for (let page = 1; url !== null; page++) {
       if (page > this.#maxPages) throw new UnrecognizedResponseError(`still more pages after ${this.#maxPages}; giving up`);
       const answer = await this.#send(url, { method: 'GET' });
       received?.(answer);
-      const { events: found, received: count } = readEventPage(jsonBody(answer), this.version);
+      const { events: found, rejected: bad, received: count } = readEventPage(jsonBody(answer), this.version);
       events.push(...found);
+      unread.push(...bad);
       const next = nextPageUrl(this.version, answer.headers, url, first);
       // Some servers keep sending a next link on (or after) the last page: an empty page, or a
       // link to the page just read, ends the walk too.
       url = count === 0 || next?.href === url.href ? null : next;
     }
+    if (events.length === 0 && unread.length > 0) throw nothingUsable(unread);
+    if (unread.length > 0) rejected?.(unread);
     return events;
   }
 

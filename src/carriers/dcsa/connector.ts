@@ -1,7 +1,7 @@
 // The CarrierConnector for carriers that speak DCSA Track & Trace (2.2 or 3.0), with optional
 // terminal data from the svc terminal-status contract (terminal.ts).
 import { systemClock, type Clock } from '../../clock.ts';
-import type { CarrierEvent, TerminalStatus } from '../../domain/tracking/carrier-events.ts';
+import type { CarrierEvent, RejectedCarrierEvent, TerminalStatus } from '../../domain/tracking/carrier-events.ts';
 import type { CarrierConnector, LookupOutcome, LookupRequest, NumberType, SubscribeRequest } from '../types.ts';
 import { DcsaClient, type DcsaClientOptions, type DcsaEventFilters } from './client.ts';
 import { DcsaHttpError } from './errors.ts';
@@ -55,11 +55,12 @@ export class DcsaConnector implements CarrierConnector {
     try {
       const fetchedAt = this.#clock.now();
       const pages: HeardAnswer[] = [];
-      const events = await this.#events(request, (answer) => pages.push(answer));
+      const rejected: RejectedCarrierEvent[] = [];
+      const events = await this.#events(request, (answer) => pages.push(answer), (bad) => rejected.push(...bad));
       if (events.length === 0 && !request.since) {
         return failed('not_found', true, `the carrier has no events for ${request.numberType} ${request.number} (yet)`);
       }
-      const snapshot = buildSnapshot(request, events, fetchedAt);
+      const snapshot = { ...buildSnapshot(request, events, fetchedAt), rejected };
       const cancelled = bookingCancellation(events, snapshot.bookingNumber);
       if (cancelled) return failed('booking_cancelled', false, `booking cancelled (event ${cancelled.id})`);
       const containers = [...new Set([...snapshot.containers.map((c) => c.number), ...(request.knownContainers ?? [])])].sort();
@@ -75,9 +76,9 @@ export class DcsaConnector implements CarrierConnector {
     }
   }
 
-  async #events(request: LookupRequest, received: (answer: HeardAnswer) => void): Promise<CarrierEvent[]> {
+  async #events(request: LookupRequest, received: (answer: HeardAnswer) => void, rejected: (events: RejectedCarrierEvent[]) => void): Promise<CarrierEvent[]> {
     try {
-      return await this.#client.getEvents({ [FILTER[request.numberType]]: request.number, since: request.since }, received);
+      return await this.#client.getEvents({ [FILTER[request.numberType]]: request.number, since: request.since }, received, rejected);
     } catch (error) {
       // With `since`, a 404 is how some servers say "nothing new" rather than "no such shipment".
       if (request.since && error instanceof DcsaHttpError && error.status === 404) return [];

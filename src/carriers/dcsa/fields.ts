@@ -1,5 +1,6 @@
 // Field rules shared by the 2.2 and 3.0 normalisers.
 import type { CarrierEvent, ModeOfTransport } from '../../domain/tracking/carrier-events.ts';
+import { verifiedImo } from '../../domain/tracking/imo.ts';
 
 const MODES: readonly string[] = ['VESSEL', 'RAIL', 'TRUCK', 'BARGE'] satisfies ModeOfTransport[];
 
@@ -35,8 +36,12 @@ export function voyageNumber(code: string, exportVoyage: string | undefined, imp
   return preferred ?? other ?? null;
 }
 
+/**
+ * The vessel a transport call names. An IMO number that fails its check digit is left out: it
+ * stays in the event as sent (raw_events) but is never shown as the vessel's.
+ */
 export function vessel(imo: string | undefined, name: string | undefined): CarrierEvent['vessel'] {
-  return imo === undefined && name === undefined ? null : { imo: imo ?? null, name: name ?? null };
+  return imo === undefined && name === undefined ? null : { imo: verifiedImo(imo), name: name ?? null };
 }
 
 /** A transport call as both versions name it, reduced to the members the normalisers read. */

@@ -29,6 +29,7 @@ export function fromEventV3(event: EventV3, raw: unknown): CarrierEvent {
     publishedAt: event.eventUpdatedDateTime.at,
     equipmentReference: equipment?.equipmentReference ?? equipmentFromReferences(eqReferences),
     emptyIndicator: equipment?.emptyIndicatorCode ?? null,
+    movementType: equipment?.movementType ?? null,
     locode: location?.UNLocationCode ?? null,
     facilitySmdgCode: smdgCode(location?.facility),
     facilityType: location?.facilityTypeCode ?? null,

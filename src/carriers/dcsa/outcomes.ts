@@ -2,7 +2,8 @@
 //
 // | what happened                                             | outcome                            | temporary |
 // | --------------------------------------------------------- | ---------------------------------- | --------- |
-// | 200 with ≥ 1 event                                        | found                              |           |
+// | 200 with ≥ 1 readable event (unreadable ones ride along   | found                              |           |
+// |   as snapshot.rejected, each with its reason)             |                                    |           |
 // | … one of them an actual SHIPMENT CANC/CACF on the booking | failed booking_cancelled           | no        |
 // | 200 with no events (not manifested yet, may still come)   | failed not_found                   | yes       |
 // | 404 (the carrier says the number does not exist)          | failed not_found                   | no        |
@@ -16,7 +17,7 @@
 // | token endpoint refused the credentials (4xx)              | failed data_unavailable            | no        |
 // | token endpoint unreachable, 429 or 5xx, no access_token   | failed shipping_line_unreachable   | yes       |
 // | any other status (405, 409, 410, 422…)                    | failed unrecognized_response       | yes       |
-// | body not JSON, wrong shape, required member missing,      | failed unrecognized_response       | yes       |
+// | body not JSON, wrong shape, not one event readable,       | failed unrecognized_response       | yes       |
 // |   more pages than the cap, Next-Page to another host      |                                    |           |
 // | an exception in our own code                              | failed internal_processing_error   | yes       |
 //

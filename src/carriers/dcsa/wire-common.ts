@@ -4,7 +4,8 @@
 // types), and one odd seal or vessel name must not cost us the whole shipment.
 import { z } from 'zod';
 import { parseDcsaDateTime } from './datetime.ts';
-import { UnrecognizedResponseError } from './errors.ts';
+import type { RejectedCarrierEvent } from '../../domain/tracking/carrier-events.ts';
+import { eventIdOf, kindOf, MISSING, rejection } from './rejection.ts';
 
 /** An optional member: a wrong type or null reads as absent instead of failing the event. */
 export function lenient<T extends z.ZodType>(schema: T) {
@@ -41,16 +42,24 @@ export const dateTime = z.string().transform((value, ctx) => {
   return z.NEVER;
 });
 
-/** Parses one event or throws an UnrecognizedResponseError naming the event and the members at fault. */
-export function parseEvent<T extends z.ZodType>(schema: T, value: unknown, index: number): z.output<T> {
-  const result = schema.safeParse(value, { error: (issue) => (issue.input === undefined ? 'missing' : undefined) });
-  if (result.success) return result.data;
-  const id = typeof value === 'object' && value !== null && 'eventID' in value ? value.eventID : undefined;
-  const which = typeof id === 'string' && id ? `event ${index} (${id})` : `event ${index}`;
+/** One event read: the wire shape, or why it could not be (the rest of the answer is read all the same). */
+export type ParsedEvent<T> = { ok: true; event: T } | { ok: false; rejected: RejectedCarrierEvent };
+
+/** Parses one event; a failure names the event and the first members at fault. */
+export function parseEvent<T extends z.ZodType>(schema: T, value: unknown, index: number): ParsedEvent<z.output<T>> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, rejected: rejection(value, 'not_an_object', null, `event ${index}: ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not an event object`) };
+  }
+  const result = schema.safeParse(value, { error: (issue) => (issue.input === undefined ? MISSING : undefined) });
+  if (result.success) return { ok: true, event: result.data };
+  const id = eventIdOf(value);
+  const which = id ? `event ${index} (${id})` : `event ${index}`;
+  const [first] = result.error.issues;
   const problems = result.error.issues
     .slice(0, 3)
     .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message));
-  throw new UnrecognizedResponseError(`${which}: ${problems.join('; ')}`);
+  const field = first.path.length > 0 ? first.path.join('.') : null;
+  return { ok: false, rejected: rejection(value, kindOf(first), field, `${which}: ${problems.join('; ')}`) };
 }
 
 /**

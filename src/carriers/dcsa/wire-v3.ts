@@ -51,6 +51,7 @@ export const eventV3 = z.object({
       equipmentReference: text,
       ISOEquipmentCode: text,
       emptyIndicatorCode: lenient(z.enum(['EMPTY', 'LADEN'])),
+      movementType: lenient(z.enum(['EXPORT', 'IMPORT', 'TRANSSHIPMENT'])),
       seals: lenientList(z.object({ number: z.string().trim().min(1) })),
     }),
   ),

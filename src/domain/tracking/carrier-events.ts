@@ -29,6 +29,11 @@ export interface CarrierEvent extends DcsaEventCore {
   /** Container number for equipment events (DCSA equipmentReference). */
   equipmentReference: string | null;
   emptyIndicator: 'EMPTY' | 'LADEN' | null;
+  /**
+   * DCSA 3.0 equipment movementType: which leg of the cargo's journey the move serves, where the
+   * carrier says so (absent in 2.2 events and in events stored before svc read it).
+   */
+  movementType?: 'EXPORT' | 'IMPORT' | 'TRANSSHIPMENT' | null;
   /** UN/LOCODE of the event location (transport call or event location). */
   locode: string | null;
   /** SMDG terminal code of the facility, when given. */
@@ -48,6 +53,34 @@ export interface CarrierEvent extends DcsaEventCore {
   documentType: string | null;
   documentReferences: { type: string; value: string }[];
   /** The event exactly as the carrier sent it, for raw_events. */
+  raw: unknown;
+}
+
+/** Why one event of a carrier's answer could not be read: a few words, so they can be counted. */
+export const REJECTION_KINDS = ['not_an_object', 'unknown_event_type', 'missing_member', 'bad_date_time', 'bad_value'] as const;
+export type RejectionKind = (typeof REJECTION_KINDS)[number];
+
+/**
+ * An event the carrier sent that svc could not read. It costs only itself: the answer's other
+ * events are applied, and this one is kept as sent, with the reason, for the user to see.
+ */
+export interface RejectedCarrierEvent {
+  kind: RejectionKind;
+  /** The member at fault (dotted path), null when the event as a whole is. */
+  field: string | null;
+  /** What was wrong, in words, naming the member. */
+  reason: string;
+  /** The carrier's event id, when one could be read. */
+  eventId: string | null;
+  /** The container it seems to be about, when one could be read. */
+  equipmentReference: string | null;
+  /** What of it could be read: type and code as sent, times where they are date-times. */
+  type: string | null;
+  code: string | null;
+  classifier: string | null;
+  occurredAt: Date | null;
+  publishedAt: Date | null;
+  /** The event exactly as the carrier sent it. */
   raw: unknown;
 }
 
@@ -83,6 +116,8 @@ export interface CarrierSnapshot {
   /** Actual, estimated and planned events, in any order. */
   events: CarrierEvent[];
   terminal: TerminalStatus[];
+  /** Events of the answer that could not be read (absent: none). */
+  rejected?: RejectedCarrierEvent[];
   /** When we asked. */
   fetchedAt: Date;
 }

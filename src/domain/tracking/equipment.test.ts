@@ -16,7 +16,8 @@ describe('decodeSizeType', () => {
 
   test('leaves unknown parts and malformed codes null', () => {
     assert.deepEqual(decodeSizeType('M5G1'), { equipment_type: 'dry', equipment_length: null, equipment_height: 'high_cube' });
-    assert.deepEqual(decodeSizeType('2210'), { equipment_type: null, equipment_length: null, equipment_height: null });
+    assert.deepEqual(decodeSizeType('9999'), { equipment_type: null, equipment_length: null, equipment_height: null });
+    assert.deepEqual(decodeSizeType('22100'), { equipment_type: null, equipment_length: null, equipment_height: null });
     assert.deepEqual(decodeSizeType(null), { equipment_type: null, equipment_length: null, equipment_height: null });
   });
 });

@@ -43,10 +43,29 @@ const TYPE: Record<string, EquipmentType> = {
   B: 'bulk',
 };
 
-/** Decodes a 1995-style size-type code; each part is null when the code does not say. */
+// ISO 6346 before its 1995 edition (and ISO 2716 before it): four digits, e.g. 4310. Length as
+// above; height 0–1 8 ft, 2–3 8 ft 6 in, 4–5 over 8 ft 6 in (odd: with a gooseneck tunnel); the
+// type code's first digit is its group.
+const HEIGHT_1984: Record<string, EquipmentHeight> = { '0': 'standard', '1': 'standard', '2': 'standard', '3': 'standard', '4': 'high_cube', '5': 'high_cube' };
+const TYPE_1984: Record<string, EquipmentType> = {
+  '0': 'dry', // closed, general purpose
+  '1': 'dry', // closed, ventilated
+  '2': 'reefer', // thermal: insulated
+  '3': 'reefer', // thermal: refrigerated
+  '4': 'reefer', // thermal: refrigerated or heated, removable equipment
+  '5': 'open top',
+  '6': 'flat rack', // platform-based
+  '7': 'tank',
+  '8': 'bulk',
+};
+
+const NOTHING: Equipment = { equipment_type: null, equipment_length: null, equipment_height: null };
+
+/** Decodes a size-type code of either edition (45G1, or 4310 before 1995); each part is null when the code does not say. */
 export function decodeSizeType(code: string | null): Equipment {
   const c = (code ?? '').trim().toUpperCase();
-  if (!/^[0-9A-Z]{2}[A-Z][0-9A-Z]$/.test(c)) return { equipment_type: null, equipment_length: null, equipment_height: null };
+  if (/^\d{4}$/.test(c)) return { equipment_type: TYPE_1984[c[2]] ?? null, equipment_length: LENGTH_FT[c[0]] ?? null, equipment_height: HEIGHT_1984[c[1]] ?? null };
+  if (!/^[0-9A-Z]{2}[A-Z][0-9A-Z]$/.test(c)) return NOTHING;
   return {
     equipment_type: TYPE[c[2]] ?? null,
     equipment_length: LENGTH_FT[c[0]] ?? null,

@@ -90,19 +90,38 @@ const VERB: Record<string, string> = { LOAD: 'loaded', DEPA: 'departed', ARRI: '
 /** Rows 5–12 and 14: a vessel move is named by the port and the leg it happens on. */
 function oceanMilestone(e: CarrierEvent, route: Route): MilestoneName | null {
   const leg = route.legOf(e);
+  // A load at a transshipment port onto a vessel no other event names yet (row 9): the next leg
+  // is not known, but the port is, as the cargo was discharged there from the one before.
+  if (!leg) return e.code === 'LOAD' && e.locode !== null && route.transshipments.includes(e.locode) ? 'transshipment_loaded' : null;
   // Only the leg's own ends count: a call the cargo stays aboard through is not a transshipment.
-  if (!leg || e.locode === null || e.locode !== (leavesPort(e) ? leg.from : leg.to)) return null;
+  if (e.locode === null || e.locode !== (leavesPort(e) ? leg.from : leg.to)) return null;
   const verb = VERB[e.code];
   if (!leavesPort(e) && e.locode === route.pod) return `vessel_${verb}` as MilestoneName; // rows 12, 14
   if (leg.feeder) return `feeder_${verb}` as MilestoneName; // row 11
   return (leavesPort(e) && e.locode === route.pol ? `vessel_${verb}` : `transshipment_${verb}`) as MilestoneName; // rows 5–10
 }
 
+/**
+ * What DCSA 3.0's movementType says a container move is, where the route cannot: a laden load or
+ * discharge of a TRANSSHIPMENT move is the transshipment's (row 8, 9), even without the vessel
+ * calls that would place it on a leg; an empty gate-in of an IMPORT move is the box's return
+ * (row 24), at a depot anywhere.
+ */
+function byMovementType(e: CarrierEvent): MilestoneName | null {
+  if (e.type !== 'EQUIPMENT' || e.locode === null) return null;
+  if (e.movementType === 'TRANSSHIPMENT' && (e.code === 'LOAD' || e.code === 'DISC') && e.emptyIndicator !== 'EMPTY' && (e.modeOfTransport === null || isOceanMode(e.modeOfTransport))) {
+    return `transshipment_${VERB[e.code]}` as MilestoneName;
+  }
+  return e.movementType === 'IMPORT' && e.code === 'GTIN' && e.emptyIndicator === 'EMPTY' ? 'empty_in' : null;
+}
+
 function candidates(e: CarrierEvent, route: Route, side: ReturnType<typeof sides>): Candidate[] {
   if (isOceanMove(e)) {
-    const name = oceanMilestone(e, route);
+    const name = oceanMilestone(e, route) ?? byMovementType(e);
     return name ? [{ name, event: e }] : [];
   }
+  const moved = byMovementType(e);
+  if (moved) return [{ name: moved, event: e }];
   const origin = side.origin(e.occurredAt);
   const destination = side.destination(e.occurredAt);
   const atDestination = route.destination !== null && e.locode === route.destination;

@@ -61,15 +61,22 @@ export function deriveRoute(events: readonly CarrierEvent[]): Route {
     .filter((l) => l.from !== null || l.to !== null)
     .sort(journeyOrder);
   const pol = ordered[0]?.from ?? null;
-  const pod = ordered.at(-1)?.to ?? null;
-
   const at = (code: string, locode: string | null) => (locode === null ? null : believedTime(ocean.filter((e) => e.code === code && e.locode === locode)));
+  // The last known leg's end is the port of discharge, unless the cargo was loaded again there
+  // after its discharge: a transshipment load sent before the next vessel shows up in any other
+  // event (the carrier knows the box is aboard before the ship's own calls are published). Then
+  // the port of discharge is not known yet.
+  const lastTo = ordered.at(-1)?.to ?? null;
+  const lastReachedAt = earliest(at('ARRI', lastTo), at('DISC', lastTo));
+  const reloaded = lastReachedAt !== null && ocean.some((e) => e.code === 'LOAD' && e.classifier === 'ACT' && e.locode === lastTo && e.occurredAt > lastReachedAt);
+  const pod = reloaded ? null : lastTo;
+
   const polLeftAt = at('DEPA', pol) ?? at('LOAD', pol);
   const podReachedAt = earliest(at('ARRI', pod), at('DISC', pod));
   const legs = withFeeders(ordered, polLeftAt, podReachedAt);
 
   const transshipments: string[] = [];
-  for (const port of legs.flatMap((l) => [l.from, l.to])) {
+  for (const port of [...legs.flatMap((l) => [l.from, l.to]), ...(reloaded ? [lastTo] : [])]) {
     if (port !== null && port !== pol && port !== pod && !transshipments.includes(port)) transshipments.push(port);
   }
 

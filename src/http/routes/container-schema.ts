@@ -1,4 +1,5 @@
 // The OpenAPI schemas of a container resource and of the raw events its carrier sent.
+import { dataQualitySchema, rejectionKind } from './data-quality-schema.ts';
 import { z } from 'zod';
 import { CONTAINER_STATUSES } from '../../domain/tracking/types.ts';
 import { customFieldsRelationship, dataFreshnessSchema, instant, resourceSchema, timezone, toManySchema, toOneSchema } from '../openapi-schemas.ts';
@@ -69,6 +70,7 @@ export const containerSchema = resourceSchema(
     ind_facility_lfd_on: unreported('The last free day at the inland facility'),
     shipment_last_tracking_request_at: unreported('When the shipment was last asked of the line'),
     data_freshness: dataFreshnessSchema('container'),
+    data_quality: dataQualitySchema,
   }),
   {
     relationships: {
@@ -88,15 +90,23 @@ export const rawEventSchema = z.object({
   type: z.literal('raw_event'),
   attributes: z.object({
     event: z.string().nullable().describe('The normalised milestone it became (without container.transport.), null if none'),
-    original_event: z.string().describe("The carrier's event type and code, e.g. EQUIPMENT LOAD"),
+    original_event: z.string().describe("The carrier's event type and code, e.g. EQUIPMENT LOAD, as far as they could be read"),
     estimated: z.boolean().describe('Not an actual event (estimated or planned)'),
-    timestamp: z.string(),
+    timestamp: z.string().nullable().describe('When it happened; null for a rejected event whose time could not be read'),
     location_locode: z.string().nullable(),
     index: z.int().describe('Position in the list, from 0'),
     data_source: z.literal('shipping_line'),
-    published_at: z.string().describe('When the carrier published it'),
+    published_at: z.string().nullable().describe('When the carrier published it; null for a rejected event whose time could not be read'),
     created_at: z.string().describe('When svc received it'),
     payload: z.unknown().describe('The event exactly as the carrier sent it'),
+    rejected: z.boolean().describe('svc could not read it: it became no milestone, and `rejection` says why'),
+    rejection: z
+      .object({
+        reason: rejectionKind,
+        field: z.string().nullable().describe('The member at fault (dotted path), null when the event as a whole is'),
+        detail: z.string().describe('What was wrong, naming the member'),
+      })
+      .nullable(),
   }),
   relationships: z.object({ container: toOneSchema('container') }),
 });

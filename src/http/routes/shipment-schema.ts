@@ -1,4 +1,5 @@
 // The OpenAPI schema of a shipment resource.
+import { dataQualitySchema } from './data-quality-schema.ts';
 import { z } from 'zod';
 import { customFieldsRelationship, dataFreshnessSchema, instant, resourceSchema, timezone, toManySchema, toOneSchema } from '../openapi-schemas.ts';
 
@@ -47,6 +48,7 @@ export const shipmentSchema = resourceSchema(
     line_tracking_stopped_at: instant.describe('When tracking stopped; null while it goes on'),
     line_tracking_stopped_reason: z.string().nullable().describe('Why tracking stopped: cancelled_by_user, all_containers_terminated, past_arrival_window or no_updates_at_line'),
     data_freshness: dataFreshnessSchema('shipment'),
+    data_quality: dataQualitySchema,
   }),
   {
     relationships: {

@@ -1,4 +1,5 @@
 // A container's raw events: what its carrier sent, with the transport event each became.
+import type { RejectedEventRow } from '../../store/rejected-events.ts';
 import type { RawEventRow } from '../../store/transport-events.ts';
 import type { Resource } from '../document.ts';
 
@@ -21,6 +22,31 @@ export function rawEventResource(row: RawEventRow, index: number, containerId: s
       published_at: row.published_at.toISOString(),
       created_at: row.received_at.toISOString(),
       payload: row.payload,
+      rejected: false,
+      rejection: null,
+    },
+    relationships: { container: { data: { type: 'container', id: containerId } } },
+  };
+}
+
+/** An event the carrier sent that svc could not read: as sent, with why, and what of it could be read. */
+export function rejectedEventResource(row: RejectedEventRow, index: number, containerId: string): Resource {
+  return {
+    id: row.id,
+    type: 'raw_event',
+    attributes: {
+      event: null,
+      original_event: [row.event_type, row.code].filter(Boolean).join(' ') || 'unknown',
+      estimated: row.classifier !== null && row.classifier !== 'ACT',
+      timestamp: row.occurred_at?.toISOString() ?? null,
+      location_locode: null,
+      index,
+      data_source: row.data_source,
+      published_at: row.published_at?.toISOString() ?? null,
+      created_at: row.received_at.toISOString(),
+      payload: row.payload,
+      rejected: true,
+      rejection: { reason: row.reason_kind, field: row.field, detail: row.reason },
     },
     relationships: { container: { data: { type: 'container', id: containerId } } },
   };

@@ -6,7 +6,9 @@ import type { Clock } from '../../clock.ts';
 import { DAY } from '../../domain/time-units.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import type { CarrierConnector, LookupOutcome, LookupRequest } from '../../carriers/types.ts';
-import { withTransaction, type Db, type Tx } from '../../store/db.ts';
+import { withTransaction, type Db, type Queryable, type Tx } from '../../store/db.ts';
+import { saveRejectedEvents } from '../../store/rejected-events.ts';
+import type { RejectedCarrierEvent } from '../../domain/tracking/carrier-events.ts';
 import { domainEvent, type DomainEvent } from '../../domain/events/domain-event.ts';
 import type { EventName } from '../../domain/events/vocabulary.ts';
 import { recordEvents } from '../../store/domain-events.ts';
@@ -51,7 +53,7 @@ export interface WorkerDeps {
   /** svc's own origin as carriers can reach it; with it, new shipments subscribe to carrier pushes. */
   callbackBaseUrl?: string;
   /** Where carrier lookups are counted and timed. */
-  metrics?: Pick<Metrics, 'trackingLookups'>;
+  metrics?: Pick<Metrics, 'trackingLookups' | 'rejectedEvents'>;
   /** The AIS pass (arrivals and ETAs from vessel positions), every `everyMs` of the clock (10 minutes); false: off. */
   ais?: false | { everyMs?: number; settings?: Partial<AisSettings> };
 }
@@ -180,6 +182,7 @@ export class TrackingWorker {
         // Settled before the stop rules run, so a journey already over stops this request with it.
         await settleTrackingRequest(tx, tr.id, { ...keep, status: 'created', failed_reason: null, is_retrying: false, next_attempt_at: null, shipment_id: shipment.id }, now);
         await this.#afterLookup(tx, plan, askedAt, now, outcome.digest ?? null, [{ ...event('tracking_request.succeeded'), shipment_id: shipment.id }]);
+        await this.#keepRejected(tx, shipment, tr.scac, outcome.snapshot.rejected, now);
         // After the containers are written, in the same transaction: values never go missing between the two.
         await applyInitialFields(tx, tr, shipment.id, now);
         return;
@@ -274,11 +277,24 @@ export class TrackingWorker {
       const unchanged = sameAnswer(claim.carrier_answer_digest, outcome.digest) ? this.#unchanged(claim, askedAt, now) : null;
       if (unchanged) return this.#checks.add(unchanged);
       const { shipment, stored } = await this.#storedReads.add(claim.id);
-      return this.#afterLookup(null, await planSnapshot(this.deps.db, { ...claim, ...shipment }, outcome.snapshot, stored), askedAt, now, outcome.digest ?? null);
+      await this.#afterLookup(null, await planSnapshot(this.deps.db, { ...claim, ...shipment }, outcome.snapshot, stored), askedAt, now, outcome.digest ?? null);
+      return this.#keepRejected(this.deps.db, claim, claim.scac, outcome.snapshot.rejected, now);
     }
     // A failed lookup writes one statement: the attempt, the retry time and the lease released.
     if (outcome.reason !== 'booking_cancelled') return markLookupFailed(this.deps.db, claim.id, now, at(now, this.policy.refresh.afterFailure));
     await withTransaction(this.deps.db, (tx) => stopTracking(tx, claim, 'booking_cancelled', now));
+  }
+
+  /**
+   * Keeps the events of an answer that could not be read, each with its reason, and counts the
+   * new ones. After the good ones are applied: a bad event never holds them up. An answer seen
+   * before (its digest the same) is never read again, so its rejected events are not either.
+   */
+  async #keepRejected(db: Queryable, shipment: Pick<ShipmentRow, 'id' | 'account_id'>, scac: string, rejected: RejectedCarrierEvent[] | undefined, now: Date): Promise<void> {
+    if (!rejected?.length) return;
+    const added = await saveRejectedEvents(db, { account_id: shipment.account_id, shipment_id: shipment.id, data_source: 'shipping_line', now, rejected });
+    for (const [reason, n] of added) this.deps.metrics?.rejectedEvents.inc({ scac, reason }, n);
+    if (added.size > 0) this.deps.log?.('carrier events rejected', { shipment: shipment.id, scac, first: rejected[0].reason });
   }
 
   /**
