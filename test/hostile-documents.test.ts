@@ -255,7 +255,14 @@ test('a message that cannot be parsed within the time bound is refused as malfor
   });
 });
 
+/**
+ * What svc may keep after the hostile files: above what the allocator holds on to after ordinary
+ * work (seen up to 157 MB on Node 24 in a full run), below what the PDF bombs left behind when they
+ * were read on svc's own thread (437 and 717 MB).
+ */
+const KEPT_MB = 250;
+
 test("svc's memory returns near its baseline after the hostile files", () => {
   const now = rssMb();
-  assert.ok(now < baseline + 150, `svc's memory is ${now.toFixed(0)} MB after the hostile files, ${baseline.toFixed(0)} MB before`);
+  assert.ok(now < baseline + KEPT_MB, `svc's memory is ${now.toFixed(0)} MB after the hostile files, ${baseline.toFixed(0)} MB before`);
 });
