@@ -53,9 +53,10 @@ export interface CallParts {
   importVoyage: string | undefined;
   railOperatorCode: string | undefined;
   sequence: number | undefined;
+  id: string | undefined;
 }
 
-type CallFields = Pick<CarrierEvent, 'modeOfTransport' | 'vessel' | 'voyageNumber' | 'railOperator' | 'transportCallSequence'>;
+type CallFields = Pick<CarrierEvent, 'modeOfTransport' | 'vessel' | 'voyageNumber' | 'railOperator' | 'transportCallSequence' | 'transportCallId'>;
 
 /** What an event tells of its transport call; every member null when it has none. */
 export function callFields(code: string, call: CallParts | undefined): CallFields {
@@ -65,6 +66,7 @@ export function callFields(code: string, call: CallParts | undefined): CallField
     voyageNumber: voyageNumber(code, call?.exportVoyage, call?.importVoyage),
     railOperator: railOperator(call?.mode, call?.railOperatorCode),
     transportCallSequence: call?.sequence ?? null,
+    transportCallId: call?.id ?? null,
   };
 }
 

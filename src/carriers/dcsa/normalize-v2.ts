@@ -45,6 +45,7 @@ export function fromEventV2(event: EventV2, raw: unknown): CarrierEvent {
         importVoyage: transportCall.importVoyageNumber,
         railOperatorCode: transportCall.railTransport?.operatorCarrierCode,
         sequence: transportCall.transportCallSequenceNumber,
+        id: transportCall.transportCallID,
       },
     ),
     isoEquipmentCode: equipment?.ISOEquipmentCode ?? null,

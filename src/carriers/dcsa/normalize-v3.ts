@@ -43,6 +43,7 @@ export function fromEventV3(event: EventV3, raw: unknown): CarrierEvent {
         importVoyage: call.importVoyageNumberOrReference?.carrierVoyageNumber,
         railOperatorCode: call.railTransport?.operatorCarrierCode,
         sequence: call.transportCallSequenceNumber,
+        id: call.transportCallReference,
       },
     ),
     isoEquipmentCode: equipment?.ISOEquipmentCode ?? null,

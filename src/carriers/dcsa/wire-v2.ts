@@ -12,6 +12,7 @@ const location = z.object({
 });
 
 const transportCall = z.object({
+  transportCallID: text,
   exportVoyageNumber: text,
   importVoyageNumber: text,
   /** Deprecated in 2.2; it held the export voyage. */

@@ -11,6 +11,7 @@ const documentReference = z.object({
 });
 
 const transportCall = z.object({
+  transportCallReference: text,
   transportCallSequenceNumber: lenient(z.number().int()),
   modeOfTransport: text,
   exportVoyageNumberOrReference: lenient(z.object({ carrierVoyageNumber: text })),

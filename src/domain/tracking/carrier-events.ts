@@ -46,6 +46,12 @@ export interface CarrierEvent extends DcsaEventCore {
   /** The railroad (SCAC) running a RAIL transport call; absent in events stored before svc read it. */
   railOperator?: string | null;
   transportCallSequence: number | null;
+  /**
+   * The carrier's id of the vessel, barge, train or truck call (DCSA 2.2 transportCallID, 3.0
+   * transportCallReference): events of one call happen at one place. Absent in events stored
+   * before svc read it.
+   */
+  transportCallId?: string | null;
   /** ISO 6346 size-type code of the container (e.g. 45G1), when given. */
   isoEquipmentCode: string | null;
   seals: string[];

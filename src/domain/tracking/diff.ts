@@ -6,7 +6,7 @@ import { normaliseContainerNumber } from '../carrier-numbers.ts';
 import type { CarrierEvent, CarrierSnapshot } from './carrier-events.ts';
 import { changesetOf } from './changeset.ts';
 import { nextContainer } from './container.ts';
-import { withLocalTimes } from './facts.ts';
+import { withCallPlaces, withLocalTimes } from './facts.ts';
 import { milestoneKey, milestonesOf, type Milestone } from './milestones.ts';
 import { deriveRoute } from './route.ts';
 import { eventsByContainer } from './scope.ts';
@@ -50,7 +50,7 @@ function toEmit(own: Milestone[], previous: PreviousState, ctx: DiffContext): Ne
 }
 
 export function diffSnapshot(previous: PreviousState, snapshot: CarrierSnapshot, ctx: DiffContext): Diff {
-  const events = withLocalTimes(snapshot.events, ctx.timezoneOf);
+  const events = withLocalTimes(withCallPlaces(snapshot.events), ctx.timezoneOf);
   const route = deriveRoute(events);
 
   const stored = new Map(previous.containers.map((c) => [normaliseContainerNumber(c.number), c]));

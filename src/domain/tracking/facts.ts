@@ -87,3 +87,32 @@ export function withLocalTimes(events: readonly CarrierEvent[], timezoneOf: (loc
     return zone ? { ...e, occurredAt: wallTimeInZone(e.occurredAt, zone) } : e;
   });
 }
+
+/**
+ * An event sent without a place takes the place of its transport call when the carrier's other
+ * events of that call agree on one (UN/LOCODE, terminal and facility type): a call is one visit
+ * to one facility. Where they disagree, or no other event of the call names a place, it stays
+ * without one and gives no milestone, as a place cannot be guessed.
+ */
+export function withCallPlaces(events: readonly CarrierEvent[]): readonly CarrierEvent[] {
+  if (!events.some((e) => e.locode === null && e.transportCallId)) return events;
+  const places = new Map<string, Pick<CarrierEvent, 'locode' | 'facilitySmdgCode' | 'facilityType'> | 'ambiguous'>();
+  for (const e of events) {
+    if (!e.transportCallId || e.locode === null) continue;
+    const known = places.get(e.transportCallId);
+    const place = { locode: e.locode, facilitySmdgCode: e.facilitySmdgCode, facilityType: e.facilityType };
+    if (known === undefined) places.set(e.transportCallId, place);
+    else if (known === 'ambiguous') continue;
+    else if (known.locode !== place.locode || (known.facilitySmdgCode && place.facilitySmdgCode && known.facilitySmdgCode !== place.facilitySmdgCode)) {
+      places.set(e.transportCallId, 'ambiguous');
+    } else {
+      // The fuller record of the same place, whichever event came first.
+      places.set(e.transportCallId, { locode: known.locode, facilitySmdgCode: known.facilitySmdgCode ?? place.facilitySmdgCode, facilityType: known.facilityType ?? place.facilityType });
+    }
+  }
+  return events.map((e) => {
+    if (e.locode !== null || !e.transportCallId) return e;
+    const place = places.get(e.transportCallId);
+    return place === undefined || place === 'ambiguous' ? e : { ...e, ...place };
+  });
+}
