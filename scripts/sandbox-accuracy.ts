@@ -1,5 +1,8 @@
 // How well does svc track the sandbox carriers? Compares svc's transport events for a batch of
-// numbers with the sandbox's ground truth and prints completeness, correctness and freshness.
+// numbers with the sandbox's ground truth and prints the share of true milestones svc shows with
+// the right time, place and zone, the spurious ones, completeness, correctness and freshness.
+// The sandbox sends its events as untidily as real carriers (src/sandbox/dirt.ts); its truth
+// says which milestones a user should still see.
 //
 //   node --import tsx scripts/sandbox-accuracy.ts --svc http://localhost:8080 --key <API_KEY> \
 //     --sandbox http://127.0.0.1:4010 [--numbers SCAC:NUMBER[:TYPE],…] [--tolerance-minutes 1] [--json]
@@ -37,11 +40,17 @@ interface TrueMilestone {
   locode: string;
   published_at: string;
   source: 'dcsa' | 'terminal';
+  /** What a user should see of it (src/sandbox/ground-truth.ts); absent from older sandboxes, where the true place is shown and the zone is not checked. */
+  showable?: boolean;
+  shown_locode?: string | null;
+  shown_timezone?: string | null;
+  quirks?: string[];
 }
 
 interface SvcEvent {
   event: string;
   timestamp: string | null;
+  timezone: string | null;
   location_locode: string | null;
   created_at: string;
 }
@@ -51,8 +60,10 @@ interface Finding {
   number: string;
   container: string;
   event: string;
-  expected: { timestamp: string; locode: string };
-  got: { timestamp: string | null; locode: string | null } | null;
+  expected: { timestamp: string; locode: string | null; timezone: string | null };
+  got: { timestamp: string | null; locode: string | null; timezone: string | null } | null;
+  /** How the carrier garbled the event that told it. */
+  quirks: string[];
   correct: boolean;
   /** svc's created_at minus the later of the publication time and svc's first lookup, in minutes. */
   freshnessMinutes: number | null;
@@ -130,13 +141,16 @@ async function svcEvents(options: Options, container: string): Promise<SvcEvent[
   return events;
 }
 
+/** The place a user should see: the true one, or none when the carrier sent none and nothing else placed it. */
+const shownPlace = (m: TrueMilestone) => (m.shown_locode === undefined ? m.locode : m.shown_locode);
+
 /** Pairs one true milestone with svc's event of the same name, preferring the same place, then the nearest time. */
 function bestMatch(truth: TrueMilestone, candidates: SvcEvent[]): SvcEvent | null {
   const same = candidates.filter((c) => c.event === truth.event);
   if (same.length === 0) return null;
   const distance = (c: SvcEvent) => {
     const apart = Math.abs(Date.parse(c.timestamp ?? '') - Date.parse(truth.timestamp));
-    return (c.location_locode === truth.locode ? 0 : 1e15) + (Number.isNaN(apart) ? 1e14 : apart);
+    return (c.location_locode === shownPlace(truth) ? 0 : 1e15) + (Number.isNaN(apart) ? 1e14 : apart);
   };
   return same.reduce((best, c) => (distance(c) < distance(best) ? c : best));
 }
@@ -169,38 +183,42 @@ async function main(): Promise<void> {
   const findings: Finding[] = [];
   const extras: { scac: string; number: string; container: string; event: string; timestamp: string | null; locode: string | null }[] = [];
   const notInSvc: string[] = [];
+  let unshowable = 0;
   for (const { scac, number, type } of numbers) {
     const truth = await getJson(`${options.sandbox}/sandbox/journeys/${scac}/${encodeURIComponent(number)}${type ? `?type=${type}` : ''}`);
     const now = Date.parse(truth.now);
     // Events published before svc first asked about the number could not reach it earlier.
     const firstAsked = Date.parse(truth.first_seen_at);
     const published = (truth.milestones as TrueMilestone[]).filter((m) => Date.parse(m.published_at) <= now);
+    unshowable += published.filter((m) => m.showable === false).length;
     for (const { number: container } of truth.containers ?? []) {
       const theirs = await svcEvents(options, container);
       if (theirs === null) {
         notInSvc.push(`${scac}:${number}/${container}`);
         continue;
       }
-      const ours = published.filter((m) => m.container === container);
+      const ours = published.filter((m) => m.container === container && m.showable !== false);
       const used = new Set<SvcEvent>();
       for (const m of ours) {
         const got = bestMatch(m, theirs.filter((e) => !used.has(e)));
         if (got) used.add(got);
-        const correct = !!got && got.location_locode === m.locode && timeIsRight(m, got, options.toleranceMs);
+        const zoneIsRight = m.shown_timezone === undefined || got?.timezone === m.shown_timezone;
+        const correct = !!got && got.location_locode === shownPlace(m) && timeIsRight(m, got, options.toleranceMs) && zoneIsRight;
         findings.push({
           scac,
           number,
           container,
           event: m.event,
-          expected: { timestamp: m.timestamp, locode: m.locode },
-          got: got ? { timestamp: got.timestamp, locode: got.location_locode } : null,
+          expected: { timestamp: m.timestamp, locode: shownPlace(m), timezone: m.shown_timezone ?? null },
+          got: got ? { timestamp: got.timestamp, locode: got.location_locode, timezone: got.timezone } : null,
+          quirks: m.quirks ?? [],
           correct,
           freshnessMinutes: got ? (Date.parse(got.created_at) - Math.max(Date.parse(m.published_at), firstAsked)) / 60_000 : null,
         });
       }
       // Unmatched svc events with no true milestone of that name at that place (published yet or
       // not: the sandbox's "now" was read first) are spurious. Estimated events are not milestones.
-      const known = new Set((truth.milestones as TrueMilestone[]).filter((m) => m.container === container).map((m) => `${m.event}@${m.locode}`));
+      const known = new Set((truth.milestones as TrueMilestone[]).filter((m) => m.container === container).flatMap((m) => [`${m.event}@${m.locode}`, `${m.event}@${shownPlace(m)}`]));
       for (const e of theirs) {
         if (used.has(e) || e.event.includes('.estimated.') || known.has(`${e.event}@${e.location_locode}`)) continue;
         extras.push({ scac, number, container, event: e.event, timestamp: e.timestamp, locode: e.location_locode });
@@ -210,9 +228,15 @@ async function main(): Promise<void> {
 
   const found = findings.filter((f) => f.got);
   const freshness = found.map((f) => f.freshnessMinutes!).sort((a, b) => a - b);
+  const right = found.filter((f) => f.correct).length;
   const summary = {
     numbers: numbers.length,
     published_milestones: findings.length,
+    /** True milestones svc shows with the right time, place and zone, of those a user should see. */
+    accuracy: findings.length === 0 ? null : right / findings.length,
+    /** Vessel moves published with no place that nothing else placed: no user can tell which leg they were. */
+    not_showable: unshowable,
+    quirked_milestones: findings.filter((f) => f.quirks.length > 0).length,
     completeness: findings.length === 0 ? null : found.length / findings.length,
     correctness: found.length === 0 ? null : found.filter((f) => f.correct).length / found.length,
     freshness_minutes: { median: quantile(freshness, 0.5), p95: quantile(freshness, 0.95) },
@@ -227,9 +251,11 @@ async function main(): Promise<void> {
   }
   const out: string[] = [
     `numbers checked:        ${numbers.length}`,
-    `published milestones:   ${findings.length}`,
+    `published milestones:   ${findings.length} a user should see (${summary.quirked_milestones} told by garbled events), ${unshowable} more are vessel moves sent with no place`,
+    `accuracy:               ${percent(right, findings.length)} shown with the right time, place and zone (goal ≥ 99.5 %)`,
+    `spurious:               ${extras.length} (goal 0)`,
     `completeness:           ${percent(found.length, findings.length)} (${found.length} found in svc)`,
-    `correctness:            ${percent(found.length - summary.wrong.length, found.length)} (same UN/LOCODE; carrier times within ${options.toleranceMs / 60_000} min, terminal availability not before it happened)`,
+    `correctness:            ${percent(found.length - summary.wrong.length, found.length)} (same UN/LOCODE and zone; carrier times within ${options.toleranceMs / 60_000} min, terminal availability not before it happened)`,
     `freshness:              median ${minutes(summary.freshness_minutes.median)}, p95 ${minutes(summary.freshness_minutes.p95)} (svc created_at − published_at, or − first lookup if later)`,
   ];
   if (notInSvc.length > 0) out.push('', `containers svc does not have (${notInSvc.length}): ${notInSvc.join(' ')}`);
@@ -239,7 +265,8 @@ async function main(): Promise<void> {
   if (summary.wrong.length > 0) {
     out.push('', 'wrong time or place:');
     for (const f of summary.wrong.slice(0, 30)) {
-      out.push(`  ${f.scac}:${f.number} ${f.container} ${f.event}: expected ${f.expected.timestamp} ${f.expected.locode}, svc ${f.got!.timestamp} ${f.got!.locode}`);
+      const quirks = f.quirks.length > 0 ? ` [sent ${f.quirks.join(', ')}]` : '';
+      out.push(`  ${f.scac}:${f.number} ${f.container} ${f.event}: expected ${f.expected.timestamp} ${f.expected.locode} ${f.expected.timezone ?? ''}, svc ${f.got!.timestamp} ${f.got!.locode} ${f.got!.timezone ?? ''}${quirks}`);
     }
   }
   if (extras.length > 0) {

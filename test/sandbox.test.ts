@@ -15,6 +15,7 @@ import { checkDigit, containerNumber, isValidContainerNumber } from '../src/sand
 import type { Journey, JourneyEvent } from '../src/sandbox/journey.ts';
 import { localDate, localDateTime } from '../src/sandbox/local-time.ts';
 import { parseEventsQuery } from '../src/sandbox/event-query.ts';
+import { NO_DIRT } from '../src/sandbox/dirt.ts';
 import { planJourney } from '../src/sandbox/planner.ts';
 import { ScaledClock } from '../src/sandbox/scaled-clock.ts';
 import { buildSandboxServer, type SandboxApp } from '../src/sandbox/server.ts';
@@ -31,7 +32,7 @@ before(async () => {
 /** A sandbox on a loopback port with its own manual clock. */
 async function startSandbox(statePath?: string, start = START) {
   const clock = new ManualClock(start);
-  const app: SandboxApp = await buildSandboxServer({ clock, statePath, world });
+  const app: SandboxApp = await buildSandboxServer({ clock, statePath, world, dirt: NO_DIRT });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, clock, url, close: () => app.close() };
 }
@@ -102,13 +103,13 @@ function sampleJourneys(): Journey[] {
     const carrier = world.carrier(scac)!;
     for (let i = 0; i < 12; i++) {
       const serial = 100_000 + i * 7919;
-      out.push(planJourney(world, scac, 'bill_of_lading', `${carrier.blPrefixes[0]}${serial}0${i}`, start));
-      out.push(planJourney(world, scac, 'booking_number', `${serial}${i}`, start));
-      out.push(planJourney(world, scac, 'container', containerNumber(carrier.containerPrefixes[i % carrier.containerPrefixes.length], serial), start));
+      out.push(planJourney(world, scac, 'bill_of_lading', `${carrier.blPrefixes[0]}${serial}0${i}`, start, NO_DIRT));
+      out.push(planJourney(world, scac, 'booking_number', `${serial}${i}`, start, NO_DIRT));
+      out.push(planJourney(world, scac, 'container', containerNumber(carrier.containerPrefixes[i % carrier.containerPrefixes.length], serial), start, NO_DIRT));
     }
   }
   for (const t of TEST_NUMBERS) {
-    if (t.shape) out.push(planJourney(world, t.scac, t.numberType, t.number, start));
+    if (t.shape) out.push(planJourney(world, t.scac, t.numberType, t.number, start, NO_DIRT));
   }
   return out;
 }
@@ -132,12 +133,12 @@ describe('journey planner', () => {
       ['CMDU', 'container', 'CMAU2600020'],
       ['TEST', 'bill_of_lading', 'TEST-TS2-FEEDER'],
     ] as const) {
-      const a = planJourney(world, scac, type, number, start);
-      const b = planJourney(world, scac, type, number, start);
+      const a = planJourney(world, scac, type, number, start, NO_DIRT);
+      const b = planJourney(world, scac, type, number, start, NO_DIRT);
       assert.deepEqual(JSON.parse(JSON.stringify(b)), JSON.parse(JSON.stringify(a)));
     }
-    const other = planJourney(world, 'MAEU', 'bill_of_lading', 'MAEU261234568', start);
-    assert.notDeepEqual(other.containers, planJourney(world, 'MAEU', 'bill_of_lading', 'MAEU261234567', start).containers);
+    const other = planJourney(world, 'MAEU', 'bill_of_lading', 'MAEU261234568', start, NO_DIRT);
+    assert.notDeepEqual(other.containers, planJourney(world, 'MAEU', 'bill_of_lading', 'MAEU261234567', start, NO_DIRT).containers);
   });
 
   test('containers have valid ISO 6346 numbers with the carrier’s own prefixes; a container request tracks that box', () => {

@@ -138,6 +138,10 @@ const schema = z.object({
     .default(8091)
     .describe('TCP port of the sandbox AIS feed, NMEA 0183 !AIVDM lines for every sandbox ship (loopback only; 0: any free port); svc reads it when SVC_AIS_FEEDS is unset'),
   SVC_SANDBOX_SPEED: decimalNumber(1, 1_000_000).default(3600).describe('how much faster than real time sandbox journeys run (3600: an hour a second)'),
+  SVC_SANDBOX_DIRT: z
+    .enum(['realistic', 'none'])
+    .default('realistic')
+    .describe('how untidily sandbox carriers send their events: realistic (repeats, reissues, carrier spellings, swapped members, offsets in every form, missing places, mistyped IMO numbers) or none'),
   SVC_WORKER_INTERVAL_MS: wholeNumber(50, 3_600_000).default(1000).describe('how often the tracking worker looks for due work, in milliseconds'),
   SVC_WEBHOOK_ALLOW_INSECURE: bool
     .default(false)

@@ -6,7 +6,7 @@ import { registerAisMetrics } from '../ais/counters.ts';
 import { AisWorker } from '../ais/worker.ts';
 import { resolveCarrier, sandboxEndpoints } from '../carriers/endpoints.ts';
 import { ConnectorRegistry, type CarrierEndpoint } from '../carriers/registry.ts';
-import { DEFAULT_AIS_PUSH_INTERVAL_MS, SANDBOX_SCACS, startSandbox, startSandboxAis } from '../sandbox/index.ts';
+import { DEFAULT_AIS_PUSH_INTERVAL_MS, NO_DIRT, REALISTIC_DIRT, SANDBOX_SCACS, startSandbox, startSandboxAis } from '../sandbox/index.ts';
 import { aisFeeds, feedLabel, type AisFeedAddress } from '../config/ais-feeds.ts';
 import { appUrl, type Config } from '../config/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
@@ -48,6 +48,7 @@ async function startSandboxCarriers(config: Config, say: (msg: string) => void) 
     host: '127.0.0.1',
     clock,
     speed: config.SVC_SANDBOX_SPEED,
+    dirt: config.SVC_SANDBOX_DIRT === 'none' ? NO_DIRT : REALISTIC_DIRT,
     statePath: path.join(config.SVC_DATA_DIR, 'sandbox-state.json'),
     worldDataPath: path.join(config.SVC_DATA_DIR, 'sandbox-world.json'),
   }).catch((err: unknown) => {

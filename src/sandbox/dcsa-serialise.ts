@@ -3,6 +3,7 @@
 // local time of the place with its offset, the transport call with its UN/LOCODE, SMDG facility
 // code, mode, vessel and voyage, and the B/L and booking as document references.
 import { stableId } from '../refdata/ids.ts';
+import { withQuirks } from './dirt.ts';
 import type { Facility, Journey, JourneyEvent } from './journey.ts';
 import { localDateTime, utcDateTime } from './local-time.ts';
 
@@ -74,7 +75,20 @@ const SHIPMENT_REASONS: Readonly<Record<string, string>> = {
   RELS: 'Freight released',
 };
 
+/** One event as the carrier sends it: its wire shape, with its quirks (dirt.ts). */
 export function toDcsaEvent(journey: Journey, e: JourneyEvent): DcsaEvent {
+  return e.quirks.length === 0 ? cleanDcsaEvent(journey, e) : withQuirks(cleanDcsaEvent(journey, e), e);
+}
+
+/** The events of one answer or callback, an event the carrier repeats listed twice. */
+export function toDcsaEvents(journey: Journey, events: readonly JourneyEvent[]): DcsaEvent[] {
+  return events.flatMap((e) => {
+    const wire = toDcsaEvent(journey, e);
+    return e.quirks.includes('repeated') ? [wire, wire] : [wire];
+  });
+}
+
+function cleanDcsaEvent(journey: Journey, e: JourneyEvent): DcsaEvent {
   const base = {
     eventID: e.id,
     eventCreatedDateTime: utcDateTime(e.publishedAt),

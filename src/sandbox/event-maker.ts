@@ -105,12 +105,7 @@ export class EventMaker {
 
   /** Every event in publication order (ties by occurrence, then id, so the order is total). */
   ordered(): JourneyEvent[] {
-    return [...this.#events].sort(
-      (a, b) =>
-        a.publishedAt.getTime() - b.publishedAt.getTime() ||
-        a.occurredAt.getTime() - b.occurredAt.getTime() ||
-        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-    );
+    return [...this.#events].sort(byPublication);
   }
 
   #publication(when: Date, code: string, mode: string | null): Date {
@@ -142,9 +137,16 @@ export class EventMaker {
       document: null,
       delayReasonCode: null,
       changeRemark: null,
+      quirks: [],
+      reissueOf: null,
       ...fields,
     });
   }
+}
+
+/** Publication order; ties by occurrence, then id, so the order is total. */
+export function byPublication(a: JourneyEvent, b: JourneyEvent): number {
+  return a.publishedAt.getTime() - b.publishedAt.getTime() || a.occurredAt.getTime() - b.occurredAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 const toSecond = (ms: number) => new Date(Math.round(ms / 1000) * 1000);

@@ -3,6 +3,8 @@
 // and the moment the carrier published it. scripts/sandbox-accuracy.ts compares svc against this.
 import type { AisFleet } from './ais-identity.ts';
 import { activeLeg, shipFixAt, shipLegs } from './ais-track.ts';
+import { transportCallId } from './dcsa-serialise.ts';
+import { placeKnownFromCall, type Quirk } from './dirt.ts';
 import type { Journey, JourneyEvent, Leg } from './journey.ts';
 import type { TestNumber } from './test-numbers.ts';
 
@@ -11,6 +13,8 @@ export interface TrueMilestone {
   container: string;
   timestamp: string;
   locode: string;
+  /** The IANA zone of the place, in which a user reads the time. */
+  timezone: string;
   terminal: string | null;
   facility_type: string;
   vessel: { imo: string; name: string } | null;
@@ -20,6 +24,19 @@ export interface TrueMilestone {
   /** DCSA events feed svc through the connector; availability comes from the terminal endpoint. */
   source: 'dcsa' | 'terminal';
   dcsa_event_id: string | null;
+  /** How the carrier garbled the event that tells it (dirt.ts); empty when it was sent clean. */
+  quirks: Quirk[];
+  /**
+   * What a user should see of it, as of the truth's "now", once published. An event the carrier
+   * sent with no place, which no other published event of its transport call places, still shows
+   * a gate or rail move at its time, with no place or zone (shown_locode and shown_timezone
+   * null); a vessel's load, discharge, departure or arrival cannot be told apart from the other
+   * legs' without its port, so it is not showable. `unplaced_because` says why in both cases.
+   */
+  showable: boolean;
+  shown_locode: string | null;
+  shown_timezone: string | null;
+  unplaced_because: 'carrier_sent_no_place' | null;
 }
 
 export interface TrueEstimate {
@@ -33,14 +50,17 @@ export interface TrueEstimate {
 
 const iso = (d: Date) => d.toISOString();
 
-function milestonesOf(e: JourneyEvent): TrueMilestone[] {
+function milestonesOf(e: JourneyEvent, journey: Journey, now: Date): TrueMilestone[] {
   const boxes = e.type === 'TRANSPORT' ? e.containers : [e.container!];
+  const placed = !e.quirks.includes('placeless') || placeKnownFromCall(e, journey.events, transportCallId, now);
+  const onTheWater = e.leg !== null && (e.leg.mode === 'VESSEL' || e.leg.mode === 'BARGE') && ['LOAD', 'DISC', 'DEPA', 'ARRI'].includes(e.code);
   return e.milestones.flatMap((event) =>
     boxes.map((container) => ({
       event,
       container,
       timestamp: iso(e.occurredAt),
       locode: e.facility!.place.locode,
+      timezone: e.facility!.place.timeZone,
       terminal: e.facility!.smdgCode,
       facility_type: e.facility!.type,
       vessel: e.leg?.vessel ?? null,
@@ -49,6 +69,11 @@ function milestonesOf(e: JourneyEvent): TrueMilestone[] {
       published_at: iso(e.publishedAt),
       source: 'dcsa' as const,
       dcsa_event_id: e.id,
+      quirks: e.quirks,
+      showable: placed || !onTheWater,
+      shown_locode: placed ? e.facility!.place.locode : null,
+      shown_timezone: placed ? e.facility!.place.timeZone : null,
+      unplaced_because: placed ? null : ('carrier_sent_no_place' as const),
     })),
   );
 }
@@ -74,7 +99,7 @@ function legSummary(leg: Leg) {
 }
 
 export function groundTruth(journey: Journey, test: TestNumber | undefined, firstSeenAt: Date, now: Date) {
-  const milestones = journey.events.filter((e) => e.classifier === 'ACT').flatMap(milestonesOf);
+  const milestones = journey.events.filter((e) => e.classifier === 'ACT').flatMap((e) => milestonesOf(e, journey, now));
   for (const plan of journey.terminal) {
     const facility = journey.route!.destination ?? journey.route!.pod;
     milestones.push({
@@ -82,6 +107,7 @@ export function groundTruth(journey: Journey, test: TestNumber | undefined, firs
       container: plan.container,
       timestamp: iso(plan.availableAt),
       locode: facility.locode,
+      timezone: facility.timeZone,
       terminal: plan.terminalCode,
       facility_type: journey.route!.destination ? 'RAMP' : 'POTE',
       vessel: null,
@@ -90,6 +116,11 @@ export function groundTruth(journey: Journey, test: TestNumber | undefined, firs
       published_at: iso(plan.availableAt),
       source: 'terminal',
       dcsa_event_id: null,
+      quirks: [],
+      showable: true,
+      shown_locode: facility.locode,
+      shown_timezone: facility.timeZone,
+      unplaced_because: null,
     });
   }
   milestones.sort((a, b) => a.container.localeCompare(b.container) || a.timestamp.localeCompare(b.timestamp));

@@ -3,6 +3,7 @@
 // subscriptions and the ground truth all read from it, so they can never disagree.
 import type { NumberType } from '../carriers/types.ts';
 import type { DcsaEventCore, ModeOfTransport } from '../domain/tracking/carrier-events.ts';
+import type { Quirk } from './dirt.ts';
 import type { Place } from './world.ts';
 
 export type FacilityType = 'POTE' | 'DEPO' | 'INTE' | 'RAMP' | 'CLOC';
@@ -82,6 +83,10 @@ export interface JourneyEvent extends DcsaEventCore {
   document: { type: 'BKG' | 'TRD' | 'SRM'; id: string } | null;
   delayReasonCode: string | null;
   changeRemark: string | null;
+  /** How the carrier garbles this event on the wire (dirt.ts); empty for a clean one. */
+  quirks: Quirk[];
+  /** A copy the carrier sends again under a new id: the id of the event it repeats. */
+  reissueOf: string | null;
 }
 
 export type HoldName = 'customs' | 'freight' | 'TMF' | 'USDA' | 'VACIS' | 'other';

@@ -11,6 +11,7 @@ import type { NumberType } from '../carriers/types.ts';
 import { DAY, HOUR, MINUTE } from '../domain/time-units.ts';
 import { haversineKm } from '../geo/distance.ts';
 import { planEstimates } from './estimates.ts';
+import { dirty, REALISTIC_DIRT, type DirtRates } from './dirt.ts';
 import { EventMaker } from './event-maker.ts';
 import type { Facility, Journey, JourneyContainer, TerminalPlan } from './journey.ts';
 import { mintBillOfLading, mintBookingNumber, mintContainerNumber, mintSealNumber } from './numbers.ts';
@@ -25,7 +26,8 @@ import type { SandboxCarrier, SandboxWorld } from './world.ts';
 
 const milestone = (name: string) => `container.transport.${name}`;
 
-export function planJourney(world: SandboxWorld, scac: string, numberType: NumberType, number: string, startAt: Date): Journey {
+/** `dirt`: how untidily the carrier sends the journey's events (dirt.ts); realistic unless told. */
+export function planJourney(world: SandboxWorld, scac: string, numberType: NumberType, number: string, startAt: Date, dirt: DirtRates = REALISTIC_DIRT): Journey {
   const carrier = world.carrier(scac);
   if (!carrier) throw new Error(`sandbox: ${scac} is not a sandbox carrier`);
   const test = findTestNumber(scac, number);
@@ -54,7 +56,7 @@ export function planJourney(world: SandboxWorld, scac: string, numberType: Numbe
 
   if (test?.behaviour.kind === 'booking_cancelled') {
     events.shipment('CANC', 'BKG', journey.bookingNumber, at(booked, 36 * HOUR));
-    journey.events = events.ordered();
+    journey.events = dirty(events.ordered(), dirt);
     return journey;
   }
 
@@ -147,7 +149,7 @@ export function planJourney(world: SandboxWorld, scac: string, numberType: Numbe
   if (freight) events.shipment('RELS', 'SRM', journey.billOfLading, freight.releasedAt);
 
   planEstimates(events, legs[0], lastSea.leg, rail?.leg ?? null, startAt, delay, seed.fork('estimates'));
-  journey.events = events.ordered();
+  journey.events = dirty(events.ordered(), dirt);
   return journey;
 }
 

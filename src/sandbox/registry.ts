@@ -6,6 +6,7 @@ import type { Clock } from '../clock.ts';
 import type { NumberType } from '../carriers/types.ts';
 import { normaliseNumber } from '../domain/carrier-numbers.ts';
 import { DAY, MINUTE } from '../domain/time-units.ts';
+import { REALISTIC_DIRT, type DirtRates } from './dirt.ts';
 import type { Journey } from './journey.ts';
 import { isWellFormed } from './numbers.ts';
 import { planJourney } from './planner.ts';
@@ -35,9 +36,12 @@ export class JourneyRegistry {
   readonly #boxes = new Map<string, string[]>();
   readonly #firstSeen = new Map<string, Date>();
 
+  readonly #dirt: DirtRates;
+
   /** Without a state path (tests), anchors live in memory only. */
-  constructor(world: SandboxWorld, clock: Clock, statePath?: string) {
+  constructor(world: SandboxWorld, clock: Clock, statePath?: string, dirt: DirtRates = REALISTIC_DIRT) {
     this.#world = world;
+    this.#dirt = dirt;
     this.#clock = clock;
     this.#statePath = statePath;
     this.#state = statePath ? readState(statePath) : emptyState();
@@ -97,7 +101,7 @@ export class JourneyRegistry {
     const test = findTestNumber(anchor.scac, anchor.number);
     const offsetDays = test?.shape?.offsetDays ?? new Prng('sandbox-anchor/1', anchor.scac, anchor.number).between(2, 10);
     const startAt = new Date(Math.floor((Date.parse(anchor.firstSeenAt) - offsetDays * DAY) / MINUTE) * MINUTE);
-    const journey = planJourney(this.#world, anchor.scac, anchor.numberType, anchor.number, startAt);
+    const journey = planJourney(this.#world, anchor.scac, anchor.numberType, anchor.number, startAt, this.#dirt);
     this.#journeys.set(key, journey);
     const numbers = [anchor.number, journey.billOfLading, journey.bookingNumber, ...journey.containers.map((c) => c.number)];
     for (const n of numbers) if (!this.#numbers.has(`${anchor.scac}:${n}`)) this.#numbers.set(`${anchor.scac}:${n}`, key);

@@ -6,7 +6,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import type { Clock } from '../clock.ts';
 import { normaliseNumber } from '../domain/carrier-numbers.ts';
 import { aisFleet } from './ais-identity.ts';
-import { toDcsaEvent } from './dcsa-serialise.ts';
+import { toDcsaEvents } from './dcsa-serialise.ts';
+import type { DirtRates } from './dirt.ts';
 import { encodeCursor, matchesCreated, matchesFilter, parseEventsQuery, QueryError, sortEvents, REFERENCE_TYPES, type EventsQuery, type References } from './event-query.ts';
 import { behaviourTruth, groundTruth, vesselTruth } from './ground-truth.ts';
 import { isValidContainerNumber } from './iso6346.ts';
@@ -32,6 +33,8 @@ export interface SandboxOptions {
   /** Called after each callback attempt (for logs); never given the secret or the body. */
   onDelivery?: (attempt: DeliveryAttempt) => void;
   world?: SandboxWorld;
+  /** How untidily the carriers send their events (dirt.ts); realistic unless told, NO_DIRT for a clean feed. */
+  dirt?: DirtRates;
 }
 
 export interface SandboxControls {
@@ -67,7 +70,7 @@ function parseQueryString(text: string): Record<string, string> {
 export async function buildSandboxServer(options: SandboxOptions): Promise<SandboxApp> {
   const { clock } = options;
   const world = options.world ?? (await loadSandboxWorld(options.worldDataPath));
-  const registry = new JourneyRegistry(world, clock, options.statePath);
+  const registry = new JourneyRegistry(world, clock, options.statePath, options.dirt);
   const hub = new SubscriptionHub(registry, clock, options.onDelivery);
   const served = new Set<string>(SANDBOX_SCACS);
 
@@ -164,7 +167,7 @@ export async function buildSandboxServer(options: SandboxOptions): Promise<Sandb
       ? []
       : journey!.events.filter((e) => e.publishedAt <= now && matchesCreated(e, query.created) && matchesFilter(e, query.filter, container));
     sortEvents(events, query.sort);
-    return sendPage(req, reply, scac, query, events.map((e) => toDcsaEvent(journey!, e)));
+    return sendPage(req, reply, scac, query, toDcsaEvents(journey!, events));
   });
 
   function sendPage(req: FastifyRequest, reply: FastifyReply, scac: string, query: EventsQuery, all: unknown[]) {

@@ -4,7 +4,7 @@
 // events queued and is retried after 1, 2, 4 … 64 ticks; nothing here ever throws into the ticker.
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import { toDcsaEvent, type DcsaEvent } from './dcsa-serialise.ts';
+import { toDcsaEvents, type DcsaEvent } from './dcsa-serialise.ts';
 import { matchesFilter, parseFilter, QueryError, REFERENCE_TYPES, type EventFilter, type References } from './event-query.ts';
 import type { Journey } from './journey.ts';
 import type { JourneyRegistry } from './registry.ts';
@@ -141,7 +141,7 @@ export class SubscriptionHub {
       for (const journey of journeys) {
         for (const e of journey.events) {
           if (e.publishedAt <= s.watermark || e.publishedAt > now) continue;
-          if (matchesFilter(e, s.filter, s.scope?.container ?? null)) s.queue.push(toDcsaEvent(journey, e));
+          if (matchesFilter(e, s.filter, s.scope?.container ?? null)) s.queue.push(...toDcsaEvents(journey, [e]));
         }
       }
       s.watermark = now;
