@@ -13,7 +13,9 @@
 // | code named only in free text      | no code member, `description: "Gate out empty"`         | GTOT (EMPTY if no emptyIndicatorCode),    |
 // |   (description-codes.ts)          |   or `eventDescription`; 2.2 flat or 3.0 classification |   only when the text names a single code  |
 //
-// Read elsewhere, listed here so the table is whole: a UTC offset written `+0100` or `+01:00`, or
+// Read elsewhere, listed here so the table is whole: a 2.2 answer wrapped as 3.0's
+// `{ "events": [...] }` (Maersk documents its Track & Trace answer so; normalize.ts,
+// readEventPage); a UTC offset written `+0100` or `+01:00`, or
 // none (datetime.ts); a transport call's location at its root or nested in `location`
 // (normalize-v2.ts, callPlace); the same event sent several times in an answer (normalize.ts,
 // distinctEvents); one eventID for events of different types (normalize.ts, distinctEvents).
