@@ -3701,7 +3701,7 @@ export interface operations {
                                         changed_at: string | null;
                                     };
                                 };
-                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                /** @description What svc could not read of its sources' data about this container or its whole shipment, and whether its number verifies */
                                 data_quality: {
                                     /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
                                     rejected_events: {
@@ -3715,6 +3715,8 @@ export interface operations {
                                         /** @description How many distinct events */
                                         count: number;
                                     }[];
+                                    /** @description Whether the container number's ISO 6346 check digit holds; false when it is wrong, missing or the number is not written as a container number. The number is kept as the carrier sent it either way */
+                                    number_check_digit_passed: boolean;
                                 };
                             };
                             relationships: {
@@ -4003,7 +4005,7 @@ export interface operations {
                                         changed_at: string | null;
                                     };
                                 };
-                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                /** @description What svc could not read of its sources' data about this container or its whole shipment, and whether its number verifies */
                                 data_quality: {
                                     /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
                                     rejected_events: {
@@ -4017,6 +4019,8 @@ export interface operations {
                                         /** @description How many distinct events */
                                         count: number;
                                     }[];
+                                    /** @description Whether the container number's ISO 6346 check digit holds; false when it is wrong, missing or the number is not written as a container number. The number is kept as the carrier sent it either way */
+                                    number_check_digit_passed: boolean;
                                 };
                             };
                             relationships: {
@@ -4305,7 +4309,7 @@ export interface operations {
                                         changed_at: string | null;
                                     };
                                 };
-                                /** @description What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment) */
+                                /** @description What svc could not read of its sources' data about this container or its whole shipment, and whether its number verifies */
                                 data_quality: {
                                     /** @description Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events */
                                     rejected_events: {
@@ -4319,6 +4323,8 @@ export interface operations {
                                         /** @description How many distinct events */
                                         count: number;
                                     }[];
+                                    /** @description Whether the container number's ISO 6346 check digit holds; false when it is wrong, missing or the number is not written as a container number. The number is kept as the carrier sent it either way */
+                                    number_check_digit_passed: boolean;
                                 };
                             };
                             relationships: {

@@ -168,8 +168,11 @@ test('garbage, malformed events, slowness, redirects and dead hosts are temporar
   carrier.set('GARBAGE', (reply) => reply.type('text/plain').send('Service temporarily moved'));
   assertFailed(await lookup({ number: 'GARBAGE' }), 'unrecognized_response', true);
 
-  carrier.set('OBJECT', (reply) => reply.send({ events: sample('tnt-220-response.json') }));
+  // An object is read only when it holds the list as `events` (3.0's shape, which some 2.2 carriers send).
+  carrier.set('OBJECT', (reply) => reply.send({ data: sample('tnt-220-response.json') }));
   assertFailed(await lookup({ number: 'OBJECT' }), 'unrecognized_response', true);
+  carrier.set('WRAPPED', (reply) => reply.send({ events: sample('tnt-220-response.json') }));
+  assert.equal(snapshotOf(await lookup({ number: 'WRAPPED' })).events.length, sample('tnt-220-response.json').length);
 
   // One malformed event costs only itself; an answer of which none can be read is unrecognised.
   const broken = sample('tnt-220-response.json');

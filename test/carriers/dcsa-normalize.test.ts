@@ -264,11 +264,12 @@ test('date-time parsing', () => {
 
 test('payloads that are not a list of events', () => {
   const cases: [unknown, '2.2' | '3.0', RegExp][] = [
-    [{ events: [] }, '2.2', /expected a JSON array of events, got an object/],
-    [null, '2.2', /expected a JSON array of events, got null/],
+    [{ data: [] }, '2.2', /expected a JSON array of events or \{ "events": \[\.\.\.\] \}, got an object with keys \["data"\]/],
+    [null, '2.2', /expected a JSON array of events or \{ "events": \[\.\.\.\] \}, got null/],
     ['[]', '2.2', /got a string/],
-    [{ feedbackElements: [] }, '3.0', /expected \{ "events": \[\.\.\.\] \}, got an object with keys \["feedbackElements"\]/],
-    [{ events: 'none' }, '3.0', /expected \{ "events"/],
+    [{ events: 'none' }, '2.2', /got an object with keys \["events"\]/],
+    [{ feedbackElements: [] }, '3.0', /expected a JSON array of events or \{ "events": \[\.\.\.\] \}, got an object with keys \["feedbackElements"\]/],
+    [{ events: 'none' }, '3.0', /expected a JSON array of events or \{ "events"/],
   ];
   for (const [json, version, message] of cases) {
     assert.throws(() => toCarrierEvents(json, version), (e: unknown) => e instanceof UnrecognizedResponseError && message.test(e.message));

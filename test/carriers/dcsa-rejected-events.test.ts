@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import type { PromData } from 'prom2javascript';
 import { DAY } from '../../src/domain/time-units.ts';
 import { startDcsaCarrier, type DcsaCarrier } from '../support/dcsa-carrier.ts';
+import { connectMcp, withMcp } from '../support/mcp.ts';
 import { parseExposition } from '../support/prometheus.ts';
 import { startTrackingHarness, type TrackingHarness } from '../support/tracking.ts';
 
@@ -17,7 +18,7 @@ let carrier: DcsaCarrier;
 
 before(async () => {
   carrier = await startDcsaCarrier();
-  t = await startTrackingHarness([{ scac: 'MAEU', baseUrl: carrier.origin, version: '2.2', timeoutMs: 5000 }], { metricsEndpoint: { token: TOKEN } });
+  t = await startTrackingHarness([{ scac: 'MAEU', baseUrl: carrier.origin, version: '2.2', timeoutMs: 5000 }], { metricsEndpoint: { token: TOKEN }, beforeListen: withMcp() });
 });
 after(async () => {
   await t.close();
@@ -27,11 +28,11 @@ after(async () => {
 const iso = (daysAgo: number) => new Date(t.clock.now().getTime() - daysAgo * DAY).toISOString().replace(/\.\d+Z$/, '+00:00');
 
 /** A clean 2.2 journey Rotterdam → New York, one container, as a carrier publishes it. */
-function journey(booking: string): Record<string, unknown>[] {
+function journey(booking: string, container = CONTAINER): Record<string, unknown>[] {
   const call = (locode: string) => ({ UNLocationCode: locode, facilityTypeCode: 'POTE', modeOfTransport: 'VESSEL', exportVoyageNumber: '101W', importVoyageNumber: '101W', vessel: { vesselIMONumber: '9321483', vesselName: 'KING OF THE SEAS' } });
   const base = (id: string, daysAgo: number) => ({ eventID: `${booking}-${id}`, eventCreatedDateTime: iso(daysAgo), eventDateTime: iso(daysAgo), eventClassifierCode: 'ACT', documentReferences: [{ documentReferenceType: 'BKG', documentReferenceValue: booking }] });
   const equipment = (id: string, code: string, daysAgo: number, locode: string, empty: 'EMPTY' | 'LADEN') => ({
-    ...base(id, daysAgo), eventType: 'EQUIPMENT', equipmentEventTypeCode: code, equipmentReference: CONTAINER, ISOEquipmentCode: '45G1', emptyIndicatorCode: empty, transportCall: call(locode),
+    ...base(id, daysAgo), eventType: 'EQUIPMENT', equipmentEventTypeCode: code, equipmentReference: container, ISOEquipmentCode: '45G1', emptyIndicatorCode: empty, transportCall: call(locode),
   });
   const transport = (id: string, code: string, daysAgo: number, locode: string) => ({ ...base(id, daysAgo), eventType: 'TRANSPORT', transportEventTypeCode: code, transportCall: call(locode) });
   return [
@@ -97,7 +98,7 @@ test('the good events of an answer become milestones; each bad one is kept with 
   assert.equal(c.number, CONTAINER);
   for (const milestone of ['empty_out_at', 'pol_full_in_at', 'pol_vessel_loaded_at', 'pol_vessel_departed_at', 'pod_arrived_at', 'pod_discharged_at']) assert.ok(c[milestone], milestone);
   // The events naming this container, and the one naming none (about the whole shipment).
-  assert.deepEqual(container.attributes.data_quality, shipment.attributes.data_quality);
+  assert.deepEqual(container.attributes.data_quality, { ...shipment.attributes.data_quality, number_check_digit_passed: true });
 
   const raw = (await t.request('GET', `/v2/containers/${container.id}/raw_events`)).body.data;
   assert.equal(raw.filter((r: any) => !r.attributes.rejected).length, 6, 'the six good events');
@@ -175,4 +176,33 @@ test('a container the carrier names after a rejected event about the whole shipm
   const containers = (await t.request('GET', `/v2/containers?filter[shipment_id]=${shipmentId}`)).body.data;
   assert.deepEqual(containers.map((c: any) => c.attributes.number).sort(), [CONTAINER, 'MSKU1234565']);
   for (const c of containers) assert.deepEqual(c.attributes.data_quality.rejected_events, [{ data_source: 'shipping_line', reason: 'not_an_object', count: 1 }], c.attributes.number);
+});
+
+test('a container number whose check digit fails is kept as sent, and REST and MCP say it is not verified', async () => {
+  // APZU4812090 (DCSA's samples) checks; APZU4812091 is the same box with its check digit wrong,
+  // as a carrier's typing error would send it.
+  const good = journey('BKREJ5');
+  const typo = good.filter((e) => e.eventType === 'EQUIPMENT').map((e) => ({ ...e, eventID: `${e.eventID}-typo`, equipmentReference: 'APZU4812091' }));
+  carrier.answers.set('BKREJ5', [...good, ...typo]);
+  const { shipmentId } = await trackedShipment('BKREJ5');
+  const containers = (await t.request('GET', `/v2/containers?filter[shipment_id]=${shipmentId}`)).body.data;
+  const passed = new Map(containers.map((c: any) => [c.attributes.number, c.attributes.data_quality.number_check_digit_passed]));
+  assert.deepEqual(Object.fromEntries(passed), { APZU4812090: true, APZU4812091: false });
+  const bad = containers.find((c: any) => c.attributes.number === 'APZU4812091');
+  assert.ok(bad.attributes.pod_discharged_at, 'its milestones are kept all the same');
+  assert.equal((await t.request('GET', `/v2/containers/${bad.id}`)).body.data.attributes.data_quality.number_check_digit_passed, false);
+  const shipment = (await t.request('GET', `/v2/shipments/${shipmentId}`)).body.data;
+  assert.equal('number_check_digit_passed' in shipment.attributes.data_quality, false, 'a shipment has no number of its own to check');
+
+  const mcp = await connectMcp(t);
+  try {
+    for (const c of containers) {
+      const result: any = await mcp.client.callTool({ name: 'get_container', arguments: { id: c.id } });
+      assert.equal(result.isError ?? false, false, JSON.stringify(result.content));
+      assert.equal(result.structuredContent.number, c.attributes.number);
+      assert.equal(result.structuredContent.numberCheckDigitPassed, passed.get(c.attributes.number), c.attributes.number);
+    }
+  } finally {
+    await mcp.close();
+  }
 });

@@ -54,6 +54,8 @@ interface Case {
   rejected?: number;
   /** A point svc did not meet when the case was written, named. */
   todo?: string;
+  /** Each page served wrapped as `{ "events": [...] }` rather than as the file's bare array. */
+  wrapped?: boolean;
 }
 
 const CASES: Case[] = [
@@ -149,7 +151,7 @@ interface Seen {
 
 /** Serves the case's pages under a booking of its own, tracks it, and reads what a user sees. */
 async function observe(c: Case, booking: string): Promise<Seen> {
-  const bodies = c.pages.map(read);
+  const bodies = c.pages.map(read).map((body) => (c.wrapped ? { events: body } : body));
   (c.version === '2.2' ? v22 : v30).pages.set(booking, bodies);
   const trId = await t.track('booking_number', booking, c.version === '2.2' ? 'MAEU' : 'HLCU');
   await t.worker.drain();
@@ -174,6 +176,17 @@ async function observe(c: Case, booking: string): Promise<Seen> {
   }
   return seen;
 }
+
+test('a 2.2 answer wrapped as { "events": [...] } gives the milestones of the bare array', async () => {
+  // Maersk documents its Track & Trace answer as an object holding an `events` list of DCSA 2.2
+  // events (its SDK's Events model, buyco/go-maersk-sdk maersk/docs/EventsEventsInner.md, for
+  // GET /track-and-trace-private/events). Kept out of the corpus counts: the wrapping is ours.
+  const c: Case = { name: 'wrapped', pages: ['tnt-220-response.json'], version: '2.2', wrapped: true, tracked: true, milestones: [] };
+  const seen = await observe(c, 'WRAPPED22');
+  assert.equal(seen.tracked, true);
+  assert.deepEqual(seen.milestones, ['vessel_arrived 2021-01-09T13:12:56.000Z FRPAR']);
+  assert.equal(seen.rejected, 0);
+});
 
 const results: { c: Case; seen: Seen; expectedShown: number }[] = [];
 

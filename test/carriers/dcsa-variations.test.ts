@@ -133,3 +133,73 @@ test('a vessel IMO that fails its check digit is kept as sent, never shown as th
   assert.deepEqual(departure.vessel, { imo: null, name: 'Example Vessel Beta' });
   assert.equal((departure.raw as any).transportDetails.transportCall.vesselTransport.vesselIMONumber, '7654321');
 });
+
+test('an event without its code member is read from its description when the text names one code', () => {
+  // DCSA's 2.2 sample (tnt-220-response.json) with the code member left out and the carrier's own
+  // wording in its place: "Gate out Empty" (project44's ocean event names), "Gate In (Full)"
+  // (Maersk, as compared by blogs.tradlinx.com), "Discharged from Vessel" (Maersk, idem),
+  // "Departure from Stop" (project44), and DCSA's own "Loaded" (TNT_v2.2.0 code descriptions).
+  const [arrival, , load] = sample('tnt-220-response.json');
+  const equipment = (text: string, member = 'description') => {
+    const { equipmentEventTypeCode, emptyIndicatorCode, ...rest } = clone(load);
+    return { ...rest, [member]: text };
+  };
+  const { transportEventTypeCode, ...departure } = { ...clone(arrival), eventID: 'dep-1', eventDescription: 'Departure from Stop' };
+  const sent = [
+    { ...equipment('Gate out Empty'), eventID: 'e-1' },
+    { ...equipment('GATE-IN (FULL)', 'eventDescription'), eventID: 'e-2' },
+    { ...equipment('  discharged   from vessel '), eventID: 'e-3' },
+    { ...equipment('Loaded'), eventID: 'e-4', emptyIndicatorCode: 'LADEN' },
+    { ...equipment('Gate out empty / full'), eventID: 'e-5' },
+    departure,
+  ];
+  const page = readEventPage(sent, '2.2');
+  assert.deepEqual(page.rejected, []);
+  assert.deepEqual(
+    page.events.map((e) => [e.id, e.type, e.code, e.emptyIndicator]),
+    [
+      ['e-1', 'EQUIPMENT', 'GTOT', 'EMPTY'],
+      ['e-2', 'EQUIPMENT', 'GTIN', 'LADEN'],
+      ['e-3', 'EQUIPMENT', 'DISC', null],
+      ['e-4', 'EQUIPMENT', 'LOAD', 'LADEN'],
+      ['e-5', 'EQUIPMENT', 'GTOT', null],
+      ['dep-1', 'TRANSPORT', 'DEPA', null],
+    ],
+  );
+  assert.equal((page.events[0].raw as any).equipmentEventTypeCode, undefined, 'the payload stays as sent');
+  // Empty and full both said: the code is read, empty or laden is left unknown (e-5). A code the
+  // carrier did send wins over its text.
+  assert.equal(readEventPage([{ ...clone(load), description: 'Gate in' }], '2.2').events[0].code, 'LOAD');
+  // 3.0 keeps the code in eventClassification and empty or laden in equipmentDetails.
+  const v3 = sample('tnt-300-response.json').events.find((e: any) => e.eventClassification.equipmentEventTypeCode === 'GTIN');
+  const bare = clone(v3);
+  delete bare.eventClassification.equipmentEventTypeCode;
+  delete bare.equipmentDetails.emptyIndicatorCode;
+  const [read] = readEventPage({ events: [{ ...bare, description: 'Gated in, empty' }] }, '3.0').events;
+  assert.deepEqual([read.code, read.emptyIndicator], ['GTIN', 'EMPTY']);
+});
+
+test('a description naming several codes, another type’s code or none leaves the event rejected', () => {
+  const [arrival, , load] = sample('tnt-220-response.json');
+  const { equipmentEventTypeCode, ...bare } = clone(load);
+  const { transportEventTypeCode, ...call } = clone(arrival);
+  const page = readEventPage(
+    [
+      { ...bare, eventID: 'two', description: 'Gate in / Discharged' },
+      { ...bare, eventID: 'other-type', description: 'Vessel departure' },
+      { ...call, eventID: 'equipment-text', description: 'Loaded on vessel' },
+      { ...bare, eventID: 'none', description: 'Full Container Received by Carrier at Origin' },
+    ],
+    '2.2',
+  );
+  assert.deepEqual(page.events, []);
+  assert.deepEqual(
+    page.rejected.map((r) => [r.eventId, r.kind, r.field]),
+    [
+      ['two', 'missing_member', 'equipmentEventTypeCode'],
+      ['other-type', 'missing_member', 'equipmentEventTypeCode'],
+      ['equipment-text', 'missing_member', 'transportEventTypeCode'],
+      ['none', 'missing_member', 'equipmentEventTypeCode'],
+    ],
+  );
+});

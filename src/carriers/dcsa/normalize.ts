@@ -13,8 +13,10 @@ export type DcsaVersion = '2.2' | '3.0';
 /**
  * Normalises one page of events (or one callback body). 2.2 sends a bare array; 3.0 sends
  * `{ events: [...] }` (its spec also speaks of an empty array for no results, so a bare array
- * is accepted too). Events that cannot be read are left out; throws UnrecognizedResponseError
- * when the body is not a list of events, or none of its events can be read.
+ * is accepted too). Either shape is read whatever the version: some 2.2 carriers wrap their list
+ * as 3.0 does (a variation, listed in variations.ts). Events that cannot be read are left out;
+ * throws UnrecognizedResponseError when the body is not a list of events, or none of its events
+ * can be read.
  */
 export function toCarrierEvents(json: unknown, version: DcsaVersion): CarrierEvent[] {
   const page = readEventPage(json, version);
@@ -38,9 +40,8 @@ export interface EventPage {
 
 /** Reads each event on its own: one that cannot be read costs only itself. */
 export function readEventPage(json: unknown, version: DcsaVersion): EventPage {
-  const list: unknown[] | undefined =
-    version === '2.2' ? (Array.isArray(json) ? json : undefined) : Array.isArray(json) ? json : isRecord(json) && Array.isArray(json.events) ? json.events : undefined;
-  if (list === undefined) throw new UnrecognizedResponseError(`expected ${version === '2.2' ? 'a JSON array of events' : '{ "events": [...] }'}, got ${describe(json)}`);
+  const list: unknown[] | undefined = Array.isArray(json) ? json : isRecord(json) && Array.isArray(json.events) ? json.events : undefined;
+  if (list === undefined) throw new UnrecognizedResponseError(`expected a JSON array of events or { "events": [...] }, got ${describe(json)}`);
   const page: EventPage = { events: [], rejected: [], received: list.length };
   list.forEach((raw, index) => {
     if ((version === '3.0' && outOfScopeV3(raw)) || isBeta1Retraction(raw)) return;

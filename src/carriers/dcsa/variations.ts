@@ -10,11 +10,17 @@
 // | terminal as an SMDG code          | `facilitySMDGCode: "ADT"`                               | facilityCode ADT of list SMDG             |
 // | swapped event-type members        | `eventType: "LOAD"`, `equipmentEventTypeCode: "EQUIPMENT"` | swapped back, when unambiguous         |
 // | 3.0.0-Beta-1 envelope             | `{ metadata: { eventID, eventType, … }, payload: {…} }` | the flat 2.x event it wraps               |
+// | code named only in free text      | no code member, `description: "Gate out empty"`         | GTOT (EMPTY if no emptyIndicatorCode),    |
+// |   (description-codes.ts)          |   or `eventDescription`; 2.2 flat or 3.0 classification |   only when the text names a single code  |
 //
-// Read elsewhere, listed here so the table is whole: a UTC offset written `+0100` or `+01:00`, or
+// Read elsewhere, listed here so the table is whole: a 2.2 answer wrapped as 3.0's
+// `{ "events": [...] }` (Maersk documents its Track & Trace answer so; normalize.ts,
+// readEventPage); a UTC offset written `+0100` or `+01:00`, or
 // none (datetime.ts); a transport call's location at its root or nested in `location`
 // (normalize-v2.ts, callPlace); the same event sent several times in an answer (normalize.ts,
 // distinctEvents); one eventID for events of different types (normalize.ts, distinctEvents).
+
+import { codeFromDescription, emptyIndicatorFromDescription } from './description-codes.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -75,6 +81,39 @@ function swappedTypeMembers(event: Json): Json {
   return { ...event, eventType: type, [member]: event.eventType };
 }
 
+/** Members carriers put an event's free text in. */
+const DESCRIPTION_SPELLINGS = ['description', 'eventDescription'];
+
+const hasText = (value: unknown): boolean => typeof value === 'string' && value.trim() !== '';
+
+/**
+ * A transport or equipment event without its code member whose free text names the code
+ * (description-codes.ts), in 2.2's flat shape or 3.0's eventClassification. The text may also
+ * say empty or laden, read when emptyIndicatorCode is missing. Text that names no code, another
+ * type's or several leaves the event as it was, to be rejected for the missing code.
+ */
+function codeFromText(event: Json): Json {
+  const text = DESCRIPTION_SPELLINGS.map((key) => event[key]).find(hasText) as string | undefined;
+  if (text === undefined) return event;
+  const classification = isRecord(event.eventClassification) ? event.eventClassification : undefined;
+  const type = classification ? classification.eventTypeCode : event.eventType;
+  if (type !== 'TRANSPORT' && type !== 'EQUIPMENT') return event;
+  const member = TYPE_CODE_MEMBER[type];
+  let out = event;
+  if (!hasText((classification ?? event)[member])) {
+    const code = codeFromDescription(text, type);
+    if (code !== undefined) out = classification ? { ...out, eventClassification: { ...classification, [member]: code } } : { ...out, [member]: code };
+  }
+  if (type === 'EQUIPMENT') {
+    const details = classification ? (isRecord(out.equipmentDetails) ? out.equipmentDetails : undefined) : out;
+    const empty = emptyIndicatorFromDescription(text);
+    if (details && empty && !hasText(details.emptyIndicatorCode)) {
+      out = classification ? { ...out, equipmentDetails: { ...details, emptyIndicatorCode: empty } } : { ...out, emptyIndicatorCode: empty };
+    }
+  }
+  return out;
+}
+
 /**
  * DCSA T&T 3.0.0-Beta-1 wrapped each event: `metadata` (eventID, eventCreatedDateTime, eventType,
  * retractedEventID) around a `payload` with the 2.x members. Read as the flat 2.x event.
@@ -88,7 +127,7 @@ export function unwrapBeta1(event: unknown): Json | undefined {
 /** Whether a Beta-1 event retracts another (the contract cannot carry retractions: see normalize.ts). */
 export const isBeta1Retraction = (event: unknown): boolean => isRecord(event) && isRecord(event.metadata) && event.metadata.retractedEventID != null;
 
-const VARIATIONS: ((event: Json) => Json)[] = [idsAsText, placeSpelling, swappedTypeMembers];
+const VARIATIONS: ((event: Json) => Json)[] = [idsAsText, placeSpelling, swappedTypeMembers, codeFromText];
 
 /** The event with every variation read; anything that is not an object is left for the schema to reject. */
 export function readVariations(event: unknown): unknown {

@@ -73,3 +73,12 @@ export function checkContainerNumber(number: string): ContainerCheck {
   }
   return { owner, category, categoryValid, serial, given, expected, checkDigitPassed, reason };
 }
+
+/**
+ * Whether a number as a carrier sent it is a container number whose check digit holds: false for
+ * one that is not written as a container number, or has no check digit or a wrong one.
+ */
+export function containerCheckDigitPassed(number: string): boolean {
+  const written = number.toUpperCase();
+  return looksLikeContainerNumber(written) && checkContainerNumber(written).checkDigitPassed;
+}

@@ -1,5 +1,5 @@
 // The OpenAPI schemas of a container resource and of the raw events its carrier sent.
-import { dataQualitySchema, rejectionKind } from './data-quality-schema.ts';
+import { containerDataQualitySchema, rejectionKind } from './data-quality-schema.ts';
 import { z } from 'zod';
 import { CONTAINER_STATUSES } from '../../domain/tracking/types.ts';
 import { customFieldsRelationship, dataFreshnessSchema, instant, resourceSchema, timezone, toManySchema, toOneSchema } from '../openapi-schemas.ts';
@@ -70,7 +70,7 @@ export const containerSchema = resourceSchema(
     ind_facility_lfd_on: unreported('The last free day at the inland facility'),
     shipment_last_tracking_request_at: unreported('When the shipment was last asked of the line'),
     data_freshness: dataFreshnessSchema('container'),
-    data_quality: dataQualitySchema,
+    data_quality: containerDataQualitySchema,
   }),
   {
     relationships: {

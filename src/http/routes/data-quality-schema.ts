@@ -19,3 +19,11 @@ export const dataQualitySchema = z
       .describe('Events a source sent that svc could not read, by source and reason; each is listed, with its reason, among the raw events'),
   })
   .describe("What svc could not read of its sources' data about this record (for a container: about it, or about the whole shipment)");
+
+export const containerDataQualitySchema = dataQualitySchema
+  .extend({
+    number_check_digit_passed: z
+      .boolean()
+      .describe("Whether the container number's ISO 6346 check digit holds; false when it is wrong, missing or the number is not written as a container number. The number is kept as the carrier sent it either way"),
+  })
+  .describe("What svc could not read of its sources' data about this container or its whole shipment, and whether its number verifies");

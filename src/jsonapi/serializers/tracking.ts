@@ -1,7 +1,7 @@
 // JSON:API resources of the tracking engine: shipments, containers and their events.
 // Shipment and container attributes come from the diff engine's stored state; every attribute
 // the reference service documents is present, null when unknown.
-import { dataQuality } from './data-quality.ts';
+import { containerDataQuality, dataQuality } from './data-quality.ts';
 import { stableId } from '../../refdata/ids.ts';
 import type { AisEtaShown } from '../../store/ais-arrivals.ts';
 import type { DataFreshness } from '../../store/freshness.ts';
@@ -176,7 +176,7 @@ export function containerResource(row: ContainerRow, freshness: DataFreshness, t
       ind_facility_lfd_on: null,
       shipment_last_tracking_request_at: null,
       data_freshness: dataFreshnessAttribute(freshness),
-      data_quality: dataQuality(row.rejected_event_counts),
+      data_quality: containerDataQuality(row.number, row.rejected_event_counts),
     },
     relationships: containerRelationships(row, transportEventIds),
     links: { self: `/v2/containers/${row.id}` },

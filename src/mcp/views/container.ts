@@ -23,6 +23,7 @@ export const terminalSchema = z.object({
 export const containerDetailsShape = {
   id: z.string(),
   number: z.string().nullable(),
+  numberCheckDigitPassed: z.boolean().nullable().describe("Whether the number's ISO 6346 check digit holds (data_quality.number_check_digit_passed); when false the number is the carrier's, not verified"),
   status: z.string().nullable().describe('current_status (see svc://docs/milestone-glossary)'),
   refNumbers: z.array(z.string()),
   equipment: z.object({ type: z.string().nullable(), length: z.number().nullable(), height: z.string().nullable(), weightLbs: z.number().nullable(), sealNumber: z.string().nullable() }),
@@ -125,6 +126,7 @@ export function toContainerDetails(c: Rec, options: DetailsOptions): ContainerDe
   return {
     id: String(c.id),
     number: str(c.number),
+    numberCheckDigitPassed: bool(rec(c.data_quality)?.number_check_digit_passed),
     status: str(c.current_status),
     refNumbers: Array.isArray(c.ref_numbers) ? c.ref_numbers.map(String) : [],
     equipment: { type: str(c.equipment_type), length: num(c.equipment_length), height: str(c.equipment_height), weightLbs: num(c.weight_in_lbs), sealNumber: str(c.seal_number) },
