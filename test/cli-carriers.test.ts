@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { API_KEY, CLIENT_ID, CLIENT_SECRET, startCarrierGateway, type CarrierGateway } from './support/carrier-gateway.ts';
-import { freePort } from './support/svc-process.ts';
+import { freePort, runSvcAsync } from './support/svc-process.ts';
 
 const run = promisify(execFile);
 const bin = path.resolve(import.meta.dirname, '../bin/svc.js');
@@ -55,15 +55,7 @@ async function svc(...args: string[]): Promise<{ code: number; stdout: string; s
   return svcWith(env, ...args);
 }
 
-async function svcWith(environment: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env: environment });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const svcWith = runSvcAsync;
 
 function assertNoSecret(result: { stdout: string; stderr: string }): void {
   for (const secret of SECRETS) assert.ok(!result.stdout.includes(secret) && !result.stderr.includes(secret), `${secret} was printed`);

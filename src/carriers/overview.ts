@@ -1,5 +1,7 @@
 // The carriers svc knows, one row each, for `svc carriers list`: those configured in SVC_CARRIERS,
 // the sandbox's, and the rest of the catalogue. Never a secret: credentials are "set" or missing.
+// With the recorded outcomes of requests, each row also says how they have been going.
+import type { CarrierOutcomeBatch } from '../store/carrier-request-outcomes.ts';
 import { CARRIER_CATALOGUE, catalogueCarrier, type CatalogueCarrier } from './catalogue.ts';
 import { describeScheme, endpointOf, resolveCarrier, type CarrierEndpoint, type ResolvedCarrier } from './endpoints.ts';
 import { protocolOf } from './protocols.ts';
@@ -14,6 +16,30 @@ export interface CarrierRow {
   state: string;
   /** How sure the catalogue is of its facts about the carrier. */
   catalogue: string;
+}
+
+/** A row with how requests to the carrier have been going (null: never, as far as the database knows). */
+export type CarrierRowWithOutcomes = CarrierRow & CarrierOutcomeBatch;
+
+const NO_OUTCOME: CarrierOutcomeBatch = { lastSuccessAt: null, lastFailureAt: null, lastFailureReason: null, failingSince: null, heldUntil: null };
+
+/** The rows with their outcomes; the state says when the carrier holds requests back, or since when they fail. */
+export function withOutcomes(rows: CarrierRow[], outcomes: ReadonlyMap<string, CarrierOutcomeBatch>, now: Date): CarrierRowWithOutcomes[] {
+  return rows.map((row) => {
+    const { lastSuccessAt, lastFailureAt, lastFailureReason, failingSince, heldUntil } = outcomes.get(row.scac) ?? NO_OUTCOME;
+    const state =
+      heldUntil && heldUntil > now ? `${row.state} · rate limited until ${heldUntil.toISOString()}` : failingSince ? `${row.state} · failing since ${failingSince.toISOString()}` : row.state;
+    return { ...row, state, lastSuccessAt, lastFailureAt, lastFailureReason, failingSince, heldUntil };
+  });
+}
+
+/** A row as `svc carriers list` prints it, with the outcome columns when they could be read. */
+export function carrierTableRow(row: CarrierRow | CarrierRowWithOutcomes): Record<string, string> {
+  const { scac, name, endpoint, version, auth, credentials, state, catalogue } = row;
+  const shown = { scac, name, endpoint, version, auth, credentials, state, catalogue };
+  if (!('lastSuccessAt' in row)) return shown;
+  const lastFailure = row.lastFailureAt ? `${row.lastFailureAt.toISOString()} ${row.lastFailureReason ?? ''}`.trim() : 'never';
+  return { ...shown, 'last success': row.lastSuccessAt?.toISOString() ?? 'never', 'last failure': lastFailure };
 }
 
 /** Where a carrier is reached from: SVC_CARRIERS first, then the sandbox; what `svc carriers check` uses. */

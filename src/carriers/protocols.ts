@@ -10,12 +10,14 @@ import { DEFAULT_MAX_RETRY_WAIT_MS } from './dcsa/client.ts';
 import { DcsaConnector } from './dcsa/index.ts';
 import { RequestGate } from './dcsa/request-gate.ts';
 import type { ResolvedCarrier } from './endpoints.ts';
-import type { CarrierConnector } from './types.ts';
+import type { CarrierConnector, RequestOutcomes } from './types.ts';
 
 export interface ConnectorDeps {
   clock: Clock;
   /** A test's or a proxy's fetch; default undici's request. */
   fetch?: typeof fetch;
+  /** Hears what each request to the carrier came to (svc carriers list shows it). */
+  outcomes?: RequestOutcomes;
 }
 
 export type ConnectorFactory = (carrier: ResolvedCarrier, deps: ConnectorDeps) => CarrierConnector;
@@ -23,10 +25,10 @@ export type ConnectorFactory = (carrier: ResolvedCarrier, deps: ConnectorDeps) =
 export interface Protocol {
   connector: ConnectorFactory;
   /** One authenticated request, step by step (svc carriers check); without it the command says it cannot check. */
-  check?: (carrier: ResolvedCarrier, options: { fetch?: typeof fetch }) => Promise<CheckReport>;
+  check?: (carrier: ResolvedCarrier, options: { fetch?: typeof fetch; outcomes?: RequestOutcomes }) => Promise<CheckReport>;
 }
 
-export const dcsaConnector: ConnectorFactory = (carrier, { clock, fetch }) => {
+export const dcsaConnector: ConnectorFactory = (carrier, { clock, fetch, outcomes }) => {
   const http = { fetch, timeoutMs: carrier.timeoutMs };
   return new DcsaConnector(
     {
@@ -37,6 +39,7 @@ export const dcsaConnector: ConnectorFactory = (carrier, { clock, fetch }) => {
       fetch,
       auth: carrierAuth(carrier.credentials, { http }),
       gate: new RequestGate({ requestsPerSecond: carrier.requestsPerSecond, maxWaitMs: DEFAULT_MAX_RETRY_WAIT_MS }),
+      outcomes,
     },
     { terminalBaseUrl: carrier.terminalBaseUrl, clock },
   );

@@ -3,6 +3,7 @@
 import type { Clock } from '../clock.ts';
 import { resolveCarrier, type CarrierEndpoint } from './endpoints.ts';
 import { PROTOCOLS, protocolOf, type Protocol } from './protocols.ts';
+import type { CarrierOutcomeRecorder } from './outcome-recorder.ts';
 import type { CarrierConnector } from './types.ts';
 
 export type { CarrierEndpoint } from './endpoints.ts';
@@ -10,10 +11,11 @@ export type { CarrierEndpoint } from './endpoints.ts';
 export class ConnectorRegistry {
   readonly #connectors = new Map<string, CarrierConnector>();
 
-  constructor(endpoints: CarrierEndpoint[], clock: Clock, protocols: Readonly<Record<string, Protocol>> = PROTOCOLS) {
+  /** `outcomes`: where what each carrier request came to is recorded (svc carriers list shows it). */
+  constructor(endpoints: CarrierEndpoint[], clock: Clock, protocols: Readonly<Record<string, Protocol>> = PROTOCOLS, outcomes?: CarrierOutcomeRecorder) {
     for (const raw of endpoints) {
       const carrier = resolveCarrier(raw);
-      this.#connectors.set(carrier.scac, protocolOf(carrier, protocols).connector(carrier, { clock }));
+      this.#connectors.set(carrier.scac, protocolOf(carrier, protocols).connector(carrier, { clock, outcomes: outcomes?.for(carrier.scac) }));
     }
   }
 

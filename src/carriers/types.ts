@@ -59,3 +59,13 @@ export interface CarrierConnector {
   /** Asks the carrier to push new events for the number; resolves to its subscription id. Optional: polling always works. */
   subscribe?(request: SubscribeRequest): Promise<string>;
 }
+
+/**
+ * What one request to a carrier came to, as `svc carriers list` reports it: an answer read, or
+ * a failure in a few words a user understands (never a body, a header or a secret), with the
+ * carrier's Retry-After when it holds requests back. Times are real time, not the tracking clock.
+ */
+export type RequestOutcome = { at: Date; ok: true } | { at: Date; ok: false; reason: string; heldUntil?: Date };
+
+/** Hears the outcome of each request to one carrier; must not throw nor keep the request waiting. */
+export type RequestOutcomes = (outcome: RequestOutcome) => void;

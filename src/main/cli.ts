@@ -52,9 +52,10 @@ const USAGE = `usage: svc <command>
   keys list [--account <id>]             list API keys, masked
   keys revoke <key-id>                   revoke an API key
   config                                 list the environment variables svc reads, with the values in effect (secrets masked)
-  carriers list                          list the carriers svc knows (SVC_CARRIERS, the sandbox, the carrier
+  carriers list [--json]                 list the carriers svc knows (SVC_CARRIERS, the sandbox, the carrier
                                          catalogue): endpoint, DCSA version, authentication, whether the
-                                         credentials are set, state
+                                         credentials are set, state; with a database, the last successful
+                                         and failed request (and why) and any Retry-After holding it back
   carriers check <SCAC>                  make one authenticated request to the carrier (a token if OAuth2, then
                                          an events query for a made-up container) and say what worked; exit 1 if not
 
@@ -89,6 +90,7 @@ function parseCommandLine(argv: string[]) {
         'password-stdin': { type: 'boolean' },
         enable: { type: 'string', multiple: true },
         disable: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -161,6 +163,7 @@ async function main(argv: string[]): Promise<void> {
   if (values.stdio && command !== 'mcp') throw new UsageError('--stdio is an option of svc mcp');
   if (values['password-stdin'] && !['users create', 'users reset-password'].includes(`${command} ${sub}`)) throw new UsageError('--password-stdin is an option of svc users create and svc users reset-password');
   if ((values.enable || values.disable) && `${command} ${sub}` !== 'accounts features') throw new UsageError('--enable and --disable are options of svc accounts features');
+  if (values.json && `${command} ${sub}` !== 'carriers list') throw new UsageError('--json is an option of svc carriers list');
   const config = loadConfig();
   const out = (s: string): void => void process.stdout.write(s);
 
@@ -177,8 +180,12 @@ async function main(argv: string[]): Promise<void> {
     case 'migrate':
       return withDatabase(config, async () => out('database is up to date\n'));
     case 'carriers list': {
-      const { carrierOverview } = await import('../carriers/overview.ts');
-      return out(table(carrierOverview(config.SVC_CARRIERS ?? [], await sandboxCarriers(config)).map((row) => ({ ...row }))));
+      const [{ carrierOverview, carrierTableRow, withOutcomes }, { readCarrierOutcomes }] = await Promise.all([import('../carriers/overview.ts'), import('./carrier-outcomes.ts')]);
+      const [carriers, read] = await Promise.all([sandboxCarriers(config).then((sandbox) => carrierOverview(config.SVC_CARRIERS ?? [], sandbox)), readCarrierOutcomes(config)]);
+      const rows = 'outcomes' in read ? withOutcomes(carriers, read.outcomes, new Date()) : carriers;
+      const unavailable = 'unavailable' in read ? `request outcomes unavailable: ${read.unavailable}` : undefined;
+      if (values.json) return out(`${JSON.stringify({ carriers: rows, outcomes: unavailable ? { available: false, reason: unavailable } : { available: true } }, null, 2)}\n`);
+      return out(table(rows.map(carrierTableRow)) + (unavailable ? `\n${unavailable}\n` : ''));
     }
     case 'carriers check': {
       if (!arg) throw new UsageError('carriers check needs a SCAC (see svc carriers list)');
@@ -192,7 +199,9 @@ async function main(argv: string[]): Promise<void> {
       }
       const check = protocolOf(found.carrier).check;
       if (!check) throw new CommandError(`${found.carrier.scac}: protocol ${found.carrier.protocol} has no check`);
-      const report = await check(found.carrier, {});
+      const { outcomeRecorder } = await import('./carrier-outcomes.ts');
+      const outcomes = await outcomeRecorder(config);
+      const report = await check(found.carrier, { outcomes: outcomes.recorder?.for(found.carrier.scac) }).finally(() => outcomes.close());
       const label = { ok: 'ok  ', fail: 'FAIL', note: '-   ' } as const;
       out(`${found.carrier.scac}${found.carrier.name ? ` (${found.carrier.name})` : ''}, from ${found.from === 'sandbox' ? 'the sandbox' : 'SVC_CARRIERS'}\n`);
       for (const line of report.lines) out(`${label[line.status]}  ${line.text}\n`);

@@ -5,7 +5,9 @@ import type { Logger } from 'pino';
 import { registerAisMetrics } from '../ais/counters.ts';
 import { AisWorker } from '../ais/worker.ts';
 import { resolveCarrier, sandboxEndpoints } from '../carriers/endpoints.ts';
+import { CarrierOutcomeRecorder } from '../carriers/outcome-recorder.ts';
 import { ConnectorRegistry, type CarrierEndpoint } from '../carriers/registry.ts';
+import { PROTOCOLS } from '../carriers/protocols.ts';
 import { DEFAULT_AIS_PUSH_INTERVAL_MS, NO_DIRT, REALISTIC_DIRT, SANDBOX_SCACS, startSandbox, startSandboxAis } from '../sandbox/index.ts';
 import { aisFeeds, feedLabel, type AisFeedAddress } from '../config/ais-feeds.ts';
 import { appUrl, type Config } from '../config/index.ts';
@@ -156,6 +158,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   let ais: AisWorker | undefined;
   let metricsServer: FastifyInstance | undefined;
   let smtp: SmtpListener | undefined;
+  let outcomes: CarrierOutcomeRecorder | undefined;
   /** Stops whatever has started: requests first, then the workers, then what they use; in order, each named for a stop that hangs. */
   const steps: [string, () => Promise<unknown> | undefined][] = [
     ['the HTTP server', () => app?.close()],
@@ -166,6 +169,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     ['the document worker', () => documents?.stop()],
     ['the extraction processes', () => Promise.resolve(stopExtractionProcesses())],
     ['the AIS worker', () => ais?.stop()],
+    ['the carrier request outcomes', () => outcomes?.settled()],
     ['the sandbox', () => sandbox?.close()],
     ['the rate limiter', () => rateLimiter.close()],
     ['the database connections', () => database.close()],
@@ -206,7 +210,10 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     const feeds = aisFeeds(config, sandbox?.aisPort);
     // Configured endpoints win over the sandbox's for the same SCAC.
     const endpoints = [...(sandbox?.endpoints ?? []).filter((e) => !configured.some((c) => c.scac.toUpperCase() === e.scac)), ...configured];
-    const connectors = new ConnectorRegistry(endpoints, trackingClock);
+    // What each carrier request came to, for svc carriers list: written beside the requests, never before them.
+    const outcomesLog = outageAwareLog(workerLog(logger, 'carrier-outcomes'), database.db);
+    outcomes = new CarrierOutcomeRecorder(database.db, (err) => outcomesLog('a carrier request outcome was not recorded', { err }));
+    const connectors = new ConnectorRegistry(endpoints, trackingClock, PROTOCOLS, outcomes);
     // A carrier configured without the credentials its scheme needs is still asked (some answer
     // public data), but the operator should know before its lookups end data_unavailable.
     for (const { scac, missing } of configured.map(resolveCarrier)) {

@@ -15,8 +15,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 export type PoolLog = (msg: string, fields?: Record<string, unknown>) => void;
 
 /** `log` hears of idle connections lost (once per outage when the database went away). */
-export function createPool(connectionString: string, max = 10, log?: PoolLog): Db {
-  const pool = new pg.Pool({ connectionString, max, application_name: 'svc' });
+export function createPool(connectionString: string, max = 10, log?: PoolLog, options: { connectTimeoutMs?: number } = {}): Db {
+  const pool = new pg.Pool({ connectionString, max, application_name: 'svc', connectionTimeoutMillis: options.connectTimeoutMs });
   // An idle client losing its connection must not crash the process (a pool 'error' without a
   // listener would); the pool replaces the client when it is next needed.
   const report = log && outageAwareLog(log, pool);

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { letUserReach, osUser } from './embedded-access.ts';
-import { adminClient, dataDirPassword, LEGACY_PASSWORD } from './embedded-password.ts';
+import { adminClient, dataDirPassword, LEGACY_PASSWORD, passwordPath } from './embedded-password.ts';
 import { commandLine, isAlive, parentPid } from './process-identity.ts';
 
 export interface EmbeddedDb {
@@ -123,6 +123,22 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
       },
     },
   };
+}
+
+/**
+ * The address of the embedded server another svc process runs in this data folder, or undefined
+ * when none runs: for a command that reads the database only if it is there, and starts nothing.
+ */
+export async function runningEmbeddedUrl(dataDir: string): Promise<string | undefined> {
+  const databaseDir = path.resolve(dataDir, 'pg');
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  if (!existsSync(pidFile) || !existsSync(passwordPath(dataDir))) return undefined;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !isPostgresOn(pid, databaseDir, port)) return undefined;
+  const password = readFileSync(passwordPath(dataDir), 'utf8').trim();
+  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 }
 
 /** As root, the `postgres` OS user must reach the server's binaries and the data folder. */

@@ -1,11 +1,12 @@
 // svc as real child processes, for tests that need the whole program: `svc serve` started and found
 // ready by its banner, stopped with Ctrl-C or killed as a crash would; other commands spawned or run
 // to their end.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { freshDatabase, type TestDatabase } from './database.ts';
 
 const bin = path.resolve(import.meta.dirname, '../../bin/svc.js');
@@ -77,6 +78,20 @@ export function spawnSvc(args: string[], env: Record<string, string>): ChildProc
 export function runSvc(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [bin, ...args], { env: { ...process.env, ...DEFAULTS, ...env }, encoding: 'utf8', timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * Runs an svc command to its end in exactly `env`, without blocking: the test's own servers (a
+ * carrier on loopback) answer it meanwhile. A non-zero exit is an answer here, not an error.
+ */
+export async function runSvcAsync(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], { env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
 }
 
 /**

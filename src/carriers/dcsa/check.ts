@@ -3,17 +3,19 @@
 // errors carry the status and the OAuth2 error code only, answers are never quoted.
 import type { CheckLine, CheckReport } from '../check-report.ts';
 import { endpointOf, type ResolvedCarrier } from '../endpoints.ts';
+import type { RequestOutcomes } from '../types.ts';
 import { carrierAuth, ClientCredentials } from './auth.ts';
 import { DcsaClient } from './client.ts';
 import { CarrierAuthError, DcsaUnreachableError, RateLimitedError } from './errors.ts';
 import type { HttpAnswer } from './http.ts';
 import { readEventPage } from './normalize.ts';
 import { RequestGate } from './request-gate.ts';
+import { requestOutcome } from './request-outcome.ts';
 
 /** A container number no carrier has issued (SVC is no BIC owner code): the answer should be 404 or empty. */
 export const PROBE_REFERENCE = 'SVCU0000000';
 
-export async function checkDcsaCarrier(carrier: ResolvedCarrier, options: { fetch?: typeof fetch } = {}): Promise<CheckReport> {
+export async function checkDcsaCarrier(carrier: ResolvedCarrier, options: { fetch?: typeof fetch; outcomes?: RequestOutcomes } = {}): Promise<CheckReport> {
   const lines: CheckLine[] = [];
   const say = (status: CheckLine['status'], text: string) => void lines.push({ status, text });
   const http = { fetch: options.fetch, timeoutMs: carrier.timeoutMs };
@@ -28,13 +30,15 @@ export async function checkDcsaCarrier(carrier: ResolvedCarrier, options: { fetc
       await auth.token();
       say('ok', `token: ${tokenUrl} gave a bearer token`);
     } catch (error) {
+      // The token is fetched here, before the client's request, to name the step: its failure is the carrier's too.
+      options.outcomes?.(requestOutcome(new Date(), undefined, error, 0));
       say('fail', `token: ${error instanceof CarrierAuthError ? tokenFailure(error) : String(error)}`);
       return { ok: false, lines };
     }
   }
 
   // No waiting on a carrier's Retry-After here: a check says so instead.
-  const client = new DcsaClient({ baseUrl: carrier.baseUrl, eventsUrl: carrier.eventsUrl, version: carrier.version, timeoutMs: carrier.timeoutMs, fetch: options.fetch, auth, gate: new RequestGate({ maxWaitMs: 0 }) });
+  const client = new DcsaClient({ baseUrl: carrier.baseUrl, eventsUrl: carrier.eventsUrl, version: carrier.version, timeoutMs: carrier.timeoutMs, fetch: options.fetch, auth, gate: new RequestGate({ maxWaitMs: 0 }), outcomes: options.outcomes });
   let answer: HttpAnswer;
   try {
     answer = await client.probe({ equipmentReference: PROBE_REFERENCE });

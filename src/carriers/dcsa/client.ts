@@ -3,12 +3,14 @@
 // request gate (its limits) and carries its authentication (auth.ts).
 import { z } from 'zod';
 import type { CarrierEvent, RejectedCarrierEvent } from '../../domain/tracking/carrier-events.ts';
+import type { RequestOutcomes } from '../types.ts';
 import { carrierAuth, type CarrierAuth } from './auth.ts';
 import { UnrecognizedResponseError } from './errors.ts';
 import { exchange, jsonBody, type HttpAnswer, type HttpSettings } from './http.ts';
 import { RequestGate } from './request-gate.ts';
+import { requestOutcome } from './request-outcome.ts';
 import { nextPageUrl } from './next-page.ts';
-import { nothingUsable, readEventPage, type DcsaVersion } from './normalize.ts';
+import { nothingUsable, readEventPage, type DcsaVersion, type EventPage } from './normalize.ts';
 
 export interface DcsaClientOptions {
   /** The carrier's API root; `/v2/events` (2.2) or `/v3/events` (3.0) is appended to its path. */
@@ -31,6 +33,8 @@ export interface DcsaClientOptions {
   fetch?: typeof fetch;
   /** Pages one query may span before it is abandoned as a runaway cursor. Default 50. */
   maxPages?: number;
+  /** Hears what each request came to (svc carriers list shows it). */
+  outcomes?: RequestOutcomes;
 }
 
 export interface DcsaEventFilters {
@@ -59,6 +63,8 @@ export interface DcsaSubscriptionRequest {
   };
 }
 
+type Request = { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string };
+
 const createdSubscription = z.object({ subscriptionID: z.string().trim().min(1) });
 
 /** Answers a request gets again: a refused token (once, after renewing it), a 429 (after its Retry-After). */
@@ -76,6 +82,7 @@ export class DcsaClient {
   readonly #auth: CarrierAuth;
   readonly #gate: RequestGate;
   readonly #maxPages: number;
+  readonly #outcomes: RequestOutcomes | undefined;
 
   constructor(options: DcsaClientOptions) {
     this.version = options.version;
@@ -93,6 +100,7 @@ export class DcsaClient {
     }
     this.#http = { fetch: options.fetch, timeoutMs: options.timeoutMs };
     this.#maxPages = options.maxPages ?? 50;
+    this.#outcomes = options.outcomes;
     this.#headers = {
       accept: 'application/json',
       // 2.2 wants the major version only; 3.0 the full one.
@@ -115,12 +123,11 @@ export class DcsaClient {
     let url: URL | null = first;
     for (let page = 1; url !== null; page++) {
       if (page > this.#maxPages) throw new UnrecognizedResponseError(`still more pages after ${this.#maxPages}; giving up`);
-      const answer = await this.#send(url, { method: 'GET' });
-      received?.(answer);
-      const { events: found, rejected: bad, received: count } = readEventPage(jsonBody(answer), this.version);
+      const { headers, read } = await this.#page(url, received);
+      const { events: found, rejected: bad, received: count } = read;
       events.push(...found);
       unread.push(...bad);
-      const next = nextPageUrl(this.version, answer.headers, url, first);
+      const next = nextPageUrl(this.version, headers, url, first);
       // Some servers keep sending a next link on (or after) the last page: an empty page, or a
       // link to the page just read, ends the walk too.
       url = count === 0 || next?.href === url.href ? null : next;
@@ -130,38 +137,73 @@ export class DcsaClient {
     return events;
   }
 
+  /** One page of events, read. */
+  #page(url: URL, received?: (answer: HttpAnswer) => void): Promise<{ headers: HttpAnswer['headers']; read: EventPage }> {
+    return this.#send(url, { method: 'GET' }, (answer) => {
+      received?.(answer);
+      return { headers: answer.headers, read: readEventPage(jsonBody(answer), this.version) };
+    });
+  }
+
   /**
    * Registers a push subscription in the carrier's own version and returns its id: 2.2's
    * `POST /v2/event-subscriptions`, or 3.0's `POST /v3/event-subscriptions` (optional in 3.0:
    * a carrier without it answers 404 or 501, and polling goes on).
    */
   async subscribe({ callbackUrl, secret, filters }: DcsaSubscriptionRequest): Promise<string> {
-    const answer = await this.#send(this.#subscriptionsEndpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ callbackUrl, secret: secret.toString('base64'), ...(this.version === '2.2' ? filters : filtersV3(filters)) }),
+    const body = JSON.stringify({ callbackUrl, secret: secret.toString('base64'), ...(this.version === '2.2' ? filters : filtersV3(filters)) });
+    return this.#send(this.#subscriptionsEndpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body }, (answer) => {
+      const created = createdSubscription.safeParse(jsonBody(answer));
+      if (!created.success) throw new UnrecognizedResponseError('subscription created but the answer has no subscriptionID');
+      return created.data.subscriptionID;
     });
-    const created = createdSubscription.safeParse(jsonBody(answer));
-    if (!created.success) throw new UnrecognizedResponseError('subscription created but the answer has no subscriptionID');
-    return created.data.subscriptionID;
   }
 
   /** One events query as the carrier answered it, whatever its status: what `svc carriers check` reads. */
-  probe(filters: DcsaEventFilters): Promise<HttpAnswer> {
-    return this.#send(this.#eventsUrl(filters), { method: 'GET' });
+  async probe(filters: DcsaEventFilters): Promise<HttpAnswer> {
+    let answered: HttpAnswer | undefined;
+    try {
+      return await this.#send(this.#eventsUrl(filters), { method: 'GET' }, (answer) => {
+        answered = answer;
+        // Read as a lookup would, so the outcome recorded says whether svc could use the answer.
+        if (answer.status >= 200 && answer.status <= 299) readEventPage(jsonBody(answer), this.version);
+        return answer;
+      });
+    } catch (error) {
+      // An answer that could not be read is still the check's to describe.
+      if (answered) return answered;
+      throw error;
+    }
   }
 
   /**
-   * One request through the gate, with the carrier's authentication. A refused bearer token is
-   * renewed and the request sent once more; a 429 holds the gate for Retry-After and the request
-   * waits its turn again (the gate gives up when that is too long).
+   * One request and the reading of its answer: the one place every request to the carrier goes
+   * through, so its outcome is told here (once per request, whatever its retries).
    */
-  async #send(url: URL, init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }): Promise<HttpAnswer> {
+  async #send<T>(url: URL, init: Request, read: (answer: HttpAnswer) => T): Promise<T> {
+    let status: number | undefined;
+    try {
+      const value = read(await this.#attempts(url, init, (answer) => (status = answer.status)));
+      this.#outcomes?.(requestOutcome(new Date(), status, undefined, this.#gate.heldUntil));
+      return value;
+    } catch (error) {
+      this.#outcomes?.(requestOutcome(new Date(), status, error, this.#gate.heldUntil));
+      throw error;
+    }
+  }
+
+  /**
+   * A request through the gate, with the carrier's authentication. A refused bearer token is
+   * renewed and the request sent once more; a 429 holds the gate for Retry-After and the request
+   * waits its turn again (the gate gives up when that is too long). `heard` hears each answer.
+   */
+  async #attempts(url: URL, init: Request, heard: (answer: HttpAnswer) => void): Promise<HttpAnswer> {
     let renewed = false;
     for (let attempt = 1; ; attempt++) {
       await this.#gate.turn();
       const headers = { ...this.#headers, ...init.headers, ...(await this.#auth.headers()) };
       const answer = await exchange(this.#http, url, { method: init.method, headers, body: init.body });
+      heard(answer);
       if (attempt >= MAX_ATTEMPTS) return answer;
       if (answer.status === 401 && !renewed && this.#auth.renew()) {
         renewed = true;

@@ -28,6 +28,11 @@ export class RequestGate {
     this.#now = options.now ?? Date.now;
   }
 
+  /** When the carrier's Retry-After ends, in milliseconds since the epoch (past or 0 when none holds). */
+  get heldUntil(): number {
+    return this.#heldUntil;
+  }
+
   /** Resolves when the next request may go; throws RateLimitedError when that is too far off. */
   async turn(): Promise<void> {
     const now = this.#now();
