@@ -76,6 +76,9 @@ async function call(name: string, args: Record<string, unknown>, conn = mcp): Pr
     const validate = await validatorFor(name);
     assert.ok(validate(result.structuredContent), `${name} answer matches its output schema: ${JSON.stringify(validate.errors)}\n${JSON.stringify(result.structuredContent).slice(0, 500)}`);
     assert.ok(textOf(result).length > 0, `${name} answers with a text summary`);
+    // A client that forwards only text blocks still gets every id, fee and date.
+    const texts = result.content.filter((c) => c.type === 'text').map((c) => c.text);
+    assert.ok(texts.some((text) => text.startsWith('{') && JSON.stringify(JSON.parse(text)) === JSON.stringify(result.structuredContent)), `${name}: a text block holds the structured content as JSON`);
     validated.add(name);
   }
   return result;
