@@ -6,12 +6,17 @@ import type { Leg } from './journey.ts';
 import { at, toMinute, type DelayMode } from './plan-time.ts';
 import type { Prng } from './prng.ts';
 
-/** The estimate a call updates, named for the move it announces. */
+/**
+ * The estimate a call updates, named for the move it announces as the planner names the actual
+ * one (a feeder leg's moves are feeder_*), except that the departure from the port of lading and
+ * the arrival at the port of discharge keep the names they always had.
+ */
 function estimateName(code: 'ARRI' | 'DEPA', leg: Leg, legs: readonly Leg[]): string {
   const lastSea = legs.filter((l) => l.mode !== 'RAIL').at(-1);
+  const hop = leg.kind === 'feeder' ? 'feeder' : 'transshipment';
   if (leg.mode === 'RAIL') return code === 'ARRI' ? 'container.transport.estimated.arrived_at_inland_destination' : 'container.transport.estimated.rail_departed';
-  if (code === 'ARRI') return leg === lastSea ? 'shipment.estimated.arrival' : 'container.transport.estimated.transshipment_arrived';
-  return leg.index === 0 ? 'container.transport.estimated.vessel_departed' : 'container.transport.estimated.transshipment_departed';
+  if (code === 'ARRI') return leg === lastSea ? 'shipment.estimated.arrival' : `container.transport.estimated.${hop}_arrived`;
+  return leg.index === 0 ? 'container.transport.estimated.vessel_departed' : `container.transport.estimated.${hop}_departed`;
 }
 
 /**
