@@ -55,8 +55,13 @@ function start(root) {
     if (source.readyState === EventSource.CLOSED) state('closed');
     else state('connecting');
   });
-  // A page left for another keeps no stream open on the server.
+  // A page left for another keeps no stream open on the server, and starts no refetch once leaving.
+  let leaving = false;
   window.addEventListener('pagehide', () => source.close());
+  window.addEventListener('beforeunload', () => {
+    leaving = true;
+    clearTimeout(timer);
+  });
 
   function schedule() {
     clearTimeout(timer);
@@ -64,6 +69,7 @@ function start(root) {
   }
 
   async function refresh() {
+    if (leaving) return;
     if (running) {
       again = true;
       return;
