@@ -3,12 +3,12 @@
 // requests page shows the request become a shipment without a reload, driven by the tracking
 // worker on the test's clock.
 import assert from 'node:assert/strict';
-import { get, type IncomingMessage } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { browserSkipReason, launchChromium, openPage, type WatchedPage } from './support/browser.ts';
+import { cookieOf, openStream, readUntil } from './support/live-stream.ts';
 import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
-import { signInWithForm, webMount, withWebUsers, type WebClient } from './support/web.ts';
+import { signInWithForm, webMount, withWebUsers } from './support/web.ts';
 
 const skip = browserSkipReason();
 
@@ -160,28 +160,3 @@ describe('live updates', () => {
     return res.body.data.id;
   }
 });
-
-function cookieOf(client: WebClient): string {
-  return [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-}
-
-/**
- * An event stream over node:http: destroying it closes its socket at once (an aborted fetch
- * left a connection that held the server's close for a minute).
- */
-function openStream(url: string, cookie: string): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => get(url, { headers: { cookie, accept: 'text/event-stream' } }, resolve).on('error', reject));
-}
-
-/** Reads the event stream until `needle` has come (the test's own timeout bounds the wait). */
-async function readUntil(res: IncomingMessage, needle: string): Promise<string> {
-  res.setEncoding('utf8');
-  let text = '';
-  for await (const chunk of res) {
-    text += chunk;
-    if (text.includes(needle)) break;
-  }
-  // Up to the end of the message that carries it.
-  const end = text.indexOf('\n\n', text.indexOf(needle));
-  return end < 0 ? text : text.slice(0, end + 2);
-}

@@ -118,6 +118,29 @@ export async function latestPositionOfImo(db: Queryable, imo: string, at: Date):
   return rows[0] ?? null;
 }
 
+/**
+ * For each vessel the account's shipment names (in its transport events or as its vessel at the
+ * port of discharge), the time of its newest position at or before `at`: "imo@time" joined by
+ * commas, or '' when there are none. Open pages compare it to hear of new positions; it is only a
+ * signal (a vessel named but not drawn costs a needless redraw), the map itself says what is drawn.
+ */
+export async function newestPositionsOfShipment(db: Queryable, accountId: string, shipmentId: string, at: Date): Promise<string> {
+  const { rows } = await db.query<{ newest: string | null }>(
+    `WITH named AS (
+       -- Through containers (indexed by shipment), then each box's events (indexed by container).
+       SELECT e.vessel_imo AS imo FROM containers c JOIN transport_events e ON e.container_id = c.id
+        WHERE c.account_id = $1 AND c.shipment_id = $2 AND e.vessel_imo IS NOT NULL
+       UNION
+       SELECT state->>'pod_vessel_imo' FROM shipments WHERE account_id = $1 AND id = $2 AND state->>'pod_vessel_imo' IS NOT NULL
+     )
+     SELECT string_agg(n.imo || '@' || p.at::text, ',' ORDER BY n.imo) AS newest
+       FROM named n
+       CROSS JOIN LATERAL (SELECT at FROM vessel_positions WHERE mmsi = ${mmsiOfImoSql('n.imo')} AND at <= $3 ORDER BY at DESC LIMIT 1) AS p`,
+    [accountId, shipmentId, at],
+  );
+  return rows[0]?.newest ?? '';
+}
+
 /** The vessels the AIS ingester stores positions of, and what is already known of their MMSIs. */
 export interface AisMatchData {
   /** IMO numbers of the reference vessels and of vessels carriers named lately, as written there. */

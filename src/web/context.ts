@@ -22,6 +22,8 @@ export interface WebOptions {
   clientFor(accountId: string): SvcClient;
   /** The process's live events hub (GET /live); without one, pages do not update themselves. */
   live?: LiveEventsHub;
+  /** How often an open shipment page's stream looks for new vessel positions (tests ask often). */
+  vesselPositionsEveryMs?: number;
 }
 
 declare module 'fastify' {

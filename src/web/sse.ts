@@ -12,6 +12,19 @@ export interface LiveStreamOptions {
   heartbeatMs?: number;
   /** How long the browser waits before reconnecting a dropped stream (the `retry:` field). */
   retryMs?: number;
+  /** Something the stream asks about now and then, as it changes without a domain event (see LiveWatch). */
+  watch?: LiveWatch;
+}
+
+/**
+ * A change the live channel does not carry (a vessel's new position): `probe` is asked every
+ * `everyMs`, and each time its answer differs from the one before, `change` is sent. The first
+ * answer is where the stream starts from: the page was just rendered with it.
+ */
+export interface LiveWatch {
+  everyMs: number;
+  probe: () => Promise<string>;
+  change: Pick<LiveChange, 'event' | 'shipmentId' | 'containerId' | 'trackingRequestId'>;
 }
 
 const HEARTBEAT_MS = 20_000;
@@ -36,7 +49,7 @@ export function endLiveStreamsOnClose(app: FastifyInstance): void {
 }
 
 /** The SSE data of a change: what changed and where, without the account (the stream is the account's own). */
-function changeData(change: LiveChange): string {
+function changeData(change: LiveWatch['change']): string {
   return JSON.stringify({ event: change.event, shipment_id: change.shipmentId, container_id: change.containerId, tracking_request_id: change.trackingRequestId });
 }
 
@@ -75,6 +88,7 @@ export function streamLiveEvents(req: FastifyRequest, reply: FastifyReply, hub: 
   }
   const heartbeat = setInterval(() => write(': heartbeat\n\n'), options.heartbeatMs ?? HEARTBEAT_MS);
   heartbeat.unref();
+  const stopWatching = options.watch ? watch(options.watch, () => open, (change) => write(`event: change\ndata: ${changeData(change)}\n\n`)) : () => {};
 
   let streams = openStreams.get(server);
   if (!streams) openStreams.set(server, (streams = new Set()));
@@ -84,6 +98,7 @@ export function streamLiveEvents(req: FastifyRequest, reply: FastifyReply, hub: 
     if (!open) return;
     open = false;
     clearInterval(heartbeat);
+    stopWatching();
     unsubscribe();
     registry.delete(end);
   };
@@ -99,4 +114,28 @@ export function streamLiveEvents(req: FastifyRequest, reply: FastifyReply, hub: 
   res.on('error', cleanUp);
   // A client that left before the stream was set up has no 'close' still to come.
   if (res.destroyed) cleanUp();
+}
+
+/**
+ * Asks `w.probe` every `w.everyMs` while `isOpen()`, one question at a time (a slow database makes
+ * the stream ask less often, never pile up), and sends `w.change` when the answer moves. A failed
+ * question is asked again next time: the page keeps what it shows meanwhile.
+ */
+function watch(w: LiveWatch, isOpen: () => boolean, send: (change: LiveWatch['change']) => void): () => void {
+  let last: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const ask = async () => {
+    try {
+      const now = await w.probe();
+      if (last !== undefined && now !== last && isOpen()) send(w.change);
+      last = now;
+    } catch {
+      // Asked again at the next turn.
+    }
+    if (!isOpen()) return;
+    timer = setTimeout(() => void ask(), w.everyMs);
+    timer.unref();
+  };
+  void ask();
+  return () => clearTimeout(timer);
 }

@@ -79,7 +79,12 @@ export async function openPage(browser: Browser, testName: string, viewport = { 
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) navigations++;
   });
-  page.on('request', (r) => madeOn.set(r, navigations));
+  page.on('request', (r) => {
+    // Counted from the moment the page is being left, too: what the old page had under way (a
+    // live page's refetch) may be aborted before the new page is committed.
+    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) navigations++;
+    madeOn.set(r, navigations);
+  });
   page.on('requestfailed', (r) => {
     const aborted = r.failure()?.errorText === 'net::ERR_ABORTED';
     // A live page's event stream (live.js, GET /live) never ends by itself: leaving the page aborts it.

@@ -4,6 +4,7 @@ import type { Page as BrowserPage } from 'playwright-core';
 import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 import { mountWeb, pageNotFound } from '../../src/main/web.ts';
 import type { LiveEventsHub } from '../../src/services/live-events.ts';
+import type { WebOptions } from '../../src/web/context.ts';
 import { createUser } from '../../src/services/users.ts';
 
 export interface WebTestApp extends TestApp {
@@ -31,10 +32,10 @@ export async function startWebTestApp(options: TestAppOptions & { appUrl?: strin
  * The web app for a test app another helper starts (startTrackingHarness's `beforeListen`);
  * `mounted.live` is its live events hub once the app is up, for tests to wait until it listens.
  */
-export function webMount(appUrl?: string) {
+export function webMount(appUrl?: string, options: Pick<WebOptions, 'vesselPositionsEveryMs'> = {}) {
   const mounted: { live?: LiveEventsHub } = {};
   const beforeListen: NonNullable<TestAppOptions['beforeListen']> = async (fastify, _baseUrl, services) => {
-    mounted.live = (await mountWeb(fastify, { ...services, appUrl })).live;
+    mounted.live = (await mountWeb(fastify, { ...services, ...options, appUrl })).live;
   };
   return { beforeListen, mounted };
 }

@@ -6,11 +6,13 @@
 // one truth and the script copies no rule. EventSource reconnects by itself (after the server's
 // `retry:`); `resync` (changes may have been missed while the server was not listening) refetches once.
 //
-// Scopes: `shipment:<id>` and `container:<id>` follow that record; `tracking-requests` follows
-// tracking requests (and the shipments they become); anything else follows every change.
+// Scopes: `shipment:<id>` and `container:<id>` follow that record (a shipment's stream also says
+// when one of its vessels has a new position); `shipments` follows every shipment; `tracking-requests`
+// follows tracking requests (and the shipments they become); anything else follows every change.
 // The root's `data-live-state` (connecting, open, updating, updated, closed) lets tests and styles
-// follow along; after a swap the root fires `live:updated` (detail: the changes) for the parts
-// outside the regions.
+// follow along; after each refetch the root fires `live:updated` (detail: the changes, and how many
+// regions were swapped) for the parts outside the regions, such as the route map, which draws
+// itself from its own data (a vessel's move changes no region).
 
 const STREAM_URL = '/live';
 /** Changes often come in bursts (a shipment and its containers): one refetch for a burst. */
@@ -20,7 +22,8 @@ const root = document.querySelector('[data-live]');
 if (root && 'EventSource' in window && 'DOMParser' in window) start(root);
 
 function start(root) {
-  const concerns = scopeFilter(root.dataset.live ?? '');
+  const scope = root.dataset.live ?? '';
+  const concerns = scopeFilter(scope);
   const announcer = makeAnnouncer();
   let pending = [];
   let timer;
@@ -30,7 +33,7 @@ function start(root) {
   const state = (s) => root.setAttribute('data-live-state', s);
   state('connecting');
 
-  const source = new EventSource(STREAM_URL);
+  const source = new EventSource(streamUrl(scope));
   source.addEventListener('open', () => state('open'));
   source.addEventListener('change', (e) => {
     let change;
@@ -52,8 +55,13 @@ function start(root) {
     if (source.readyState === EventSource.CLOSED) state('closed');
     else state('connecting');
   });
-  // A page left for another keeps no stream open on the server.
+  // A page left for another keeps no stream open on the server, and starts no refetch once leaving.
+  let leaving = false;
   window.addEventListener('pagehide', () => source.close());
+  window.addEventListener('beforeunload', () => {
+    leaving = true;
+    clearTimeout(timer);
+  });
 
   function schedule() {
     clearTimeout(timer);
@@ -61,6 +69,7 @@ function start(root) {
   }
 
   async function refresh() {
+    if (leaving) return;
     if (running) {
       again = true;
       return;
@@ -79,11 +88,9 @@ function start(root) {
       }
       const fresh = new DOMParser().parseFromString(await res.text(), 'text/html');
       const swapped = swapRegions(document, fresh);
-      if (swapped > 0) {
-        announcer(describe(changes));
-        // For what lives outside the regions (the route map listens and refreshes itself).
-        root.dispatchEvent(new CustomEvent('live:updated', { bubbles: true, detail: { changes } }));
-      }
+      if (swapped > 0) announcer(describe(changes));
+      // For what lives outside the regions (the route map listens and redraws itself in place).
+      root.dispatchEvent(new CustomEvent('live:updated', { bubbles: true, detail: { changes, swapped } }));
       state('updated');
     } catch {
       // A failed refetch is retried with the next change; the stream itself reconnects alone.
@@ -98,11 +105,18 @@ function start(root) {
   }
 }
 
+/** A shipment page's stream also watches the shipment's vessels (GET /live?shipment=…). */
+function streamUrl(scope) {
+  const [kind, id] = scope.split(':');
+  return kind === 'shipment' && id ? `${STREAM_URL}?shipment=${encodeURIComponent(id)}` : STREAM_URL;
+}
+
 /** Which changes a page of this scope shows. */
 function scopeFilter(scope) {
   const [kind, id] = scope.split(':');
   if (kind === 'shipment' && id) return (c) => c.shipment_id === id;
   if (kind === 'container' && id) return (c) => c.container_id === id;
+  if (kind === 'shipments') return (c) => Boolean(c.shipment_id);
   if (kind === 'tracking-requests') return (c) => Boolean(c.tracking_request_id) || String(c.event).startsWith('tracking_request.');
   return () => true;
 }

@@ -92,6 +92,11 @@ function popupBody(title, rows) {
   return box;
 }
 
+/** Sets `data-*` attributes from the values given, leaving out the missing ones. */
+function setData(element, values) {
+  for (const [name, value] of Object.entries(values)) if (value !== null && value !== undefined) element.dataset[name] = String(value);
+}
+
 function portMarker(feature) {
   const p = feature.properties;
   const zone = p.time_zone;
@@ -106,6 +111,8 @@ function portMarker(feature) {
   button.className = `route-map-port route-map-port--${p.label === 'POL' || p.label === 'POD' ? 'end' : 'via'}${planned ? ' route-map-port--planned' : ''}`;
   button.setAttribute('aria-label', `${p.label}: ${place}${planned ? ' (planned)' : ''}`);
   button.textContent = p.label;
+  // The times drawn, for tests and scripts (the popup shows them in the port's zone).
+  setData(button, { label: p.label, locationId: p.location_id, arrivedAt: p.inbound_ata_at, expectedAt: p.inbound_eta_at, departedAt: p.outbound_atd_at, departureAt: p.outbound_etd_at });
   const rows = [...(planned ? [['Status', 'Planned call']] : []), arrival, departure, ['Time zone', zone]];
   const popup = new maplibregl.Popup({ offset: 12, closeButton: true }).setDOMContent(popupBody(`${p.label} · ${place}`, rows));
   return new maplibregl.Marker({ element: button }).setLngLat(feature.geometry.coordinates).setPopup(popup);
@@ -116,6 +123,9 @@ function vesselMarker(feature) {
   const el = document.createElement('button');
   el.type = 'button';
   el.className = 'route-map-vessel';
+  // Where and when the marker stands, for tests and scripts: it moves as new positions arrive.
+  const [lon, lat] = feature.geometry.coordinates;
+  setData(el, { imo: p.vessel_imo, lon, lat, at: p.vessel_location_timestamp });
   el.setAttribute('aria-label', `Vessel ${p.vessel_name}, position of ${localTime(p.vessel_location_timestamp, 'UTC')}`);
   const speed = p.vessel_location_speed === null ? null : `${p.vessel_location_speed.toFixed(1)} kn`;
   const popup = new maplibregl.Popup({ offset: 14 }).setDOMContent(
@@ -250,6 +260,11 @@ export function autoInit(root = document) {
 
 if (typeof document !== 'undefined') {
   autoInit();
+  // A live page (live.js) says when what it shows has changed: each map redraws its route in
+  // place (vessel, sailed line, ports' times), keeping the user's view.
+  document.addEventListener('live:updated', () => {
+    for (const el of document.querySelectorAll('[data-route-map]')) byElement.get(el)?.refresh();
+  });
   // A select button names its map by id in data-route-map-target, else the page's first map.
   document.addEventListener('click', (event) => {
     const button = event.target instanceof Element ? event.target.closest('[data-route-map-select]') : null;

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../../sdk/src/errors.ts';
 import type { Container, Shipment } from '../../../sdk/src/types.ts';
 import { CONTAINER_STATUSES } from '../../domain/tracking/types.ts';
+import { assetUrl } from '../assets.ts';
 import type { WebOptions } from '../context.ts';
 import { badgeClass, containerStatusTone, containerStatusWords, localDateTime, relativeTime, utcTitle } from '../format.ts';
 import { Alert, Layout } from '../layout.tsx';
@@ -54,7 +55,7 @@ export function shipmentsRoutes(web: FastifyInstance, options: WebOptions): void
 function ShipmentsPage({ req, view, problems, listing, now }: { req: FastifyRequest; view: ShipmentsView; problems: Record<string, string>; listing?: Listing; now: Date }) {
   const lastPage = listing ? Math.max(1, Math.ceil(listing.total / PAGE_SIZE)) : 1;
   return (
-    <Layout req={req} title="Shipments" section="shipments" styles={['/assets/shipments.css']}>
+    <Layout req={req} title="Shipments" section="shipments" styles={['/assets/shipments.css']} scripts={[assetUrl('live.js')]}>
       <div class="list-head">
         <h1>Shipments</h1>
         <a class="button secondary" href="/track">
@@ -62,32 +63,35 @@ function ShipmentsPage({ req, view, problems, listing, now }: { req: FastifyRequ
         </a>
       </div>
       <Filters view={view} problems={problems} />
-      {!listing ? (
-        <Alert message="Some of the search could not be read: see the fields marked above." />
-      ) : listing.total === 0 ? (
-        <Empty view={view} />
-      ) : listing.items.length === 0 ? (
-        <p class="card">
-          Page {view.page} is past the end: there {listing.total === 1 ? 'is 1 shipment' : `are ${count(listing.total)} shipments`}.{' '}
-          <a href={viewHref(view, { page: lastPage })}>Go to the last page</a>.
-        </p>
-      ) : (
-        <>
-          <p class="muted" role="status">
-            {count(listing.total)}
-            {listing.totalIsLowerBound && '+'} {listing.total === 1 ? 'shipment' : 'shipments'}
-            {lastPage > 1 && `, page ${view.page} of ${lastPage}${listing.totalIsLowerBound ? '+' : ''}`}
-            {isNarrowed(view) && (
-              <>
-                {' '}
-                matching your search · <a href="/shipments">Clear</a>
-              </>
-            )}
+      {/* live.js refetches this URL when a shipment changes and swaps the list in: statuses, ETAs and checks stay current. */}
+      <div data-live="shipments" data-live-region="shipments-list">
+        {!listing ? (
+          <Alert message="Some of the search could not be read: see the fields marked above." />
+        ) : listing.total === 0 ? (
+          <Empty view={view} />
+        ) : listing.items.length === 0 ? (
+          <p class="card">
+            Page {view.page} is past the end: there {listing.total === 1 ? 'is 1 shipment' : `are ${count(listing.total)} shipments`}.{' '}
+            <a href={viewHref(view, { page: lastPage })}>Go to the last page</a>.
           </p>
-          <ShipmentsTable view={view} items={listing.items} now={now} />
-          <Pagination view={view} lastPage={lastPage} />
-        </>
-      )}
+        ) : (
+          <>
+            <p class="muted" role="status">
+              {count(listing.total)}
+              {listing.totalIsLowerBound && '+'} {listing.total === 1 ? 'shipment' : 'shipments'}
+              {lastPage > 1 && `, page ${view.page} of ${lastPage}${listing.totalIsLowerBound ? '+' : ''}`}
+              {isNarrowed(view) && (
+                <>
+                  {' '}
+                  matching your search · <a href="/shipments">Clear</a>
+                </>
+              )}
+            </p>
+            <ShipmentsTable view={view} items={listing.items} now={now} />
+            <Pagination view={view} lastPage={lastPage} />
+          </>
+        )}
+      </div>
     </Layout>
   );
 }
