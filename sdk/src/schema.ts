@@ -3694,7 +3694,7 @@ export interface operations {
                                         /** @description UN/LOCODE */
                                         locode: string | null;
                                         name: string | null;
-                                        /** @description IANA time zone of the place, e.g. America/Los_Angeles */
+                                        /** @description IANA time zone of the place, e.g. America/Chicago */
                                         timezone: string | null;
                                         /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
                                         terminal_code: string | null;
@@ -3712,7 +3712,7 @@ export interface operations {
                                         /** @description UN/LOCODE */
                                         locode: string | null;
                                         name: string | null;
-                                        /** @description IANA time zone of the place, e.g. America/Los_Angeles */
+                                        /** @description IANA time zone of the place, e.g. America/Chicago */
                                         timezone: string | null;
                                         /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
                                         terminal_code: string | null;
@@ -3730,7 +3730,7 @@ export interface operations {
                                             /** @description UN/LOCODE */
                                             locode: string | null;
                                             name: string | null;
-                                            /** @description IANA time zone of the place, e.g. America/Los_Angeles */
+                                            /** @description IANA time zone of the place, e.g. America/Chicago */
                                             timezone: string | null;
                                             /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
                                             terminal_code: string | null;
@@ -3756,7 +3756,7 @@ export interface operations {
                                         last_free_day: {
                                             /** @description Calendar day at the place, YYYY-MM-DD */
                                             date: string;
-                                            /** @description IANA time zone of the place, e.g. America/Los_Angeles */
+                                            /** @description IANA time zone of the place, e.g. America/Chicago */
                                             timezone: string | null;
                                             /**
                                              * @description rail: import_deadlines.pickup_lfd_rail; terminal: import_deadlines.pickup_lfd_terminal
@@ -4085,7 +4085,7 @@ export interface operations {
                                         /** @description UN/LOCODE */
                                         locode: string | null;
                                         name: string | null;
-                                        /** @description IANA time zone of the place, e.g. America/Los_Angeles */
+                                        /** @description IANA time zone of the place, e.g. America/Chicago */
                                         timezone: string | null;
                                         /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
                                         terminal_code: string | null;
@@ -4103,7 +4103,7 @@ export interface operations {
                                         /** @description UN/LOCODE */
                                         locode: string | null;
                                         name: string | null;
-                                        /** @description IANA time zone of the place, e.g. America/Los_Angeles */
+                                        /** @description IANA time zone of the place, e.g. America/Chicago */
                                         timezone: string | null;
                                         /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
                                         terminal_code: string | null;
@@ -4121,7 +4121,7 @@ export interface operations {
                                             /** @description UN/LOCODE */
                                             locode: string | null;
                                             name: string | null;
-                                            /** @description IANA time zone of the place, e.g. America/Los_Angeles */
+                                            /** @description IANA time zone of the place, e.g. America/Chicago */
                                             timezone: string | null;
                                             /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
                                             terminal_code: string | null;
@@ -4147,7 +4147,7 @@ export interface operations {
                                         last_free_day: {
                                             /** @description Calendar day at the place, YYYY-MM-DD */
                                             date: string;
-                                            /** @description IANA time zone of the place, e.g. America/Los_Angeles */
+                                            /** @description IANA time zone of the place, e.g. America/Chicago */
                                             timezone: string | null;
                                             /**
                                              * @description rail: import_deadlines.pickup_lfd_rail; terminal: import_deadlines.pickup_lfd_terminal
@@ -4476,7 +4476,7 @@ export interface operations {
                                         /** @description UN/LOCODE */
                                         locode: string | null;
                                         name: string | null;
-                                        /** @description IANA time zone of the place, e.g. America/Los_Angeles */
+                                        /** @description IANA time zone of the place, e.g. America/Chicago */
                                         timezone: string | null;
                                         /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
                                         terminal_code: string | null;
@@ -4494,7 +4494,7 @@ export interface operations {
                                         /** @description UN/LOCODE */
                                         locode: string | null;
                                         name: string | null;
-                                        /** @description IANA time zone of the place, e.g. America/Los_Angeles */
+                                        /** @description IANA time zone of the place, e.g. America/Chicago */
                                         timezone: string | null;
                                         /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
                                         terminal_code: string | null;
@@ -4512,7 +4512,7 @@ export interface operations {
                                             /** @description UN/LOCODE */
                                             locode: string | null;
                                             name: string | null;
-                                            /** @description IANA time zone of the place, e.g. America/Los_Angeles */
+                                            /** @description IANA time zone of the place, e.g. America/Chicago */
                                             timezone: string | null;
                                             /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
                                             terminal_code: string | null;
@@ -4538,7 +4538,7 @@ export interface operations {
                                         last_free_day: {
                                             /** @description Calendar day at the place, YYYY-MM-DD */
                                             date: string;
-                                            /** @description IANA time zone of the place, e.g. America/Los_Angeles */
+                                            /** @description IANA time zone of the place, e.g. America/Chicago */
                                             timezone: string | null;
                                             /**
                                              * @description rail: import_deadlines.pickup_lfd_rail; terminal: import_deadlines.pickup_lfd_terminal

@@ -1,6 +1,6 @@
 // The OpenAPI schemas of a container resource and of the raw events its carrier sent.
 import { containerDataQualitySchema, rejectionKind } from './data-quality-schema.ts';
-import { situationSchema } from './situation-schema.ts';
+import { situationSchema } from '../../domain/tracking/situation-schema.ts';
 import { z } from 'zod';
 import { CONTAINER_STATUSES } from '../../domain/tracking/types.ts';
 import { customFieldsRelationship, dataFreshnessSchema, instant, resourceSchema, timezone, toManySchema, toOneSchema } from '../openapi-schemas.ts';

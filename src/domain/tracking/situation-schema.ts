@@ -1,7 +1,10 @@
-// The OpenAPI schema of a container's situation attribute (src/domain/tracking/situation.ts).
+// The schema of a container's situation (situation.ts): the REST attribute's OpenAPI schema and
+// the MCP tools' output schema are this one.
 import { z } from 'zod';
-import { AVAILABILITIES, PLACE_ROLES, SITUATION_KINDS, WAITING_FOR } from '../../domain/tracking/situation.ts';
-import { instant, timezone } from '../openapi-schemas.ts';
+import { AVAILABILITIES, PLACE_ROLES, SITUATION_KINDS, WAITING_FOR } from './situation.ts';
+
+const instant = z.string().nullable();
+const timezone = z.string().nullable().describe('IANA time zone of the place, e.g. America/Chicago');
 
 const place = z
   .object({
