@@ -6,6 +6,7 @@ import type { Io } from './io.ts';
 import { ClientUsageError, type FilterName } from './options.ts';
 import { table } from './table.ts';
 import { milestone, when, words } from './words.ts';
+import { lastFreeDayText, situationText } from '../domain/tracking/situation-text.ts';
 
 type Query = Record<string, string | number>;
 type Row = Record<string, unknown>;
@@ -33,8 +34,17 @@ function latestEvent(events: Row[]): Row | undefined {
   return [...events].sort((a, b) => key(a).localeCompare(key(b))).at(-1);
 }
 
-const holds = (c: Container) => (c.holds_at_pod_terminal.length ? c.holds_at_pod_terminal.map((h) => `${h.name} (${h.status})`).join(', ') : 'none');
-const availability = (c: Container) => (!c.availability_known ? 'unknown' : c.available_for_pickup ? 'available for pickup' : 'not available');
+// Holds, availability and last free day are the situation's: those at the place the box is picked up.
+const holds = (c: Container) => {
+  const list = c.situation.pickup?.holds ?? [];
+  return list.length ? list.map((h) => `${h.name} (${h.status})`).join(', ') : 'none';
+};
+const availability = (c: Container) => {
+  const pickup = c.situation.pickup;
+  if (!pickup) return 'picked up';
+  return pickup.availability === 'available' ? 'available for pickup' : pickup.availability === 'not_available' ? 'not available' : 'unknown';
+};
+const lastFreeDay = (c: Container) => lastFreeDayText(c.situation.pickup?.last_free_day ?? null) ?? '-';
 
 // The SDK's query types name the filters of the OpenAPI document it was generated from; the CLI
 // passes filters through by name, so one svc has (filter[status] on containers…) reaches it as is.
@@ -43,7 +53,7 @@ const containers: ResourceCommands<Container> = {
   listInclude: 'shipment',
   list: (client, query) => client.containers.list(query),
   iterate: (client, query) => client.containers.iterate(query),
-  row: (c) => ({ id: c.id, number: c.number, status: c.current_status, bill_of_lading: related(c.shipment)?.bill_of_lading_number, lfd: c.pickup_lfd, available: availability(c), holds: c.holds_at_pod_terminal.length }),
+  row: (c) => ({ id: c.id, number: c.number, status: c.current_status, bill_of_lading: related(c.shipment)?.bill_of_lading_number, location: situationText(c.situation), lfd: c.situation.pickup?.last_free_day?.date ?? null, available: availability(c), holds: c.situation.pickup?.holds.length ?? 0 }),
   get: (client, id) => client.containers.get(id, { include: ['shipment', 'transport_events'] }),
   fields: (c) => {
     const last = latestEvent(relatedList(c.transport_events));
@@ -52,9 +62,10 @@ const containers: ResourceCommands<Container> = {
       ['container', c.number],
       ['id', c.id],
       ['status', words(c.current_status)],
+      ['location', situationText(c.situation)],
       ['shipment', shipment?.bill_of_lading_number ? `B/L ${shipment.bill_of_lading_number} (${shipment.id})` : (shipment?.id as string | undefined) ?? '-'],
       ['holds', holds(c)],
-      ['last free day', when(c.pickup_lfd)],
+      ['last free day', lastFreeDay(c)],
       ['availability', availability(c)],
       ['last event', last ? lastEventText(last as TransportEvent) : 'none yet'],
     ];
