@@ -5,7 +5,9 @@
 //
 // A canal passage is not a situation here: carriers publish no canal events, and the vessel
 // positions AIS gives are not part of the container's state, so a box in a canal is on_vessel.
-import type { MilestoneName, ContainerState, IsoInstant, ShipmentState, TerminalFee, TerminalHold } from './types.ts';
+import type { ContainerState, IsoInstant, LastMove, ShipmentState, TerminalFee, TerminalHold } from './types.ts';
+
+export type { LastMove } from './types.ts';
 
 export const SITUATION_KINDS = [
   'awaiting_empty_out',
@@ -75,15 +77,6 @@ export interface ContainerSituation {
   since: IsoInstant | null;
   waiting_for: WaitingFor | null;
   pickup: SituationPickup | null;
-}
-
-/** The last ocean or rail move of the container, as its milestones give it. */
-export interface LastMove {
-  name: MilestoneName;
-  locode: string | null;
-  occurred_at: IsoInstant;
-  vessel: { name: string | null; imo: string | null } | null;
-  voyage_number: string | null;
 }
 
 export interface PlaceFacts {

@@ -4,7 +4,6 @@
 // State is JSON-safe on purpose: it is stored as JSON and handed back as-is on the next diff, so
 // instants are ISO 8601 text in UTC rather than Date objects that would not survive the round trip.
 import type { TerminalStatus } from './carrier-events.ts';
-import type { LastMove } from './situation.ts';
 
 /** An instant in UTC as ISO 8601 text, e.g. "2026-03-01T14:05:00Z". */
 export type IsoInstant = string;
@@ -149,6 +148,15 @@ export type MilestoneName =
   | 'empty_in';
 
 export type TransportEventName = `container.transport.${MilestoneName}` | 'container.transport.estimated.arrived_at_inland_destination';
+
+/** The last ocean or rail move of the container, as its milestones give it. */
+export interface LastMove {
+  name: MilestoneName;
+  locode: string | null;
+  occurred_at: IsoInstant;
+  vessel: { name: string | null; imo: string | null } | null;
+  voyage_number: string | null;
+}
 
 export interface VesselRef {
   imo: string | null;
