@@ -131,7 +131,7 @@ test('list prints a table of the first page and says how many more there are; --
 
   const containers = ok(await svc('containers', 'list', '--all', '--page-size', '2')).stdout;
   assert.equal(containers.trim().split('\n').length, 4, containers);
-  assert.match(containers, /^id +number +status +bill_of_lading +lfd +available +holds\n/);
+  assert.match(containers, /^id +number +status +bill_of_lading +location +lfd +available +holds\n/);
   assert.match(containers, /SBXU\d{7} +new +TEST-TR-SUCCEEDED/);
 });
 

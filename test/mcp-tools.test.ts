@@ -385,7 +385,7 @@ test('prompts: track-shipment (with SCAC completion), check-demurrage and analyz
   assert.match(trackText, /get_container/);
 
   const demurrage = await mcp.client.getPrompt({ name: 'check-demurrage', arguments: { container_id: containerId } });
-  assert.match((demurrage.messages[0].content as { text: string }).text, /holds[\s\S]*pickupLfd/);
+  assert.match((demurrage.messages[0].content as { text: string }).text, /holds[\s\S]*last_free_day/);
   const embedded = demurrage.messages[1].content as { type: string; resource: { uri: string; mimeType: string; text: string } };
   assert.equal(embedded.type, 'resource');
   assert.equal(embedded.resource.uri, `svc://container/${containerId}`);

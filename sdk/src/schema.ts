@@ -3602,7 +3602,7 @@ export interface operations {
                                 equipment_length: number | null;
                                 equipment_height: ("standard" | "high_cube") | null;
                                 weight_in_lbs: number | null;
-                                /** @description The terminal's last free day, as the instant it begins there (local midnight) */
+                                /** @description The last free day where the container is picked up (the inland ramp for a rail move), as the instant it begins there (local midnight) */
                                 pickup_lfd: string | null;
                                 pickup_appointment_at: string | null;
                                 /** @description Whether a terminal reports this container, so available_for_pickup means something */
@@ -3659,10 +3659,10 @@ export interface operations {
                                 }[];
                                 /** @description Last free days by who sets them */
                                 import_deadlines: {
-                                    /** @description Same as pickup_lfd */
+                                    /** @description The port terminal's last free day, as the instant it begins there (pod_timezone) */
                                     pickup_lfd_terminal: string | null;
-                                    /** @description Not reported yet, always null */
-                                    pickup_lfd_rail: null;
+                                    /** @description The inland ramp's last free day, as the instant it begins there (final_destination_timezone) */
+                                    pickup_lfd_rail: string | null;
                                     /** @description Not reported yet, always null */
                                     pickup_lfd_line: null;
                                 };
@@ -3680,6 +3680,93 @@ export interface operations {
                                 ind_facility_lfd_on: null;
                                 /** @description When the shipment was last asked of the line; not reported by svc's feeds yet, always null */
                                 shipment_last_tracking_request_at: null;
+                                /** @description The container's situation now, the one every face of svc shows */
+                                situation: {
+                                    /**
+                                     * @description Where the container is now. A box in a canal is on_vessel: svc has no canal event or position for a container
+                                     * @enum {string}
+                                     */
+                                    kind: "awaiting_empty_out" | "at_origin" | "at_port_terminal" | "on_vessel" | "at_transshipment_port" | "on_rail" | "at_inland_ramp" | "picked_up" | "empty_returned";
+                                    /** @description Where it is; null on a vessel at sea, on a train, or at the shipper (at_origin, awaiting_empty_out) */
+                                    place: {
+                                        /** @enum {string} */
+                                        role: "port_of_lading" | "transshipment_port" | "port_of_discharge" | "inland_destination" | "empty_depot";
+                                        /** @description UN/LOCODE */
+                                        locode: string | null;
+                                        name: string | null;
+                                        /** @description IANA time zone of the place, e.g. America/Chicago */
+                                        timezone: string | null;
+                                        /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
+                                        terminal_code: string | null;
+                                    } | null;
+                                    /** @description The vessel it is on (on_vessel) */
+                                    vessel: {
+                                        name: string | null;
+                                        imo: string | null;
+                                        voyage_number: string | null;
+                                    } | null;
+                                    /** @description Where the move it is on ends: the vessel's next port, the train's inland ramp */
+                                    next_place: {
+                                        /** @enum {string} */
+                                        role: "port_of_lading" | "transshipment_port" | "port_of_discharge" | "inland_destination" | "empty_depot";
+                                        /** @description UN/LOCODE */
+                                        locode: string | null;
+                                        name: string | null;
+                                        /** @description IANA time zone of the place, e.g. America/Chicago */
+                                        timezone: string | null;
+                                        /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
+                                        terminal_code: string | null;
+                                    } | null;
+                                    /** @description When it got into this situation */
+                                    since: string | null;
+                                    /** @description What happens next; null once the empty is returned */
+                                    waiting_for: ("empty_out" | "full_in" | "vessel_departure" | "vessel_arrival" | "discharge" | "onward_vessel" | "rail_departure" | "rail_arrival" | "release" | "pickup" | "empty_return") | null;
+                                    /** @description Null once picked up */
+                                    pickup: {
+                                        /** @description Where it is picked up: the inland ramp for a rail move, else the port terminal */
+                                        place: {
+                                            /** @enum {string} */
+                                            role: "port_of_lading" | "transshipment_port" | "port_of_discharge" | "inland_destination" | "empty_depot";
+                                            /** @description UN/LOCODE */
+                                            locode: string | null;
+                                            name: string | null;
+                                            /** @description IANA time zone of the place, e.g. America/Chicago */
+                                            timezone: string | null;
+                                            /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
+                                            terminal_code: string | null;
+                                        };
+                                        /**
+                                         * @description As the terminal or ramp at that place reports it; unknown until it does
+                                         * @enum {string}
+                                         */
+                                        availability: "available" | "not_available" | "unknown";
+                                        /** @description Holds the terminal or ramp at that place reports */
+                                        holds: {
+                                            name: string;
+                                            /** @enum {string} */
+                                            status: "hold" | "pending";
+                                            description: string | null;
+                                        }[];
+                                        /** @description Fees due at that place */
+                                        fees: {
+                                            type: string;
+                                            amount: number;
+                                            currency_code: string;
+                                        }[];
+                                        last_free_day: {
+                                            /** @description Calendar day at the place, YYYY-MM-DD */
+                                            date: string;
+                                            /** @description IANA time zone of the place, e.g. America/Chicago */
+                                            timezone: string | null;
+                                            /**
+                                             * @description rail: import_deadlines.pickup_lfd_rail; terminal: import_deadlines.pickup_lfd_terminal
+                                             * @enum {string}
+                                             */
+                                            source: "terminal" | "rail";
+                                        } | null;
+                                        appointment_at: string | null;
+                                    } | null;
+                                };
                                 /** @description svc extension, not in the reference API: how fresh what svc shows is, per source. */
                                 data_freshness: {
                                     shipping_line: {
@@ -3906,7 +3993,7 @@ export interface operations {
                                 equipment_length: number | null;
                                 equipment_height: ("standard" | "high_cube") | null;
                                 weight_in_lbs: number | null;
-                                /** @description The terminal's last free day, as the instant it begins there (local midnight) */
+                                /** @description The last free day where the container is picked up (the inland ramp for a rail move), as the instant it begins there (local midnight) */
                                 pickup_lfd: string | null;
                                 pickup_appointment_at: string | null;
                                 /** @description Whether a terminal reports this container, so available_for_pickup means something */
@@ -3963,10 +4050,10 @@ export interface operations {
                                 }[];
                                 /** @description Last free days by who sets them */
                                 import_deadlines: {
-                                    /** @description Same as pickup_lfd */
+                                    /** @description The port terminal's last free day, as the instant it begins there (pod_timezone) */
                                     pickup_lfd_terminal: string | null;
-                                    /** @description Not reported yet, always null */
-                                    pickup_lfd_rail: null;
+                                    /** @description The inland ramp's last free day, as the instant it begins there (final_destination_timezone) */
+                                    pickup_lfd_rail: string | null;
                                     /** @description Not reported yet, always null */
                                     pickup_lfd_line: null;
                                 };
@@ -3984,6 +4071,93 @@ export interface operations {
                                 ind_facility_lfd_on: null;
                                 /** @description When the shipment was last asked of the line; not reported by svc's feeds yet, always null */
                                 shipment_last_tracking_request_at: null;
+                                /** @description The container's situation now, the one every face of svc shows */
+                                situation: {
+                                    /**
+                                     * @description Where the container is now. A box in a canal is on_vessel: svc has no canal event or position for a container
+                                     * @enum {string}
+                                     */
+                                    kind: "awaiting_empty_out" | "at_origin" | "at_port_terminal" | "on_vessel" | "at_transshipment_port" | "on_rail" | "at_inland_ramp" | "picked_up" | "empty_returned";
+                                    /** @description Where it is; null on a vessel at sea, on a train, or at the shipper (at_origin, awaiting_empty_out) */
+                                    place: {
+                                        /** @enum {string} */
+                                        role: "port_of_lading" | "transshipment_port" | "port_of_discharge" | "inland_destination" | "empty_depot";
+                                        /** @description UN/LOCODE */
+                                        locode: string | null;
+                                        name: string | null;
+                                        /** @description IANA time zone of the place, e.g. America/Chicago */
+                                        timezone: string | null;
+                                        /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
+                                        terminal_code: string | null;
+                                    } | null;
+                                    /** @description The vessel it is on (on_vessel) */
+                                    vessel: {
+                                        name: string | null;
+                                        imo: string | null;
+                                        voyage_number: string | null;
+                                    } | null;
+                                    /** @description Where the move it is on ends: the vessel's next port, the train's inland ramp */
+                                    next_place: {
+                                        /** @enum {string} */
+                                        role: "port_of_lading" | "transshipment_port" | "port_of_discharge" | "inland_destination" | "empty_depot";
+                                        /** @description UN/LOCODE */
+                                        locode: string | null;
+                                        name: string | null;
+                                        /** @description IANA time zone of the place, e.g. America/Chicago */
+                                        timezone: string | null;
+                                        /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
+                                        terminal_code: string | null;
+                                    } | null;
+                                    /** @description When it got into this situation */
+                                    since: string | null;
+                                    /** @description What happens next; null once the empty is returned */
+                                    waiting_for: ("empty_out" | "full_in" | "vessel_departure" | "vessel_arrival" | "discharge" | "onward_vessel" | "rail_departure" | "rail_arrival" | "release" | "pickup" | "empty_return") | null;
+                                    /** @description Null once picked up */
+                                    pickup: {
+                                        /** @description Where it is picked up: the inland ramp for a rail move, else the port terminal */
+                                        place: {
+                                            /** @enum {string} */
+                                            role: "port_of_lading" | "transshipment_port" | "port_of_discharge" | "inland_destination" | "empty_depot";
+                                            /** @description UN/LOCODE */
+                                            locode: string | null;
+                                            name: string | null;
+                                            /** @description IANA time zone of the place, e.g. America/Chicago */
+                                            timezone: string | null;
+                                            /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
+                                            terminal_code: string | null;
+                                        };
+                                        /**
+                                         * @description As the terminal or ramp at that place reports it; unknown until it does
+                                         * @enum {string}
+                                         */
+                                        availability: "available" | "not_available" | "unknown";
+                                        /** @description Holds the terminal or ramp at that place reports */
+                                        holds: {
+                                            name: string;
+                                            /** @enum {string} */
+                                            status: "hold" | "pending";
+                                            description: string | null;
+                                        }[];
+                                        /** @description Fees due at that place */
+                                        fees: {
+                                            type: string;
+                                            amount: number;
+                                            currency_code: string;
+                                        }[];
+                                        last_free_day: {
+                                            /** @description Calendar day at the place, YYYY-MM-DD */
+                                            date: string;
+                                            /** @description IANA time zone of the place, e.g. America/Chicago */
+                                            timezone: string | null;
+                                            /**
+                                             * @description rail: import_deadlines.pickup_lfd_rail; terminal: import_deadlines.pickup_lfd_terminal
+                                             * @enum {string}
+                                             */
+                                            source: "terminal" | "rail";
+                                        } | null;
+                                        appointment_at: string | null;
+                                    } | null;
+                                };
                                 /** @description svc extension, not in the reference API: how fresh what svc shows is, per source. */
                                 data_freshness: {
                                     shipping_line: {
@@ -4210,7 +4384,7 @@ export interface operations {
                                 equipment_length: number | null;
                                 equipment_height: ("standard" | "high_cube") | null;
                                 weight_in_lbs: number | null;
-                                /** @description The terminal's last free day, as the instant it begins there (local midnight) */
+                                /** @description The last free day where the container is picked up (the inland ramp for a rail move), as the instant it begins there (local midnight) */
                                 pickup_lfd: string | null;
                                 pickup_appointment_at: string | null;
                                 /** @description Whether a terminal reports this container, so available_for_pickup means something */
@@ -4267,10 +4441,10 @@ export interface operations {
                                 }[];
                                 /** @description Last free days by who sets them */
                                 import_deadlines: {
-                                    /** @description Same as pickup_lfd */
+                                    /** @description The port terminal's last free day, as the instant it begins there (pod_timezone) */
                                     pickup_lfd_terminal: string | null;
-                                    /** @description Not reported yet, always null */
-                                    pickup_lfd_rail: null;
+                                    /** @description The inland ramp's last free day, as the instant it begins there (final_destination_timezone) */
+                                    pickup_lfd_rail: string | null;
                                     /** @description Not reported yet, always null */
                                     pickup_lfd_line: null;
                                 };
@@ -4288,6 +4462,93 @@ export interface operations {
                                 ind_facility_lfd_on: null;
                                 /** @description When the shipment was last asked of the line; not reported by svc's feeds yet, always null */
                                 shipment_last_tracking_request_at: null;
+                                /** @description The container's situation now, the one every face of svc shows */
+                                situation: {
+                                    /**
+                                     * @description Where the container is now. A box in a canal is on_vessel: svc has no canal event or position for a container
+                                     * @enum {string}
+                                     */
+                                    kind: "awaiting_empty_out" | "at_origin" | "at_port_terminal" | "on_vessel" | "at_transshipment_port" | "on_rail" | "at_inland_ramp" | "picked_up" | "empty_returned";
+                                    /** @description Where it is; null on a vessel at sea, on a train, or at the shipper (at_origin, awaiting_empty_out) */
+                                    place: {
+                                        /** @enum {string} */
+                                        role: "port_of_lading" | "transshipment_port" | "port_of_discharge" | "inland_destination" | "empty_depot";
+                                        /** @description UN/LOCODE */
+                                        locode: string | null;
+                                        name: string | null;
+                                        /** @description IANA time zone of the place, e.g. America/Chicago */
+                                        timezone: string | null;
+                                        /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
+                                        terminal_code: string | null;
+                                    } | null;
+                                    /** @description The vessel it is on (on_vessel) */
+                                    vessel: {
+                                        name: string | null;
+                                        imo: string | null;
+                                        voyage_number: string | null;
+                                    } | null;
+                                    /** @description Where the move it is on ends: the vessel's next port, the train's inland ramp */
+                                    next_place: {
+                                        /** @enum {string} */
+                                        role: "port_of_lading" | "transshipment_port" | "port_of_discharge" | "inland_destination" | "empty_depot";
+                                        /** @description UN/LOCODE */
+                                        locode: string | null;
+                                        name: string | null;
+                                        /** @description IANA time zone of the place, e.g. America/Chicago */
+                                        timezone: string | null;
+                                        /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
+                                        terminal_code: string | null;
+                                    } | null;
+                                    /** @description When it got into this situation */
+                                    since: string | null;
+                                    /** @description What happens next; null once the empty is returned */
+                                    waiting_for: ("empty_out" | "full_in" | "vessel_departure" | "vessel_arrival" | "discharge" | "onward_vessel" | "rail_departure" | "rail_arrival" | "release" | "pickup" | "empty_return") | null;
+                                    /** @description Null once picked up */
+                                    pickup: {
+                                        /** @description Where it is picked up: the inland ramp for a rail move, else the port terminal */
+                                        place: {
+                                            /** @enum {string} */
+                                            role: "port_of_lading" | "transshipment_port" | "port_of_discharge" | "inland_destination" | "empty_depot";
+                                            /** @description UN/LOCODE */
+                                            locode: string | null;
+                                            name: string | null;
+                                            /** @description IANA time zone of the place, e.g. America/Chicago */
+                                            timezone: string | null;
+                                            /** @description FIRMS or SMDG code of the terminal or inland ramp, when known */
+                                            terminal_code: string | null;
+                                        };
+                                        /**
+                                         * @description As the terminal or ramp at that place reports it; unknown until it does
+                                         * @enum {string}
+                                         */
+                                        availability: "available" | "not_available" | "unknown";
+                                        /** @description Holds the terminal or ramp at that place reports */
+                                        holds: {
+                                            name: string;
+                                            /** @enum {string} */
+                                            status: "hold" | "pending";
+                                            description: string | null;
+                                        }[];
+                                        /** @description Fees due at that place */
+                                        fees: {
+                                            type: string;
+                                            amount: number;
+                                            currency_code: string;
+                                        }[];
+                                        last_free_day: {
+                                            /** @description Calendar day at the place, YYYY-MM-DD */
+                                            date: string;
+                                            /** @description IANA time zone of the place, e.g. America/Chicago */
+                                            timezone: string | null;
+                                            /**
+                                             * @description rail: import_deadlines.pickup_lfd_rail; terminal: import_deadlines.pickup_lfd_terminal
+                                             * @enum {string}
+                                             */
+                                            source: "terminal" | "rail";
+                                        } | null;
+                                        appointment_at: string | null;
+                                    } | null;
+                                };
                                 /** @description svc extension, not in the reference API: how fresh what svc shows is, per source. */
                                 data_freshness: {
                                     shipping_line: {

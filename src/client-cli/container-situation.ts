@@ -1,9 +1,9 @@
 // Where a container is and what stands between it and a pickup, as svc containers show says it:
-// read from the container resource (with its shipment, discharge terminal and events included)
-// in this one place, so that the command switches to the resource's own account of the box's
-// situation by changing only this file.
+// the resource's situation (the domain's one rule for it) in the words every face uses, and the
+// arrival at the port of discharge on that port's clocks.
 import type { Container, TransportEvent } from '../../sdk/src/index.ts';
-import { localDay, localWhen, milestone, words } from './words.ts';
+import { situationText } from '../domain/tracking/situation-text.ts';
+import { localWhen, words } from './words.ts';
 
 type Row = Record<string, unknown>;
 
@@ -38,22 +38,6 @@ function placeName(locode: string | null | undefined, shipment: Row | undefined)
   return locode;
 }
 
-const AT_SEA = new Set(['vessel_departed', 'transshipment_departed', 'feeder_departed']);
-const ON_BOARD = new Set(['vessel_loaded', 'transshipment_loaded', 'feeder_loaded']);
-
-function locationOf(c: Container, shipment: Row | undefined): string {
-  const last = latestEvent(c.transport_events);
-  if (!last) return c.current_status === 'new' ? 'not yet reported by the line' : '-';
-  const kind = milestone(last.event).replaceAll(' ', '_');
-  const voyage = last.voyage_number ? `, voyage ${last.voyage_number}` : '';
-  const from = placeName(last.location_locode, shipment);
-  if (AT_SEA.has(kind)) return `at sea${voyage}${from ? `, from ${from}` : ''}${text(shipment?.port_of_discharge_locode) ? ` to ${placeName(String(shipment!.port_of_discharge_locode), shipment)}` : ''}`;
-  if (ON_BOARD.has(kind)) return `on board at ${from ?? 'a place not reported'}${voyage}`;
-  const terminal = related(c.pod_terminal);
-  const atPodTerminal = last.location_locode && last.location_locode === shipment?.port_of_discharge_locode && text(terminal?.name);
-  return `${from ?? 'place not reported'}${atPodTerminal ? `, ${terminal!.name}` : ''} (last: ${milestone(last.event)}${voyage})`;
-}
-
 function etaOf(c: Container, shipment: Row | undefined): string {
   const zone = c.pod_timezone ?? text(shipment?.pod_timezone);
   const arrived = text(shipment?.pod_ata_at) ?? c.pod_arrived_at;
@@ -62,27 +46,25 @@ function etaOf(c: Container, shipment: Row | undefined): string {
   return eta ? `${localWhen(eta, zone)} (estimated)` : '-';
 }
 
+/** The last free day where the box is picked up, as the calendar day there (domain situation rule). */
 function lastFreeDayOf(c: Container): string {
-  const deadlines = c.import_deadlines as Row | undefined;
-  // The ramp's own last free day counts there, on the ramp's clocks; otherwise the terminal's at the port.
-  const rail = text(deadlines?.pickup_lfd_rail);
-  if (rail) return `${localDay(rail, c.final_destination_timezone)}, set by the rail ramp`;
-  const line = text(deadlines?.pickup_lfd_line);
-  if (line) return `${localDay(line, c.pod_timezone)}, set by the line`;
-  return c.pickup_lfd ? `${localDay(c.pickup_lfd, c.pod_timezone)}, set by the terminal` : '-';
+  const lfd = c.situation.pickup?.last_free_day;
+  if (!lfd) return '-';
+  return `${lfd.date} (${lfd.timezone ?? 'zone unknown'}), set by the ${lfd.source === 'rail' ? 'rail ramp' : 'terminal'}`;
 }
 
 const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
 
 export function containerSituation(c: Container): ContainerSituation {
   const shipment = related(c.shipment);
+  const pickup = c.situation.pickup;
   return {
     status: words(c.current_status),
-    location: locationOf(c, shipment),
+    location: situationText(c.situation),
     eta: etaOf(c, shipment),
     lastFreeDay: lastFreeDayOf(c),
-    availability: !c.availability_known ? 'unknown' : c.available_for_pickup ? 'available for pickup' : 'not available',
-    holds: c.holds_at_pod_terminal.length ? c.holds_at_pod_terminal.map((h) => `${words(h.name)} (${h.status})`).join(', ') : 'none',
-    fees: c.fees_at_pod_terminal.length ? c.fees_at_pod_terminal.map((f) => `${words(f.type)} ${money(f.amount, f.currency_code)}`).join(', ') : 'none',
+    availability: !pickup ? 'picked up' : pickup.availability === 'available' ? 'available for pickup' : pickup.availability === 'not_available' ? 'not available' : 'unknown',
+    holds: pickup?.holds.length ? pickup.holds.map((h) => `${words(h.name)} (${h.status})`).join(', ') : 'none',
+    fees: pickup?.fees.length ? pickup.fees.map((f) => `${words(f.type)} ${money(f.amount, f.currency_code)}`).join(', ') : 'none',
   };
 }

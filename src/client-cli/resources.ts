@@ -7,6 +7,7 @@ import { containerSituation, latestEvent } from './container-situation.ts';
 import { ClientCommandError, ClientUsageError, type FilterName } from './options.ts';
 import { table } from './table.ts';
 import { milestone, when, words } from './words.ts';
+import { situationText } from '../domain/tracking/situation-text.ts';
 
 type Query = Record<string, string | number>;
 type Row = Record<string, unknown>;
@@ -50,7 +51,7 @@ const containers: ResourceCommands<Container> = {
   listInclude: 'shipment',
   list: (client, query) => client.containers.list(query),
   iterate: (client, query) => client.containers.iterate(query),
-  row: (c) => ({ id: c.id, number: c.number, status: c.current_status, bill_of_lading: related(c.shipment)?.bill_of_lading_number, lfd: c.pickup_lfd, available: containerSituation(c).availability, holds: c.holds_at_pod_terminal.length }),
+  row: (c) => ({ id: c.id, number: c.number, status: c.current_status, bill_of_lading: related(c.shipment)?.bill_of_lading_number, location: situationText(c.situation), lfd: c.situation.pickup?.last_free_day?.date ?? null, available: containerSituation(c).availability, holds: c.situation.pickup?.holds.length ?? 0 }),
   get: findContainer,
   fields: (c) => {
     const last = latestEvent(c.transport_events);

@@ -4,10 +4,25 @@ import type { SvcClient } from '../../sdk/src/index.ts';
 import { loadContainer } from './load.ts';
 import type { ContainerDetails } from './views/container.ts';
 import { freshnessMarkdown } from './views/freshness.ts';
+import { lastFreeDayText, placeText } from '../domain/tracking/situation-text.ts';
 
 export const containerUri = (id: string) => `svc://container/${id}`;
 
 const or = (value: unknown, none = '—') => (value === null || value === undefined || value === '' ? none : String(value));
+
+// What stands between the box and a pickup, at the place of pickup the situation names.
+function pickupLines(c: ContainerDetails): string[] {
+  const p = c.situation?.pickup;
+  if (!p) return [`- **Pickup:** ${c.situation ? 'done (picked up)' : '—'}`];
+  return [
+    `- **Picked up at:** ${or(placeText(p.place))}${p.place.terminal_code ? `, terminal ${p.place.terminal_code}` : ''}`,
+    `- **Available for pickup:** ${p.availability === 'unknown' ? 'unknown' : p.availability === 'available' ? 'yes' : 'no'}${c.demurrage.readyForPickup ? ' (ready: no active hold)' : ''}`,
+    `- **Last free day:** ${or(lastFreeDayText(p.last_free_day))}`,
+    `- **Holds:** ${p.holds.length === 0 ? 'none' : p.holds.map((h) => `${h.name} (${h.status}${h.description ? `: ${h.description}` : ''})`).join(', ')}`,
+    `- **Fees:** ${p.fees.length === 0 ? 'none' : p.fees.map((f) => `${f.type} ${f.amount} ${f.currency_code}`).join(', ')}`,
+    `- **Pickup appointment:** ${or(p.appointment_at)}`,
+  ];
+}
 
 export function renderContainerMarkdown(c: ContainerDetails): string {
   const s = c.shipment;
@@ -17,17 +32,14 @@ export function renderContainerMarkdown(c: ContainerDetails): string {
     `# Container ${or(c.number, c.id)}`,
     '',
     `- **Status:** ${or(c.status)}${c.location.currentLocation ? ` — ${c.location.currentLocation}` : ''}`,
+    `- **Waiting for:** ${or(c.situation?.waiting_for?.replaceAll('_', ' '))}`,
     `- **Equipment:** ${[c.equipment.length ? `${c.equipment.length}'` : null, c.equipment.type, c.equipment.height].filter(Boolean).join(' ') || '—'}`,
     `- **Container id:** ${c.id}`,
     '',
     '## Pickup',
     '',
-    `- **Available for pickup:** ${c.location.availableForPickup === null ? 'unknown' : c.location.availableForPickup ? 'yes' : 'no'}${d.readyForPickup ? ' (ready: no active hold)' : ''}`,
-    `- **Last free day:** ${or(d.pickupLfd)}${c.location.podTimezone ? ` (terminal time zone ${c.location.podTimezone})` : ''}`,
-    `- **Holds:** ${d.holds.length === 0 ? 'none' : d.holds.map((h) => `${h.name} (${h.status}${h.description ? `: ${h.description}` : ''})`).join(', ')}`,
-    `- **Fees:** ${d.fees.length === 0 ? 'none' : d.fees.map((f) => `${f.type} ${f.amount} ${f.currencyCode ?? ''}`.trim()).join(', ')}`,
-    `- **Pickup appointment:** ${or(d.pickupAppointmentAt)}`,
-    `- **Terminal:** ${or(c.podTerminal?.name ?? r?.podTerminal)}${c.location.locationAtPodTerminal ? `, ${c.location.locationAtPodTerminal}` : ''}`,
+    ...pickupLines(c),
+    `- **Port terminal:** ${or(c.podTerminal?.name ?? r?.podTerminal)}${c.location.locationAtPodTerminal ? `, ${c.location.locationAtPodTerminal}` : ''}`,
     '',
     '## Milestones',
     '',

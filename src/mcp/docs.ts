@@ -9,7 +9,7 @@ export const QUERY_GUIDANCE = `# Which svc tool for which question
 | "Track MSCU1234565" / "follow this B/L" | \`track_container\` (number; add scac and numberType when the user gives them) | If the answer is \`needs_carrier\`, ask the user which line and call again with \`scac\`. If a tracking request was created, the containers appear within minutes: \`search_container\` with the number. |
 | "Where is container X?" / "status of B/L Y" | \`search_container\` (the number) | \`get_container\` with the container id |
 | "When does it arrive?" | \`get_container\` (include shipment) or \`get_shipment_details\` | Read \`podEtaAt\` (estimate) and \`podAtaAt\` (actual); \`podEtaShiftHours\` tells how far the ETA moved |
-| "Can I pick it up? Holds? Demurrage?" | \`get_container\` | \`demurrage.holds\` (status hold = active), \`demurrage.pickupLfd\`, \`demurrage.fees\`, \`location.availableForPickup\`, \`demurrage.readyForPickup\` |
+| "Where is it? Can I pick it up? Holds? Demurrage?" | \`get_container\` | \`situation\` (where it is, what it waits for; \`situation.pickup\`: availability, holds, fees and last free day at the place of pickup), \`demurrage.readyForPickup\` |
 | "What happened so far?" / "Is it delayed?" | \`get_container_transport_events\` | The timeline and milestones; compare with the shipment's ETAs (\`get_shipment_details\`) |
 | "Which ports / vessels on the way?" | \`get_container_route\` | When it answers \`available: false\`, use \`get_container_transport_events\` |
 | "What's arriving in Los Angeles?" / "all available containers" | \`list_containers\` (port USLAX, status available) or \`list_shipments\` | Page with \`page\` while \`hasMore\` is true |

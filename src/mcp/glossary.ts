@@ -74,7 +74,7 @@ export function milestoneGlossaryMarkdown(): string {
     '',
     '- **Holds** (`holds`): `name` is one of freight, customs, USDA, VACIS, TMF, other; `status` is `hold` (active) or `pending` (expected). A released hold disappears from the list, so an empty list means no holds.',
     '- **Fees** (`fees`): `type` is demurrage, exam, extended_dwell_time, other or total (`total` sums the others: leave it out when adding up). Amounts are in `currencyCode`.',
-    '- **Last free day** (`pickupLfd`): the last day the container may stay at the terminal without demurrage; the shipping line\'s date wins over the terminal\'s, then the railroad\'s.',
+    '- **Last free day** (`situation.pickup.last_free_day`, `pickupLfd`): the last day the container may stay where it is picked up without demurrage: the port terminal\'s, or the inland ramp\'s (the railroad\'s) for a rail move, as a local date in that place\'s time zone.',
     '- **Ready for pickup**: `availableForPickup` is true and no hold has status `hold`.',
     '',
     '## Estimated and actual times of a shipment',

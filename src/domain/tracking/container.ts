@@ -8,7 +8,7 @@ import type { Milestone } from './milestones.ts';
 import type { Route } from './route.ts';
 import { currentStatus } from './status.ts';
 import { carrierHoldSignals, carrierPodTerminal, terminalAttributes } from './terminal.ts';
-import { isoOrNull } from './time.ts';
+import { isoInstant, isoOrNull } from './time.ts';
 import type { ContainerState, DiffContext, MilestoneName, ShipmentState } from './types.ts';
 
 export interface ContainerInput {
@@ -26,6 +26,9 @@ export interface ContainerInput {
   report: TerminalStatus | null;
   ctx: DiffContext;
 }
+
+// The moves that carry the box from place to place (not the gate moves at either end).
+const MOVES = /^(vessel|transshipment|feeder|rail)_/;
 
 const RESEAL = new Set(['RSEA', 'RMVD', 'INSP']);
 
@@ -79,13 +82,16 @@ export function nextContainer(input: ContainerInput): ContainerState {
   };
   const kept = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, v ?? prev?.[k as keyof typeof times] ?? null])) as typeof times;
 
+  const leftByRail = destination === null ? null : (kept.pod_rail_departed_at ?? kept.ind_ata_at ?? kept.ind_rail_unloaded_at);
   const terminal = terminalAttributes({
     previous: prev,
     report: input.report,
     carrierHolds: carrierHoldSignals(events, input.shipmentEvents),
     carrierTerminal: carrierPodTerminal(events, route),
     podZone: zone(pod),
+    inland: leftByRail === null ? null : { since: new Date(leftByRail), zone: zone(destination) },
   });
+  const move = milestones.filter((m) => MOVES.test(m.name)).at(-1);
 
   return {
     number,
@@ -100,6 +106,8 @@ export function nextContainer(input: ContainerInput): ContainerState {
     final_destination_timezone: zone(destination) ?? prev?.final_destination_timezone ?? null,
     empty_terminated_timezone: zone(emptyIn?.event.locode ?? null) ?? prev?.empty_terminated_timezone ?? null,
     ...terminal,
+    last_move: move ? { name: move.name, locode: move.event.locode, occurred_at: isoInstant(move.event.occurredAt), vessel: move.event.vessel, voyage_number: move.event.voyageNumber } : (prev?.last_move ?? null),
+    empty_depot_locode: emptyIn?.event.locode ?? prev?.empty_depot_locode ?? null,
     current_status: currentStatus({
       milestones: milestones.map((m) => m.name),
       inland: destination !== null,

@@ -7,7 +7,7 @@ import type { CarrierEvent, TerminalStatus } from './carrier-events.ts';
 import { byPreference, isOceanMove, preferred } from './facts.ts';
 import type { Route } from './route.ts';
 import { isoInstant, isoOrNull, localMidnight } from './time.ts';
-import type { ContainerState, TerminalFee, TerminalHold } from './types.ts';
+import type { ContainerState, IsoInstant, TerminalFee, TerminalHold } from './types.ts';
 
 export type TerminalAttributes = Pick<
   ContainerState,
@@ -16,9 +16,13 @@ export type TerminalAttributes = Pick<
   | 'holds_at_pod_terminal'
   | 'fees_at_pod_terminal'
   | 'pickup_lfd'
+  | 'pickup_lfd_terminal'
+  | 'pickup_lfd_rail'
   | 'pickup_appointment_at'
   | 'pod_terminal'
   | 'terminal_checked_at'
+  | 'ind_terminal'
+  | 'terminal_reported_inland'
 >;
 
 /** The newest report about a container (several terminals, or several reports, may speak of it). */
@@ -86,16 +90,27 @@ function withCarrierHolds(holds: readonly TerminalHold[], signals: HoldSignals):
   return sortedHolds(next);
 }
 
+// States stored before the port and rail last free days were told apart hold the port's in pickup_lfd.
+function previousTerminalLfd(prev: ContainerState | null): IsoInstant | null {
+  if (!prev) return null;
+  return prev.pickup_lfd_terminal !== undefined ? prev.pickup_lfd_terminal : prev.pickup_lfd;
+}
+
 export interface TerminalInput {
   previous: ContainerState | null;
   report: TerminalStatus | null;
   carrierHolds: HoldSignals;
   carrierTerminal: string | null;
-  /** The discharge port's zone, in which the last free day begins. */
+  /** The discharge port's zone, in which the terminal's last free day begins. */
   podZone: string | null;
+  /**
+   * The box has left the port of discharge by rail: a report from now on is the inland ramp's,
+   * whose last free day begins in the ramp's zone and is the railroad's (pickup_lfd_rail).
+   */
+  inland: { since: Date; zone: string | null } | null;
 }
 
-export function terminalAttributes({ previous: prev, report: latest, carrierHolds, carrierTerminal, podZone }: TerminalInput): TerminalAttributes {
+export function terminalAttributes({ previous: prev, report: latest, carrierHolds, carrierTerminal, podZone, inland }: TerminalInput): TerminalAttributes {
   // A report older than one already applied (polls that overlap) says nothing new.
   const report = latest && prev?.terminal_checked_at && latest.observedAt < new Date(prev.terminal_checked_at) ? null : latest;
   const terminalKnown = report !== null || (prev?.terminal_checked_at ?? null) !== null;
@@ -107,22 +122,35 @@ export function terminalAttributes({ previous: prev, report: latest, carrierHold
       holds_at_pod_terminal: terminalKnown ? prev!.holds_at_pod_terminal : withCarrierHolds(prev?.holds_at_pod_terminal ?? [], carrierHolds),
       fees_at_pod_terminal: prev?.fees_at_pod_terminal ?? [],
       pickup_lfd: prev?.pickup_lfd ?? null,
+      pickup_lfd_terminal: previousTerminalLfd(prev),
+      pickup_lfd_rail: prev?.pickup_lfd_rail ?? null,
       pickup_appointment_at: prev?.pickup_appointment_at ?? null,
       pod_terminal: terminalKnown ? prev!.pod_terminal : (carrierTerminal ?? prev?.pod_terminal ?? null),
       terminal_checked_at: prev?.terminal_checked_at ?? null,
+      ind_terminal: prev?.ind_terminal ?? null,
+      terminal_reported_inland: prev?.terminal_reported_inland ?? false,
     };
   }
+  const atRamp = inland !== null && report.observedAt >= inland.since;
+  // Terminals stop giving a last free day once the box is out; the last one given stays.
+  const lfd = report.lastFreeDay ? isoInstant(localMidnight(report.lastFreeDay, atRamp ? inland.zone : podZone)) : null;
+  const terminalLfd = !atRamp && lfd ? lfd : previousTerminalLfd(prev);
+  const railLfd = atRamp && lfd ? lfd : (prev?.pickup_lfd_rail ?? null);
   return {
     availability_known: (prev?.availability_known ?? false) || report.availableForPickup !== null,
     available_for_pickup: report.availableForPickup ?? prev?.available_for_pickup ?? null,
     // The terminal lists current holds only: a released hold is simply absent.
     holds_at_pod_terminal: sortedHolds(report.holds),
     fees_at_pod_terminal: sortedFees(report.fees),
-    // Terminals stop giving a last free day once the box is out; the last one given stays.
-    pickup_lfd: report.lastFreeDay ? isoInstant(localMidnight(report.lastFreeDay, podZone)) : (prev?.pickup_lfd ?? null),
+    pickup_lfd: lfd ?? prev?.pickup_lfd ?? null,
+    pickup_lfd_terminal: terminalLfd,
+    pickup_lfd_rail: railLfd,
     // An appointment, unlike the last free day, is routinely cancelled: its absence clears it.
     pickup_appointment_at: isoOrNull(report.pickupAppointmentAt),
-    pod_terminal: report.terminalCode ?? prev?.pod_terminal ?? carrierTerminal,
+    // The ramp is not the discharge terminal: its code goes beside it, not over it.
+    pod_terminal: atRamp ? (prev?.pod_terminal ?? carrierTerminal) : (report.terminalCode ?? prev?.pod_terminal ?? carrierTerminal),
     terminal_checked_at: isoInstant(report.observedAt),
+    ind_terminal: atRamp ? (report.terminalCode ?? prev?.ind_terminal ?? null) : (prev?.ind_terminal ?? null),
+    terminal_reported_inland: atRamp,
   };
 }

@@ -98,13 +98,26 @@ export interface ContainerState {
   available_for_pickup: boolean | null;
   holds_at_pod_terminal: TerminalHold[];
   fees_at_pod_terminal: TerminalFee[];
-  /** The last free day as the instant it begins at the terminal (local midnight). */
+  /** The last free day where the box is picked up, as the instant it begins there (local midnight). */
   pickup_lfd: IsoInstant | null;
+  /** The port terminal's last free day, as the instant it begins there. */
+  pickup_lfd_terminal: IsoInstant | null;
+  /** The inland ramp's last free day, as the instant it begins at the ramp (local midnight in its zone). */
+  pickup_lfd_rail: IsoInstant | null;
   pickup_appointment_at: IsoInstant | null;
   /** Code of the discharge terminal (FIRMS from terminal data, else the carrier's SMDG code). */
   pod_terminal: string | null;
   /** When terminal data about this container was last observed; null while no terminal reports it. */
   terminal_checked_at: IsoInstant | null;
+  /** Code of the inland ramp that reports the box once the train has brought it there. */
+  ind_terminal: string | null;
+  /** Whether the newest terminal data came from the inland ramp rather than the port terminal. */
+  terminal_reported_inland: boolean;
+
+  /** The newest ocean or rail move, for where the box is between the stored milestones. */
+  last_move: LastMove | null;
+  /** Where the empty was returned. */
+  empty_depot_locode: string | null;
 
   current_status: ContainerStatus;
 }
@@ -135,6 +148,15 @@ export type MilestoneName =
   | 'empty_in';
 
 export type TransportEventName = `container.transport.${MilestoneName}` | 'container.transport.estimated.arrived_at_inland_destination';
+
+/** The last ocean or rail move of the container, as its milestones give it. */
+export interface LastMove {
+  name: MilestoneName;
+  locode: string | null;
+  occurred_at: IsoInstant;
+  vessel: { name: string | null; imo: string | null } | null;
+  voyage_number: string | null;
+}
 
 export interface VesselRef {
   imo: string | null;

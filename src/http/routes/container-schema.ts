@@ -1,5 +1,6 @@
 // The OpenAPI schemas of a container resource and of the raw events its carrier sent.
 import { containerDataQualitySchema, rejectionKind } from './data-quality-schema.ts';
+import { situationSchema } from '../../domain/tracking/situation-schema.ts';
 import { z } from 'zod';
 import { CONTAINER_STATUSES } from '../../domain/tracking/types.ts';
 import { customFieldsRelationship, dataFreshnessSchema, instant, resourceSchema, timezone, toManySchema, toOneSchema } from '../openapi-schemas.ts';
@@ -28,7 +29,7 @@ export const containerSchema = resourceSchema(
     equipment_length: z.number().nullable().describe('In feet (20, 40, 45)'),
     equipment_height: z.enum(['standard', 'high_cube']).nullable(),
     weight_in_lbs: z.number().nullable(),
-    pickup_lfd: instant.describe("The terminal's last free day, as the instant it begins there (local midnight)"),
+    pickup_lfd: instant.describe('The last free day where the container is picked up (the inland ramp for a rail move), as the instant it begins there (local midnight)'),
     pickup_appointment_at: instant,
     availability_known: z.boolean().describe('Whether a terminal reports this container, so available_for_pickup means something'),
     available_for_pickup: z.boolean().nullable(),
@@ -57,8 +58,8 @@ export const containerSchema = resourceSchema(
     fees_at_pod_terminal: z.array(fee).describe('Fees due at the discharge terminal'),
     import_deadlines: z
       .object({
-        pickup_lfd_terminal: instant.describe('Same as pickup_lfd'),
-        pickup_lfd_rail: z.null().describe('Not reported yet, always null'),
+        pickup_lfd_terminal: instant.describe("The port terminal's last free day, as the instant it begins there (pod_timezone)"),
+        pickup_lfd_rail: instant.describe("The inland ramp's last free day, as the instant it begins there (final_destination_timezone)"),
         pickup_lfd_line: z.null().describe('Not reported yet, always null'),
       })
       .describe('Last free days by who sets them'),
@@ -69,6 +70,7 @@ export const containerSchema = resourceSchema(
     ind_rail_carrier_scac: z.string().nullable().describe('SCAC of the railroad that brought it to the inland destination'),
     ind_facility_lfd_on: unreported('The last free day at the inland facility'),
     shipment_last_tracking_request_at: unreported('When the shipment was last asked of the line'),
+    situation: situationSchema,
     data_freshness: dataFreshnessSchema('container'),
     data_quality: containerDataQualitySchema,
   }),

@@ -9,6 +9,8 @@ import { lineTrackingTimes, type ContainerRow, type ShipmentRow } from '../../st
 import type { TransportEventRow } from '../../store/transport-events.ts';
 import { iso, toMany, toOne, type Relationship, type Resource } from '../document.ts';
 import { memoize } from '../../domain/memoize.ts';
+import { containerSituation, type ContainerSituation } from '../../domain/tracking/situation.ts';
+import type { ContainerState } from '../../domain/tracking/types.ts';
 
 // A name-based id is a SHA-1 of the name: the same ports and vessels recur on every event and
 // shipment of a document, and across requests, so each name is hashed once (bounded: the world's
@@ -121,6 +123,16 @@ export function shipmentResource(
  * reads the events and fills the linkage in (src/read-model/tracking.ts): its place among the
  * relationships is kept, so the document is the same as with the ids given here.
  */
+/**
+ * The situation the tracking worker stored with the state; a state stored before it was kept
+ * gets the same rule over what the state alone says (no shipment ports, so places have no code).
+ */
+function situationOf(s: Record<string, unknown>): ContainerSituation {
+  if (s.situation) return s.situation as ContainerSituation;
+  const state = s as unknown as ContainerState;
+  return containerSituation({ container: state, shipment: null, lastMove: state.last_move ?? null, depotLocode: state.empty_depot_locode ?? null, place: () => null });
+}
+
 export const EVENTS_FILLED_BY_INCLUDE = Symbol('transport_events filled by the include');
 
 /** A container; without `transportEventIds` (a write's answer) the transport_events relationship is left out. */
@@ -167,14 +179,15 @@ export function containerResource(row: ContainerRow, freshness: DataFreshness, t
       current_status: s.current_status ?? 'new',
       holds_at_pod_terminal: Array.isArray(s.holds_at_pod_terminal) ? s.holds_at_pod_terminal : [],
       fees_at_pod_terminal: Array.isArray(s.fees_at_pod_terminal) ? s.fees_at_pod_terminal : [],
-      // The terminal's last free day is the one svc learns; line and rail ones are not reported yet.
-      import_deadlines: { pickup_lfd_terminal: s.pickup_lfd ?? null, pickup_lfd_rail: null, pickup_lfd_line: null },
+      // The line's last free day is not reported yet.
+      import_deadlines: { pickup_lfd_terminal: (s.pickup_lfd_terminal === undefined ? s.pickup_lfd : s.pickup_lfd_terminal) ?? null, pickup_lfd_rail: s.pickup_lfd_rail ?? null, pickup_lfd_line: null },
       pod_last_tracking_request_at: s.terminal_checked_at ?? null,
       // Reference attributes no carrier or terminal feed of svc's reports yet: present, and null.
       location_at_pod_terminal: null,
       pod_full_out_chassis_number: null,
       ind_facility_lfd_on: null,
       shipment_last_tracking_request_at: null,
+      situation: situationOf(s),
       data_freshness: dataFreshnessAttribute(freshness),
       data_quality: containerDataQuality(row.number, row.rejected_event_counts),
     },

@@ -31,7 +31,7 @@ export function registerContainerTools(server: McpServer, client: SvcClient): vo
         `Container ${data.number ?? id}: ${data.status ?? 'unknown status'}${data.location.currentLocation ? ` (${data.location.currentLocation})` : ''}.`,
         data.shipment?.routing?.podAtaAt ? `Arrived ${data.shipment.routing.podAtaAt}.` : data.shipment?.routing?.podEtaAt ? `ETA ${data.shipment.routing.podEtaAt}.` : '',
         holds.length > 0 ? `Holds: ${holds.join(', ')}.` : 'No holds.',
-        data.demurrage.pickupLfd ? `Last free day ${data.demurrage.pickupLfd}.` : '',
+        data.demurrage.lastFreeDay ? `Last free day ${data.demurrage.lastFreeDay}.` : '',
         freshnessSentence(data.dataFreshness),
       ];
       return { summary: summary.filter(Boolean).join(' '), data };

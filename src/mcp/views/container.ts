@@ -1,6 +1,9 @@
 // A container as an assistant reads it: status and where it is, its equipment, what stands
 // between it and a pickup (availability, holds, fees, last free day) and its shipment.
 import { z } from 'zod';
+import type { ContainerSituation } from '../../domain/tracking/situation.ts';
+import { situationSchema } from '../../domain/tracking/situation-schema.ts';
+import { lastFreeDayText, situationText } from '../../domain/tracking/situation-text.ts';
 import { bool, instant, num, rec, recs, str, type Rec } from './read.ts';
 import { dataFreshnessSchema, toDataFreshness } from './freshness.ts';
 import { activeHolds, routingSchema, toRouting } from './shipment.ts';
@@ -27,8 +30,9 @@ export const containerDetailsShape = {
   status: z.string().nullable().describe('current_status (see svc://docs/milestone-glossary)'),
   refNumbers: z.array(z.string()),
   equipment: z.object({ type: z.string().nullable(), length: z.number().nullable(), height: z.string().nullable(), weightLbs: z.number().nullable(), sealNumber: z.string().nullable() }),
+  situation: situationSchema.nullable().describe('Where the container is now, what it waits for, and its pickup (availability, holds, fees, last free day as a local date with its zone) at the place it is picked up'),
   location: z.object({
-    currentLocation: z.string().nullable().describe('Where the container is, in words, from its status and shipment'),
+    currentLocation: z.string().nullable().describe('Where the container is, in words (situation in words)'),
     availableForPickup: z.boolean().nullable().describe('Meaningful when availabilityKnown is true'),
     availabilityKnown: z.boolean().nullable(),
     locationAtPodTerminal: z.string().nullable(),
@@ -39,12 +43,13 @@ export const containerDetailsShape = {
     podTimezone: z.string().nullable(),
   }),
   demurrage: z.object({
-    pickupLfd: z.string().nullable().describe('Last free day (line, else terminal, else rail)'),
+    pickupLfd: z.string().nullable().describe('Last free day where it is picked up, as the UTC instant it begins there'),
+    lastFreeDay: z.string().nullable().describe('The last free day as a local date with its zone and place, e.g. "2026-03-20 (America/Chicago, inland ramp)"'),
     lfdSources: z.object({ line: z.string().nullable(), terminal: z.string().nullable(), rail: z.string().nullable() }),
     holds: z.array(holdSchema).describe('Empty: no holds'),
     fees: z.array(feeSchema),
     pickupAppointmentAt: z.string().nullable(),
-    readyForPickup: z.boolean().describe('Available for pickup and no active hold'),
+    readyForPickup: z.boolean().describe('Available for pickup at the place of pickup and no active hold'),
     terminalCheckedAt: z.string().nullable(),
   }),
   shipment: z
@@ -77,38 +82,10 @@ export function toTerminal(t: Rec): z.input<typeof terminalSchema> {
   };
 }
 
-/** Where the box is, in words: what its status says, placed with the shipment's ports and vessel. */
-export function currentLocation(c: Rec, shipment: Rec | null): string | null {
-  const terminal = str(rec(c.pod_terminal)?.name) ?? str(rec(shipment?.pod_terminal)?.name);
-  const pod = str(shipment?.port_of_discharge_name) ?? str(shipment?.port_of_discharge_locode);
-  const pol = str(shipment?.port_of_lading_name) ?? str(shipment?.port_of_lading_locode);
-  const destination = str(shipment?.destination_name) ?? str(shipment?.destination_locode);
-  const vessel = str(shipment?.pod_vessel_name);
-  const atPod = [terminal, pod].filter(Boolean).join(', ') || 'the port of discharge';
-  switch (str(c.current_status)) {
-    case 'new':
-      return pol ? `Not loaded yet (origin ${pol})` : 'Not loaded yet';
-    case 'on_ship':
-      return `On ${vessel ? `vessel ${vessel}` : 'a vessel'}${pod ? ` bound for ${pod}` : ''}`;
-    case 'grounded':
-    case 'available':
-    case 'not_available':
-      return `At ${atPod}`;
-    case 'awaiting_inland_transfer':
-      return `At ${atPod}, awaiting rail${destination ? ` to ${destination}` : ''}`;
-    case 'on_rail':
-      return `On rail${destination ? ` to ${destination}` : ''}`;
-    case 'off_dock':
-      return 'At an off-dock yard';
-    case 'picked_up':
-    case 'delivered':
-    case 'dropped':
-      return `Picked up from ${atPod}`;
-    case 'empty_returned':
-      return 'Empty returned';
-    default:
-      return null;
-  }
+/** The situation REST serves (one rule for every face); null from a server that does not give it. */
+export function situationOf(c: Rec): ContainerSituation | null {
+  const parsed = situationSchema.safeParse(c.situation);
+  return parsed.success ? (parsed.data as ContainerSituation) : null;
 }
 
 export interface DetailsOptions {
@@ -123,6 +100,7 @@ export function toContainerDetails(c: Rec, options: DetailsOptions): ContainerDe
   const available = bool(c.available_for_pickup);
   const holds = recs(c.holds_at_pod_terminal);
   const terminal = rec(c.pod_terminal);
+  const situation = situationOf(c);
   return {
     id: String(c.id),
     number: str(c.number),
@@ -130,8 +108,9 @@ export function toContainerDetails(c: Rec, options: DetailsOptions): ContainerDe
     status: str(c.current_status),
     refNumbers: Array.isArray(c.ref_numbers) ? c.ref_numbers.map(String) : [],
     equipment: { type: str(c.equipment_type), length: num(c.equipment_length), height: str(c.equipment_height), weightLbs: num(c.weight_in_lbs), sealNumber: str(c.seal_number) },
+    situation,
     location: {
-      currentLocation: currentLocation(c, shipment),
+      currentLocation: situation ? situationText(situation) : null,
       availableForPickup: available,
       availabilityKnown: bool(c.availability_known),
       locationAtPodTerminal: str(c.location_at_pod_terminal),
@@ -143,11 +122,12 @@ export function toContainerDetails(c: Rec, options: DetailsOptions): ContainerDe
     },
     demurrage: {
       pickupLfd: instant(c.pickup_lfd),
+      lastFreeDay: lastFreeDayText(situation?.pickup?.last_free_day ?? null),
       lfdSources: { line: instant(deadlines?.pickup_lfd_line), terminal: instant(deadlines?.pickup_lfd_terminal), rail: instant(deadlines?.pickup_lfd_rail) },
       holds: holds.map((h) => ({ name: str(h.name), status: str(h.status), description: str(h.description) })),
       fees: recs(c.fees_at_pod_terminal).map((f) => ({ type: str(f.type), amount: num(f.amount), currencyCode: str(f.currency_code) })),
       pickupAppointmentAt: instant(c.pickup_appointment_at),
-      readyForPickup: available === true && activeHolds(c).length === 0,
+      readyForPickup: situation?.pickup?.availability === 'available' && situation.pickup.holds.every((h) => h.status !== 'hold'),
       terminalCheckedAt: instant(c.terminal_checked_at),
     },
     shipment: shipment

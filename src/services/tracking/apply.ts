@@ -5,6 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CarrierEvent, CarrierSnapshot } from '../../domain/tracking/carrier-events.ts';
 import { diffSnapshot } from '../../domain/tracking/diff.ts';
+import { containerSituation } from '../../domain/tracking/situation.ts';
 import type { ContainerState, Diff, ShipmentState } from '../../domain/tracking/types.ts';
 import type { Queryable } from '../../store/db.ts';
 import type { DomainEvent } from '../../domain/events/domain-event.ts';
@@ -102,6 +103,10 @@ export async function planSnapshot(db: Queryable, shipment: PlannedShipment, fet
   );
   // Names and record ids beside the codes, for the API's *_name attributes and relationships.
   const nameOf = (locode: string | null) => (locode ? (known.get(locode)?.name ?? null) : null);
+  const placeFacts = (locode: string) => {
+    const place = known.get(locode);
+    return place ? { name: place.name, timezone: place.time_zone } : null;
+  };
   const terminals = await terminalIds(db, containers, diff, previousShipment);
   const podTerminalId = diff.containers.map((c) => (c.state.pod_terminal ? terminals.get(c.state.pod_terminal) : undefined)).find(Boolean) ?? null;
   const shipmentState = {
@@ -114,7 +119,8 @@ export async function planSnapshot(db: Queryable, shipment: PlannedShipment, fet
   // An unchanged container is not written again: the same state would only make a new row version.
   const before = new Map(containers.map((c) => [c.number, c.state]));
   const containerWrites = diff.containers.flatMap(({ state, isNew }) => {
-    const next = { ...state, pod_terminal_id: state.pod_terminal ? (terminals.get(state.pod_terminal) ?? null) : null };
+    const situation = containerSituation({ container: state, shipment: diff.shipment, lastMove: state.last_move, depotLocode: state.empty_depot_locode, place: placeFacts });
+    const next = { ...state, pod_terminal_id: state.pod_terminal ? (terminals.get(state.pod_terminal) ?? null) : null, situation };
     const old = before.get(state.number);
     return old && isDeepStrictEqual(asStored(next), old) ? [] : [{ number: state.number, state: next, isNew }];
   });

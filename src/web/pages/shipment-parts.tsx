@@ -4,6 +4,8 @@
 import type { ComponentChildren } from 'preact';
 import { containerStatusWords, equipmentWords, estimateShift, localDate, localDateTime, milestoneWords, money, relativeTime, trackingStoppedWords, utcTitle } from '../format.ts';
 import type { ContainerRecord, EventRecord, PlaceRecord, ShipmentRecord, TerminalRecord } from './shipment-data.tsx';
+import type { SituationPickup } from '../../domain/tracking/situation.ts';
+import { placeText, situationText } from '../../domain/tracking/situation-text.ts';
 
 /** The link that selects a container (the page is its own URL with ?container=). */
 export const containerHref = (containerId: string) => `?container=${encodeURIComponent(containerId)}#container-${containerId}`;
@@ -237,50 +239,40 @@ function terminalWords(terminal: TerminalRecord | null | undefined): string | nu
   return terminal.firms_code ? `${terminal.name} (${terminal.firms_code})` : terminal.name;
 }
 
-const DEPARTURES = /(vessel|transshipment|feeder|rail)_departed$/;
-
-/** Where the box is, as its newest milestone says: at sea on a vessel, or at a place. */
-function currentLocation(container: ContainerRecord): string | null {
-  const events = (container.transport_events ?? []).filter((e) => e.timestamp);
-  const last = events[events.length - 1];
-  if (!last) return null;
-  if (DEPARTURES.test(last.event)) {
-    const by = last.event.startsWith('container.transport.rail') ? 'On rail' : last.vessel?.name ? `At sea on ${last.vessel.name}` : 'At sea';
-    const from = place(last.location?.name, last.location_locode);
-    return from ? `${by}, from ${from}` : by;
-  }
-  const where = place(last.location?.name, last.location_locode);
-  const terminal = last.terminal?.name;
-  return [terminal, where].filter(Boolean).join(', ') || null;
-}
-
-function LastFreeDay({ container: c, now }: { container: ContainerRecord; now: Date }) {
-  if (!c.pickup_lfd) return <span class="muted">Not set</span>;
-  const left = Math.ceil((new Date(c.pickup_lfd).getTime() - now.getTime()) / 86_400_000);
-  const gone = c.pod_full_out_at || c.final_destination_full_out_at || c.empty_terminated_at;
+function LastFreeDay({ container: c, pickup, now }: { container: ContainerRecord; pickup: SituationPickup; now: Date }) {
+  const lfd = pickup.last_free_day;
+  const iso = lfd?.source === 'rail' ? c.import_deadlines.pickup_lfd_rail : c.import_deadlines.pickup_lfd_terminal;
+  if (!lfd || !iso) return <span class="muted">Not set</span>;
+  const left = Math.ceil((new Date(iso).getTime() - now.getTime()) / 86_400_000);
   return (
     <>
-      <When iso={c.pickup_lfd} zone={c.pod_timezone} now={now} dateOnly />
-      {!gone && (left < 0 ? <span class="badge bad">passed</span> : left <= 2 ? <span class="badge warn">{left === 0 ? 'today' : `${left} d left`}</span> : null)}
+      <When iso={iso} zone={lfd.timezone} now={now} dateOnly />
+      {left < 0 ? <span class="badge bad">passed</span> : left <= 2 ? <span class="badge warn">{left === 0 ? 'today' : `${left} d left`}</span> : null}
     </>
   );
 }
 
-function Availability({ container: c }: { container: ContainerRecord }) {
-  if (!c.availability_known) return <span class="muted">No terminal report</span>;
-  const held = c.holds_at_pod_terminal.some((h) => h.status === 'hold');
-  if (c.available_for_pickup && !held) return <span class="badge ok">Ready for pickup</span>;
-  if (c.available_for_pickup) return <span class="badge warn">Available, but on hold</span>;
+/** Availability where the box is picked up: the port terminal, or the inland ramp for a rail move. */
+function Availability({ pickup }: { pickup: SituationPickup }) {
+  if (pickup.availability === 'unknown') return <span class="muted">No terminal report</span>;
+  const held = pickup.holds.some((h) => h.status === 'hold');
+  if (pickup.availability === 'available' && !held) return <span class="badge ok">Ready for pickup</span>;
+  if (pickup.availability === 'available') return <span class="badge warn">Available, but on hold</span>;
   return <span class="badge warn">Not available</span>;
 }
 
 /** `focus`: the card was asked for by ?container=, so it takes the keyboard focus as the page opens. */
 export function ContainerCard({ container: c, selected, focus, now }: { container: ContainerRecord; selected: boolean; focus: boolean; now: Date }) {
   const equipment = equipmentWords(c.equipment_type, c.equipment_length, c.equipment_height);
-  const location = currentLocation(c);
-  const terminal = terminalWords(c.pod_terminal);
-  const fees = c.fees_at_pod_terminal.filter((f) => f.type !== 'total');
-  const total = c.fees_at_pod_terminal.find((f) => f.type === 'total');
+  const situation = c.situation;
+  const pickup = situation.pickup;
+  const location = situationText(situation);
+  // The discharge terminal is where the box is picked up only when it does not go on by rail.
+  const terminal = pickup?.place.role === 'inland_destination' ? null : terminalWords(c.pod_terminal);
+  const pickupPlace = pickup ? [placeText(pickup.place), pickup.place.terminal_code && pickup.place.role === 'inland_destination' ? `ramp ${pickup.place.terminal_code}` : null].filter(Boolean).join(', ') : null;
+  const holds = pickup?.holds ?? [];
+  const fees = (pickup?.fees ?? []).filter((f) => f.type !== 'total');
+  const total = pickup?.fees.find((f) => f.type === 'total');
   return (
     <li class={`container-card${selected ? ' selected' : ''}`} id={`container-${c.id}`} tabIndex={selected ? -1 : undefined} autofocus={focus || undefined}>
       <h3>
@@ -295,22 +287,23 @@ export function ContainerCard({ container: c, selected, focus, now }: { containe
       </p>
       <dl class="facts compact">
         <Fact term="Holds">
-          {c.holds_at_pod_terminal.length === 0 ? (
+          {holds.length === 0 ? (
             <span class="muted">None</span>
           ) : (
             <ul class="holds">
-              {c.holds_at_pod_terminal.map((h) => (
+              {holds.map((h) => (
                 <HoldBadge hold={h} />
               ))}
             </ul>
           )}
         </Fact>
-        <Fact term="Pickup">
-          <Availability container={c} />
-        </Fact>
-        <Fact term="Last free day">
-          <LastFreeDay container={c} now={now} />
-        </Fact>
+        <Fact term="Pickup">{pickup ? <Availability pickup={pickup} /> : <span class="muted">{situation.kind === 'empty_returned' ? 'Picked up, empty returned' : 'Picked up'}</span>}</Fact>
+        {pickupPlace && <Fact term="Pickup at">{pickupPlace}</Fact>}
+        {pickup && (
+          <Fact term="Last free day">
+            <LastFreeDay container={c} pickup={pickup} now={now} />
+          </Fact>
+        )}
         {(fees.length > 0 || total) && (
           <Fact term="Fees">
             <ul class="fees">
@@ -324,7 +317,7 @@ export function ContainerCard({ container: c, selected, focus, now }: { containe
           </Fact>
         )}
         {terminal && <Fact term="Terminal">{terminal}</Fact>}
-        {location && <Fact term="Location">{location}</Fact>}
+        <Fact term="Location">{location}</Fact>
       </dl>
       <DataFreshness freshness={c.data_freshness} now={now} />
     </li>
@@ -351,8 +344,13 @@ const placeOf = (location: PlaceRecord | null | undefined, locode: string | null
 
 /** The container's recorded milestones, oldest first, then what is still expected of it. */
 export function milestonesOf(shipment: ShipmentRecord, container: ContainerRecord): Milestone[] {
-  const actual: Milestone[] = (container.transport_events ?? [])
-    .filter((e): e is EventRecord & { timestamp: string } => e.timestamp !== null)
+  const events = container.transport_events ?? [];
+  const happened = new Set(events.filter((e) => !e.event.includes('.estimated.')).map((e) => e.event));
+  // An estimate leaves the timeline once the event it announced has happened.
+  const arrivedInland = happened.has('container.transport.arrived_at_inland_destination') || happened.has('container.transport.rail_arrived') || container.ind_ata_at !== null;
+  const superseded = (e: EventRecord) => e.event.includes('.estimated.') && (happened.has(e.event.replace('.estimated.', '.')) || (e.event.endsWith('arrived_at_inland_destination') && arrivedInland));
+  const actual: Milestone[] = events
+    .filter((e): e is EventRecord & { timestamp: string } => e.timestamp !== null && !superseded(e))
     .map((e) => ({
       key: e.id,
       at: e.timestamp,
@@ -373,7 +371,7 @@ export function milestonesOf(shipment: ShipmentRecord, container: ContainerRecor
   if (!s.pod_ata_at && !container.pod_arrived_at && s.pod_eta_at) {
     expected.push({ key: 'eta', at: s.pod_eta_at, zone: s.pod_timezone, label: 'Vessel arrival', place: place(s.port_of_discharge_name, s.port_of_discharge_locode), vessel: s.pod_vessel_name, voyage: s.pod_voyage_number, estimated: true, ais: false });
   }
-  if (!container.ind_ata_at && container.ind_eta_at) {
+  if (!arrivedInland && container.ind_eta_at) {
     expected.push({ key: 'ind-eta', at: container.ind_eta_at, zone: container.final_destination_timezone, label: 'Arrival at inland destination', place: place(s.destination_name, s.destination_locode), vessel: null, voyage: null, estimated: true, ais: false });
   }
   return [...actual, ...expected.sort((a, b) => a.at.localeCompare(b.at))];
