@@ -87,3 +87,13 @@ export function plausibleTrack<T extends Fix>(track: readonly T[]): T[] {
   const gate = new PositionGate();
   return track.filter((fix) => gate.judge('', fix) === 'accepted');
 }
+
+/** Knots over ground from the first to the last fix along the track (oldest first); null over less than `minMs`. */
+export function overGroundKnots(track: readonly Fix[], minMs: number): number | null {
+  if (track.length < 2) return null;
+  const ms = track[track.length - 1].atMs - track[0].atMs;
+  if (ms < minMs) return null;
+  let km = 0;
+  for (let i = 1; i < track.length; i++) km += haversineKm([track[i - 1].lon, track[i - 1].lat], [track[i].lon, track[i].lat]);
+  return km / KM_PER_NM / (ms / 3_600_000);
+}
