@@ -132,8 +132,22 @@ describe('ingest from a TCP feed', () => {
     assert.equal(worker.counters.reconnects, 1);
     assert.deepEqual(waits, [500], 'the first wait after a connection that delivered data is the shortest');
     clock.advance(10 * MINUTE);
-    await feed([position(ACE, 30.5, 120.5)]);
+    await feed([position(ACE, 30.02, 120.02)]);
     assert.equal((await track(EVER_ACE)).length, 2);
+  });
+
+  test('a position the ship could not have reached since its last one is not stored, and is counted', async () => {
+    const before = (await track(EVER_ACE)).length;
+    // 10 minutes after a report off Shanghai: off Rotterdam, then off Singapore.
+    clock.advance(10 * MINUTE);
+    await feed([position(ACE, 51.9, 4.4)]);
+    await feed([position(ACE, 1.2, 103.8)]);
+    clock.advance(10 * MINUTE);
+    await feed([position(ACE, 30.04, 120.04)]);
+    const stored = await track(EVER_ACE);
+    assert.equal(stored.length, before + 1, 'only the report near the last accepted one');
+    assert.ok(Math.abs(stored.at(-1)!.latitude - 30.04) < 1e-3);
+    assert.deepEqual(worker.counters.positionsRejected, { impossible_speed: 2, two_places: 0 });
   });
 
   test('the counters are exposed as Prometheus metrics', async () => {
@@ -144,6 +158,7 @@ describe('ingest from a TCP feed', () => {
     assert.match(text, /^svc_ais_sentences_skipped_total\{reason="checksum"\} 1$/m);
     assert.match(text, new RegExp(`^svc_ais_positions_stored_total ${worker.counters.positionsStored}$`, 'm'));
     assert.match(text, /^svc_ais_reconnects_total 1$/m);
+    assert.match(text, /^svc_ais_positions_rejected_total\{reason="impossible_speed"\} 2$/m);
   });
 });
 

@@ -113,8 +113,8 @@ function longLeg(days: number): { journey: Journey; leg: Leg } {
 }
 
 describe('identities', () => {
-  test('every reference ship has a distinct 9-digit MMSI: a ship MID then the last six digits of its IMO number', () => {
-    assert.equal(fleet.size, 28);
+  test('every reference and charter ship has a distinct 9-digit MMSI: a ship MID then the last six digits of its IMO number', () => {
+    assert.equal(fleet.size, 28 + world.charterVessels.length);
     const mmsis = [...fleet.values()].map((s) => s.mmsi);
     assert.equal(new Set(mmsis).size, mmsis.length);
     for (const ship of fleet.values()) {

@@ -137,3 +137,21 @@ test('the SDK: vessels.futurePositions gives the vessel with its path and the me
   const tracked = await client.vessels.get(IMO, { 'show_positions[from_timestamp]': '2026-11-22T11:00:00Z' });
   assert.deepEqual(tracked.positions?.map((p) => p.timestamp), [REPORTED_AT, '2026-11-22T11:50:00.000Z', '2026-11-22T11:55:00.000Z']);
 });
+
+test("the speed assumed is the vessel's over ground in its last hours, not its latest report's", async () => {
+  const [rotterdam, hamburg] = [await port('NLRTM'), await port('DEHAM')];
+  const imo = '9893890';
+  const mmsi = 477000002;
+  await upsertAisIdentity(t.db, { mmsi, imo, name: 'EVER ACE', callSign: null, shipType: 70, destination: 'NLRTM', at: new Date('2026-11-22T08:00:00Z') });
+  // Westward along 54° N at 12 knots (0.34° of longitude an hour there); the latest report says 20.
+  const hours = [8, 9, 10, 11];
+  await insertVesselPositions(
+    t.db,
+    hours.map((h, i) => ({ mmsi, at: new Date(`2026-11-22T${String(h).padStart(2, '0')}:00:00Z`), latitude: 54, longitude: 7.5 - i * 0.34, speedKnots: i === 3 ? 20 : 12, courseDegrees: 270, headingDegrees: 270 })),
+  );
+  const res = await checker.call('GET', `/v2/vessels/${imo}/future_positions?port_id=${rotterdam.id}&previous_port_id=${hamburg.id}`, '/v2/vessels/{id}/future_positions');
+  assert.equal(res.status, 200, res.text);
+  assert.ok(Math.abs(res.body.meta.speed_knots - 12) < 0.2, `${res.body.meta.speed_knots} knots`);
+  const [first] = res.body.data.attributes.positions;
+  assert.deepEqual([first.latitude, first.longitude, first.timestamp], [54, 6.48, '2026-11-22T11:00:00.000Z'], 'from the vessel, at its latest report');
+});

@@ -7030,7 +7030,7 @@ export interface operations {
                             };
                         };
                         meta: {
-                            /** @description The speed the prediction assumed: the latest reported one, or 14 knots when that is unknown or not a passage speed */
+                            /** @description The speed the prediction assumed: the vessel's speed over ground in its last hours of reports, else the latest reported one, or 14 knots when neither is a passage speed */
                             speed_knots: number;
                             /** @description Sea-route distance from the start to the port, nautical miles */
                             distance_nm: number;
@@ -7177,7 +7177,7 @@ export interface operations {
                             };
                         };
                         meta: {
-                            /** @description The speed the prediction assumed: the latest reported one, or 14 knots when that is unknown or not a passage speed */
+                            /** @description The speed the prediction assumed: the vessel's speed over ground in its last hours of reports, else the latest reported one, or 14 knots when neither is a passage speed */
                             speed_knots: number;
                             /** @description Sea-route distance from the start to the port, nautical miles */
                             distance_nm: number;

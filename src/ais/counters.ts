@@ -1,6 +1,7 @@
 // What the AIS ingester counts, as plain numbers (read by tests and the benchmark) and as
 // Prometheus counters read from them at scrape time.
 import { Counter, type Registry } from 'prom-client';
+import type { RejectReason } from '../domain/route/plausible-positions.ts';
 import type { AisSkipReason } from './decode.ts';
 
 export interface AisCounters {
@@ -14,6 +15,8 @@ export interface AisCounters {
   /** Positions written to the database (new rows), and positions lost because the database could not keep up. */
   positionsStored: number;
   positionsDropped: number;
+  /** Positions not stored because they are not physically possible after the vessel's last accepted one, by reason. */
+  positionsRejected: Record<RejectReason, number>;
   /** Times a feed connection was lost or could not be made and was tried again. */
   reconnects: number;
   /** Feed text dropped unread because decoding was too far behind (bytes). */
@@ -28,6 +31,7 @@ export function newAisCounters(): AisCounters {
     staticReports: 0,
     positionsStored: 0,
     positionsDropped: 0,
+    positionsRejected: { impossible_speed: 0, two_places: 0 },
     reconnects: 0,
     bytesDropped: 0,
   };
@@ -62,6 +66,16 @@ export function registerAisMetrics(registry: Registry, counters: AisCounters): v
   counter(registry, 'svc_ais_static_reports_total', 'AIS static and voyage reports decoded (types 5, 24)', () => counters.staticReports);
   counter(registry, 'svc_ais_positions_stored_total', 'Vessel positions written after matching and downsampling', () => counters.positionsStored);
   counter(registry, 'svc_ais_positions_dropped_total', 'Vessel positions lost because the database could not take them in time', () => counters.positionsDropped);
+  new Counter({
+    name: 'svc_ais_positions_rejected_total',
+    help: 'Vessel positions not stored because they are not physically possible after the last accepted one, by reason (impossible_speed, two_places)',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [reason, n] of Object.entries(counters.positionsRejected)) this.inc({ reason }, n);
+    },
+  });
   counter(registry, 'svc_ais_bytes_dropped_total', 'AIS feed text dropped unread because decoding could not keep up (bytes)', () => counters.bytesDropped);
   counter(registry, 'svc_ais_reconnects_total', 'AIS feed connections lost or refused and tried again', () => counters.reconnects);
 }

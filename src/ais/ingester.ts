@@ -8,6 +8,7 @@ import { aisMatchData, insertVesselPositions, upsertAisIdentities, type AisIdent
 import { newAisCounters, type AisCounters } from './counters.ts';
 import { AisSentenceDecoder, reportsOf, type AisPositionReport, type AisStaticReport } from './decode.ts';
 import { PositionSampler, samplingRule } from './downsample.ts';
+import { PositionGate } from '../domain/route/plausible-positions.ts';
 import { LineSplitter } from './nmea.ts';
 import { reportTime } from './report-time.ts';
 
@@ -68,6 +69,7 @@ export interface FeedReader {
 export class AisIngester {
   readonly counters: AisCounters;
   readonly #sampler: PositionSampler;
+  readonly #gate = new PositionGate();
   readonly #batchSize: number;
   readonly #maxQueued: number;
   readonly #holdMs: number;
@@ -163,8 +165,13 @@ export class AisIngester {
    * else not known yet (undefined).
    */
   #tracked(mmsi: number): boolean | undefined {
-    const imo = this.#imoOfMmsi.get(mmsi) ?? this.#referenceImoOfMmsi.get(mmsi);
+    const imo = this.#imoOf(mmsi);
     return imo === undefined ? undefined : this.#imos.has(imo);
+  }
+
+  /** The IMO number the MMSI's newest static report names, else the reference data's. */
+  #imoOf(mmsi: number): string | undefined {
+    return this.#imoOfMmsi.get(mmsi) ?? this.#referenceImoOfMmsi.get(mmsi);
   }
 
   #position(report: AisPositionReport, receivedMs: number): void {
@@ -187,6 +194,13 @@ export class AisIngester {
   }
 
   #enqueue(position: VesselPosition): void {
+    // Judged before downsampling, so a rejected report cannot stand in for a good one; judged per
+    // IMO and MMSI together, so an MMSI that passes to another ship starts a track of its own.
+    const verdict = this.#gate.judge(`${this.#imoOf(position.mmsi)}|${position.mmsi}`, { lon: position.longitude, lat: position.latitude, atMs: position.at.getTime() });
+    if (verdict !== 'accepted') {
+      this.counters.positionsRejected[verdict]++;
+      return;
+    }
     if (!this.#sampler.keep(position.mmsi, position.at.getTime(), position.speedKnots, position.courseDegrees)) return;
     this.#queue.push(position);
     if (this.#queue.length > this.#maxQueued) {
@@ -202,6 +216,7 @@ export class AisIngester {
     this.#sweptMs = nowMs;
     for (const [mmsi, held] of this.#held) if (nowMs - held.at.getTime() > this.#holdMs) this.#held.delete(mmsi);
     this.#sampler.forgetBefore(nowMs - DAY);
+    this.#gate.forgetBefore(nowMs - DAY);
   }
 
   #static(report: AisStaticReport, receivedMs: number): void {

@@ -68,9 +68,9 @@ export function aisIdentity(vessel: Pick<VesselRow, 'imo' | 'name' | 'operator'>
 }
 
 /** Identities of the world's ships; feeders are the world's small ships. */
-export function aisFleet(world: { mainlineVessels: readonly VesselRow[]; feederVessels: readonly VesselRow[] }): AisFleet {
+export function aisFleet(world: { mainlineVessels: readonly VesselRow[]; feederVessels: readonly VesselRow[]; charterVessels?: readonly VesselRow[] }): AisFleet {
   const fleet = new Map<string, AisIdentity>();
-  for (const v of world.mainlineVessels) fleet.set(v.imo, aisIdentity(v, false));
+  for (const v of [...world.mainlineVessels, ...(world.charterVessels ?? [])]) fleet.set(v.imo, aisIdentity(v, false));
   for (const v of world.feederVessels) fleet.set(v.imo, aisIdentity(v, true));
   return fleet;
 }

@@ -1,13 +1,17 @@
 // Where a sandbox ship truly is at a moment: the AIS feed adds noise to this, the ground truth
 // reports it as is. Journeys are planned independently, so one ship can be given legs of two
 // journeys at once; the rule that settles it (docs/sandbox.md, "AIS feed") is that the active leg
-// that departed first wins (ties: the lowest journey key) and the others are shadowed. Between
-// legs a ship lies moored at the port its last leg reached, or, before its first leg, at the port
-// that leg leaves from.
-import { haversineKm, type LonLat } from '../geo/distance.ts';
+// that departed first wins (ties: the lowest journey key) and the others are shadowed; the
+// registry books ships on a calendar (ship-calendar.ts), so its journeys never need the rule.
+// Between legs a ship lies moored at the port its last leg reached, or, before its first leg, at
+// the port that leg leaves from; when its next leg leaves from another port it sails there empty,
+// arriving half a port stay before that leg departs.
+import { HOUR } from '../domain/time-units.ts';
+import { haversineKm, KM_PER_NM, type LonLat } from '../geo/distance.ts';
 import { seaRoute } from '../geo/searoute.ts';
 import { bearing, interpolator } from '../geo/great-circle.ts';
 import type { Journey, Leg } from './journey.ts';
+import { PORT_STAY_MS, REPOSITION_KNOTS } from './ship-calendar.ts';
 import type { Place } from './world.ts';
 
 /** A leg sailed by a ship, with the journey it belongs to (`SCAC:number`, the registry's key). */
@@ -66,20 +70,23 @@ interface RoutePath {
   cumulativeKm: number[];
 }
 
-// A leg's route is searched once: legs are long-lived objects of registered journeys.
-const paths = new WeakMap<Leg, RoutePath>();
+// A route between two ports is searched once: there are a few hundred ports, and every ship between two of them sails the same one.
+const paths = new Map<string, RoutePath>();
 
-function pathOf(leg: Leg): RoutePath {
-  const cached = paths.get(leg);
+const pathOf = (leg: Leg): RoutePath => pathBetween(leg.from.place, leg.to.place);
+
+function pathBetween(a: Place, b: Place): RoutePath {
+  const key = `${a.locode}>${b.locode}`;
+  const cached = paths.get(key);
   if (cached) return cached;
-  const from: LonLat = [leg.from.place.lon, leg.from.place.lat];
-  const to: LonLat = [leg.to.place.lon, leg.to.place.lat];
+  const from: LonLat = [a.lon, a.lat];
+  const to: LonLat = [b.lon, b.lat];
   // As world.seaDistanceNm: should no sea route be found, the ship sails the great circle.
   const points = seaRoute(from, to)?.coordinates ?? [[from[0], from[1]], [to[0], to[1]]];
   const cumulativeKm = [0];
   for (let i = 1; i < points.length; i++) cumulativeKm.push(cumulativeKm[i - 1] + haversineKm(points[i - 1], points[i]));
   const path = { points, cumulativeKm };
-  paths.set(leg, path);
+  paths.set(key, path);
   return path;
 }
 
@@ -88,9 +95,8 @@ export function legRoute(leg: Leg): readonly [number, number][] {
   return pathOf(leg).points;
 }
 
-/** Position and course a fraction of the way along the leg's route (by distance). */
-function alongRoute(leg: Leg, fraction: number): { lon: number; lat: number; courseDeg: number } {
-  const { points, cumulativeKm } = pathOf(leg);
+/** Position and course a fraction of the way along a route (by distance). */
+function alongRoute({ points, cumulativeKm }: RoutePath, fraction: number): { lon: number; lat: number; courseDeg: number } {
   const target = Math.min(1, Math.max(0, fraction)) * cumulativeKm[cumulativeKm.length - 1];
   // The segment holding the target distance (first point past it).
   let lo = 1;
@@ -110,6 +116,22 @@ function alongRoute(leg: Leg, fraction: number): { lon: number; lat: number; cou
   return { lon, lat, courseDeg };
 }
 
+/** Under way empty from the port `arrived` reached to the one `next` leaves from; null before the passage, 'arrived' after it. */
+function repositioning(arrived: Leg, next: Leg, t: number): Omit<ShipFix, 'leg' | 'destination'> | 'arrived' | null {
+  const path = pathBetween(arrived.to.place, next.from.place);
+  const km = path.cumulativeKm[path.cumulativeKm.length - 1];
+  const end = Math.max(arrived.arriveAt.getTime(), next.departAt.getTime() - PORT_STAY_MS / 2);
+  const start = Math.max(arrived.arriveAt.getTime(), end - (km / (REPOSITION_KNOTS * KM_PER_NM)) * HOUR);
+  if (t >= end) return 'arrived';
+  if (t < start) return null;
+  return {
+    state: 'under_way',
+    ...alongRoute(path, (t - start) / (end - start)),
+    speedKnots: km / KM_PER_NM / ((end - start) / HOUR),
+    eta: new Date(end),
+  };
+}
+
 /** Knots over ground on a leg: its sea distance over its time at sea. */
 export function legSpeedKnots(leg: Leg): number {
   const hours = (leg.arriveAt.getTime() - leg.departAt.getTime()) / 3_600_000;
@@ -123,7 +145,7 @@ export function shipFixAt(legs: readonly ShipLeg[], at: Date): ShipFix | null {
   if (active) {
     const { leg } = active;
     const fraction = (at.getTime() - leg.departAt.getTime()) / (leg.arriveAt.getTime() - leg.departAt.getTime());
-    return { state: 'under_way', ...alongRoute(leg, fraction), speedKnots: legSpeedKnots(leg), leg: active, destination: leg.to.place, eta: leg.arriveAt };
+    return { state: 'under_way', ...alongRoute(pathOf(leg), fraction), speedKnots: legSpeedKnots(leg), leg: active, destination: leg.to.place, eta: leg.arriveAt };
   }
   const t = at.getTime();
   let reached: ShipLeg | null = null;
@@ -132,7 +154,12 @@ export function shipFixAt(legs: readonly ShipLeg[], at: Date): ShipFix | null {
     if (s.leg.arriveAt.getTime() <= t && (!reached || s.leg.arriveAt > reached.leg.arriveAt)) reached = s;
     if (s.leg.departAt.getTime() > t && !next) next = s; // ranked by departure: the first one found is the next
   }
-  const port = reached ? reached.leg.to.place : next!.leg.from.place;
+  let port = reached ? reached.leg.to.place : next!.leg.from.place;
+  if (reached && next && reached.leg.to.place.locode !== next.leg.from.place.locode) {
+    const passage = repositioning(reached.leg, next.leg, t);
+    if (passage === 'arrived') port = next.leg.from.place;
+    else if (passage) return { ...passage, leg: next, destination: next.leg.from.place };
+  }
   return {
     state: 'moored',
     lon: port.lon,

@@ -18,16 +18,28 @@ import { mintBillOfLading, mintBookingNumber, mintContainerNumber, mintSealNumbe
 import { at, latest, toMinute, type DelayMode } from './plan-time.ts';
 import { Prng } from './prng.ts';
 import { LAND_DETOUR, planRail, type RailPlan } from './rail-plan.ts';
-import { chooseRoute, emptyDepot, inlandTerminal, portTerminal, railRamp } from './route-choice.ts';
+import { bookShips, chooseRoute, emptyDepot, inlandTerminal, portTerminal, railRamp } from './route-choice.ts';
 import { planSeaLegs } from './sea-legs.ts';
+import type { ShipCalendar } from './ship-calendar.ts';
 import { planShipmentHolds, planTerminalStay } from './terminal-plan.ts';
 import { findTestNumber } from './test-numbers.ts';
 import type { SandboxCarrier, SandboxWorld } from './world.ts';
 
 const milestone = (name: string) => `container.transport.${name}`;
 
-/** `dirt`: how untidily the carrier sends the journey's events (dirt.ts); realistic unless told. */
-export function planJourney(world: SandboxWorld, scac: string, numberType: NumberType, number: string, startAt: Date, dirt: DirtRates = REALISTIC_DIRT): Journey {
+/**
+ * `dirt`: how untidily the carrier sends the journey's events (dirt.ts); realistic unless told.
+ * `calendar`: the ships other journeys have booked; the journey takes free ones and books them.
+ */
+export function planJourney(
+  world: SandboxWorld,
+  scac: string,
+  numberType: NumberType,
+  number: string,
+  startAt: Date,
+  dirt: DirtRates = REALISTIC_DIRT,
+  calendar?: ShipCalendar,
+): Journey {
   const carrier = world.carrier(scac);
   if (!carrier) throw new Error(`sandbox: ${scac} is not a sandbox carrier`);
   const test = findTestNumber(scac, number);
@@ -89,6 +101,7 @@ export function planJourney(world: SandboxWorld, scac: string, numberType: Numbe
   // by the feeder rule) is a feeder_* milestone, except the arrival and discharge at the port of
   // discharge, which are the vessel's whatever the vessel (anchors §2.7 rows 11, 12, 14).
   const sea = planSeaLegs({ world, carrier, journey, choice, terminals, readyAtPol, delay }, () => seed.fork('sea'), () => seed.fork('vessels'));
+  if (calendar) bookShips(world, carrier, sea.map((s) => s.leg), calendar, seed.fork('booking'));
   sea.forEach(({ leg, loads, discharges }, i) => {
     const last = i === sea.length - 1;
     const start = leg.kind === 'feeder' ? 'feeder' : i === 0 ? 'vessel' : 'transshipment';

@@ -10,6 +10,7 @@ import { REALISTIC_DIRT, type DirtRates } from './dirt.ts';
 import type { Journey } from './journey.ts';
 import { isWellFormed } from './numbers.ts';
 import { planJourney } from './planner.ts';
+import { ShipCalendar } from './ship-calendar.ts';
 import { Prng } from './prng.ts';
 import { emptyState, readState, writeState, type Anchor, type SandboxState } from './state-file.ts';
 import { findTestNumber, type TestNumber } from './test-numbers.ts';
@@ -37,11 +38,14 @@ export class JourneyRegistry {
   readonly #firstSeen = new Map<string, Date>();
 
   readonly #dirt: DirtRates;
+  /** The ships booked by every journey planned so far (in anchoring order, so a restart books the same). */
+  readonly #calendar: ShipCalendar;
 
   /** Without a state path (tests), anchors live in memory only. */
   constructor(world: SandboxWorld, clock: Clock, statePath?: string, dirt: DirtRates = REALISTIC_DIRT) {
     this.#world = world;
     this.#dirt = dirt;
+    this.#calendar = new ShipCalendar(world);
     this.#clock = clock;
     this.#statePath = statePath;
     this.#state = statePath ? readState(statePath) : emptyState();
@@ -101,7 +105,7 @@ export class JourneyRegistry {
     const test = findTestNumber(anchor.scac, anchor.number);
     const offsetDays = test?.shape?.offsetDays ?? new Prng('sandbox-anchor/1', anchor.scac, anchor.number).between(2, 10);
     const startAt = new Date(Math.floor((Date.parse(anchor.firstSeenAt) - offsetDays * DAY) / MINUTE) * MINUTE);
-    const journey = planJourney(this.#world, anchor.scac, anchor.numberType, anchor.number, startAt, this.#dirt);
+    const journey = planJourney(this.#world, anchor.scac, anchor.numberType, anchor.number, startAt, this.#dirt, this.#calendar);
     this.#journeys.set(key, journey);
     const numbers = [anchor.number, journey.billOfLading, journey.bookingNumber, ...journey.containers.map((c) => c.number)];
     for (const n of numbers) if (!this.#numbers.has(`${anchor.scac}:${n}`)) this.#numbers.set(`${anchor.scac}:${n}`, key);

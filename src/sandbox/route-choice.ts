@@ -3,9 +3,10 @@
 // real terminals and real vessels of the carrier. Which legs are feeders is not chosen here: the
 // planner applies the feeder rule (feeder-rule.ts) to the legs' times.
 import type { VesselRow } from '../refdata/types.ts';
-import type { Facility, Vessel } from './journey.ts';
+import type { Facility, Leg, Vessel } from './journey.ts';
 import { INLAND_ORIGINS, LANES, MAX_BARGE_NM, MAX_FEEDER_NM, MAX_HUB_DETOUR, RAIL_DESTINATIONS } from './lanes.ts';
 import type { Prng } from './prng.ts';
+import type { ShipCalendar } from './ship-calendar.ts';
 import type { RouteSpec } from './test-numbers.ts';
 import type { Place, SandboxCarrier, SandboxWorld } from './world.ts';
 
@@ -129,4 +130,26 @@ export function chooseFeederVessel(world: SandboxWorld, rng: Prng, taken: readon
   const free = world.feederVessels.filter((v) => !taken.some((t) => t.imo === v.imo));
   const v = rng.pick(free.length > 0 ? free : world.feederVessels);
   return { imo: v.imo, name: v.name };
+}
+
+/**
+ * Gives each ship leg a ship the calendar has free, keeping the one chosen when it is, and books
+ * them all. A leg whose ship is taken gets another of the same kind (the carrier's own first), else
+ * any free ship: a sandbox ship is never on two legs at once.
+ */
+export function bookShips(world: SandboxWorld, carrier: SandboxCarrier, legs: readonly Leg[], calendar: ShipCalendar, rng: Prng): void {
+  const inJourney = new Set(legs.flatMap((l) => (l.vessel ? [l.vessel.imo] : [])));
+  const mainline = () => chooseMainlineVessels(world, carrier, world.mainlineVessels.length, rng);
+  const feeders = () => world.feederVessels.map((v) => ({ imo: v.imo, name: v.name, key: rng.next() })).sort((a, b) => a.key - b.key);
+  for (const leg of legs) {
+    if (!leg.vessel) continue;
+    if (!calendar.isFree(leg.vessel.imo, leg)) {
+      const pools = leg.kind === 'feeder' ? [feeders(), mainline(), world.charterVessels] : [mainline(), feeders(), world.charterVessels];
+      const free = pools.flat().find((v) => !inJourney.has(v.imo) && calendar.isFree(v.imo, leg));
+      if (!free) throw new Error(`sandbox: every ship is busy when leg ${leg.index} of ${carrier.scac} sails`);
+      leg.vessel = { imo: free.imo, name: free.name };
+      inJourney.add(free.imo);
+    }
+    calendar.book(leg.vessel.imo, leg);
+  }
 }

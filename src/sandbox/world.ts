@@ -8,6 +8,7 @@ import { numberOrNull, textOrNull } from '../refdata/csv.ts';
 import { haversineNm } from '../geo/distance.ts';
 import { seaRoute } from '../geo/searoute.ts';
 import { readSources, type Sources } from '../refdata/parse.ts';
+import { stableId } from '../refdata/ids.ts';
 import { parseShippingLines } from '../refdata/shipping-lines.ts';
 import { parseTerminals } from '../refdata/terminals.ts';
 import type { LocationRow, ShippingLineRow, TerminalRow, VesselRow } from '../refdata/types.ts';
@@ -59,6 +60,8 @@ export interface SandboxWorld {
   readonly carriers: readonly SandboxCarrier[];
   readonly mainlineVessels: readonly VesselRow[];
   readonly feederVessels: readonly VesselRow[];
+  /** Made-up ships chartered when every reference ship is booked at the time of a leg (ship-calendar.ts). */
+  readonly charterVessels: readonly VesselRow[];
   seaDistanceNm(from: string, to: string): number;
 }
 
@@ -201,9 +204,22 @@ function buildSandboxWorld(data: SandboxData): SandboxWorld {
     carriers,
     mainlineVessels,
     feederVessels,
+    charterVessels: CHARTER_VESSELS,
     seaDistanceNm,
   };
 }
+
+/**
+ * The reference data names a few dozen ships, too few to sail every journey a sandbox is asked
+ * about without booking one ship twice; these fill in. Their IMO numbers check (carriers' events
+ * are only believed with a valid one) and their names say what they are.
+ */
+const CHARTER_VESSELS: readonly VesselRow[] = Array.from({ length: 400 }, (_, i) => {
+  const six = String(990_000 + i);
+  const check = [...six].reduce((sum, d, k) => sum + Number(d) * (7 - k), 0) % 10;
+  const imo = `${six}${check}`;
+  return { id: stableId('vessel', imo), imo, name: `SANDBOX CHARTER ${i + 1}`, mmsi: null, operator: 'chartered (sandbox)' };
+});
 
 /** Bump when sandboxData() makes something else of unchanged files, so kept copies are made again. */
 const DATA_FORMAT = 1;

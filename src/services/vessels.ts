@@ -12,6 +12,8 @@ import type { Queryable } from '../store/db.ts';
 import { findPort, findVessel } from '../store/reference.ts';
 import { latestPositionOfImo, vesselTrackOfImo, type VesselPosition } from '../store/vessel-positions.ts';
 import { hasFeature, requireFeature, type FeatureHolder } from './features.ts';
+import { overGroundKnots, plausibleTrack } from '../domain/route/plausible-positions.ts';
+import { isValidPosition } from './route-map-features.ts';
 
 /**
  * The speed a prediction assumes when the vessel's own is unknown or not a passage speed (at
@@ -105,7 +107,7 @@ export interface PredictionRequest {
 
 /**
  * The path the vessel is predicted to sail to `portId` over the sea-route network, one point a
- * minute at its reported speed (DEFAULT_SPEED_KNOTS when that is unknown or not a passage speed),
+ * minute at its recent speed (recentSpeedKnots),
  * ending on the port. It starts at the given point at now, else at the vessel's latest position
  * at the time of that report, else (no AIS data) at the previous port at now.
  */
@@ -123,8 +125,7 @@ export async function predictPositions({ db, clock, account }: Deps, request: Pr
     : latest
       ? [[latest.longitude, latest.latitude], latest.at]
       : [previous, now];
-  const reported = latest?.speedKnots ?? null;
-  const speedKnots = reported !== null && reported >= PASSAGE_SPEED_KNOTS.min && reported <= PASSAGE_SPEED_KNOTS.max ? reported : DEFAULT_SPEED_KNOTS;
+  const speedKnots = await recentSpeedKnots(db, vessel.imo, latest);
 
   // No passage is avoided, so the network always connects the two; a straight line is the fallback all the same.
   const route = seaRoute(from, to)?.coordinates ?? [from, to];
@@ -146,6 +147,23 @@ export async function predictPositions({ db, clock, account }: Deps, request: Pr
     arrivalAt: new Date(startAt.getTime() + minutes * MINUTE_MS),
     truncated: !complete,
   };
+}
+
+/** How far back a prediction looks for the vessel's recent speed: long enough to smooth a turn or a slowdown, short enough to be this passage's. */
+const RECENT_SPEED_WINDOW_MS = 6 * 3_600_000;
+
+const isPassageSpeed = (knots: number | null): knots is number => knots !== null && knots >= PASSAGE_SPEED_KNOTS.min && knots <= PASSAGE_SPEED_KNOTS.max;
+
+/**
+ * The speed a prediction assumes: over ground across the last hours of reports (a single report's
+ * speed may be a moment's), else the latest report's, else DEFAULT_SPEED_KNOTS.
+ */
+async function recentSpeedKnots(db: Queryable, imo: string, latest: VesselPosition | null): Promise<number> {
+  if (!latest) return DEFAULT_SPEED_KNOTS;
+  const track = await vesselTrackOfImo(db, imo, new Date(latest.at.getTime() - RECENT_SPEED_WINDOW_MS), latest.at);
+  const overGround = overGroundKnots(plausibleTrack(track.filter(isValidPosition).map((p) => ({ lon: p.longitude, lat: p.latitude, atMs: p.at.getTime() }))), RECENT_SPEED_WINDOW_MS / 6);
+  if (isPassageSpeed(overGround)) return overGround;
+  return isPassageSpeed(latest.speedKnots) ? latest.speedKnots : DEFAULT_SPEED_KNOTS;
 }
 
 /** Six decimals: about 10 cm, finer than any AIS report, and a third fewer bytes per point. */

@@ -10,7 +10,7 @@ import { requireFeature } from '../../services/features.ts';
 import { DEFAULT_SPEED_KNOTS, MAX_FUTURE_POSITIONS, predictPositions, showVessel, type PredictionRequest } from '../../services/vessels.ts';
 import { isUuid } from '../../store/uuid.ts';
 import { recordDocument, resourceSchema } from '../openapi-schemas.ts';
-import type { AnyRouteSpec, Ctx, QueryParamSpec } from '../route.ts';
+import { trackingClockOf, type AnyRouteSpec, type Ctx, type QueryParamSpec } from '../route.ts';
 
 const FROM = 'show_positions[from_timestamp]';
 const TO = 'show_positions[to_timestamp]';
@@ -49,7 +49,7 @@ const vesselWithPositions = resourceSchema('vessel', z.object({ ...vesselAttribu
 const predictionDocument = z.object({
   data: vesselWithPositions,
   meta: z.object({
-    speed_knots: z.number().describe(`The speed the prediction assumed: the latest reported one, or ${DEFAULT_SPEED_KNOTS} knots when that is unknown or not a passage speed`),
+    speed_knots: z.number().describe(`The speed the prediction assumed: the vessel's speed over ground in its last hours of reports, else the latest reported one, or ${DEFAULT_SPEED_KNOTS} knots when neither is a passage speed`),
     distance_nm: z.number().describe('Sea-route distance from the start to the port, nautical miles'),
     arrival_at: z.iso.datetime().describe('Predicted arrival at the port'),
     truncated: z.boolean().describe(`True when the path was cut after ${MAX_FUTURE_POSITIONS} positions (30 days) before reaching the port`),
@@ -97,7 +97,8 @@ function trackWindow(ctx: Ctx<undefined>): { from: Date; to: Date } | undefined 
   return { from, to };
 }
 
-const deps = (ctx: Ctx<undefined>) => ({ db: ctx.services.db, clock: ctx.services.clock, account: ctx });
+// The journey's clock (the demo clock when svc serves the sandbox): a vessel is where its container's map shows it.
+const deps = (ctx: Ctx<undefined>) => ({ db: ctx.services.db, clock: trackingClockOf(ctx.services), account: ctx });
 
 function predictionRoute(url: string, summary: string, extra: QueryParamSpec[], start: (query: Query) => PredictionRequest['start']): AnyRouteSpec {
   return {
