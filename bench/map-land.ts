@@ -6,7 +6,7 @@
 import { feature } from 'topojson-client';
 import land50m from 'world-atlas/land-50m.json' with { type: 'json' };
 import { ManualClock } from '../src/clock.ts';
-import { plausibility } from '../src/domain/route/plausible-positions.ts';
+import { plausibility } from '../src/ais/plausible-positions.ts';
 import { DAY, HOUR } from '../src/domain/time-units.ts';
 import { haversineKm } from '../src/geo/distance.ts';
 import { interpolator } from '../src/geo/great-circle.ts';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { ManualClock } from '../src/clock.ts';
-import { plausibleTrack } from '../src/domain/route/plausible-positions.ts';
+import { plausibleTrack } from '../src/ais/plausible-positions.ts';
 import { DAY, HOUR } from '../src/domain/time-units.ts';
 import { aisFleet } from '../src/sandbox/ais-identity.ts';
 import { shipFixAt, shipLegs } from '../src/sandbox/ais-track.ts';

@@ -1,7 +1,7 @@
 // What the AIS ingester counts, as plain numbers (read by tests and the benchmark) and as
 // Prometheus counters read from them at scrape time.
 import { Counter, type Registry } from 'prom-client';
-import type { RejectReason } from '../domain/route/plausible-positions.ts';
+import type { RejectReason } from './plausible-positions.ts';
 import type { AisSkipReason } from './decode.ts';
 
 export interface AisCounters {

@@ -8,7 +8,7 @@ import { aisMatchData, insertVesselPositions, upsertAisIdentities, type AisIdent
 import { newAisCounters, type AisCounters } from './counters.ts';
 import { AisSentenceDecoder, reportsOf, type AisPositionReport, type AisStaticReport } from './decode.ts';
 import { PositionSampler, samplingRule } from './downsample.ts';
-import { PositionGate } from '../domain/route/plausible-positions.ts';
+import { PositionGate } from './plausible-positions.ts';
 import { LineSplitter } from './nmea.ts';
 import { reportTime } from './report-time.ts';
 

@@ -53,6 +53,9 @@ function lastFreeDayOf(c: Container): string {
   return `${lfd.date} (${lfd.timezone ?? 'zone unknown'}), set by the ${lfd.source === 'rail' ? 'rail ramp' : 'terminal'}`;
 }
 
+/** Fees at the place of pickup; once the box is picked up, what the terminal charged stays owed. */
+const feesOwed = (c: Container) => (c.situation.pickup ? c.situation.pickup.fees : c.fees_at_pod_terminal);
+
 const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
 
 export function containerSituation(c: Container): ContainerSituation {
@@ -65,6 +68,6 @@ export function containerSituation(c: Container): ContainerSituation {
     lastFreeDay: lastFreeDayOf(c),
     availability: !pickup ? 'picked up' : pickup.availability === 'available' ? 'available for pickup' : pickup.availability === 'not_available' ? 'not available' : 'unknown',
     holds: pickup?.holds.length ? pickup.holds.map((h) => `${words(h.name)} (${h.status})`).join(', ') : 'none',
-    fees: pickup?.fees.length ? pickup.fees.map((f) => `${words(f.type)} ${money(f.amount, f.currency_code)}`).join(', ') : 'none',
+    fees: feesOwed(c).length ? feesOwed(c).map((f) => `${words(f.type)} ${money(f.amount, f.currency_code)}`).join(', ') : 'none',
   };
 }

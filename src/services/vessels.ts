@@ -12,7 +12,7 @@ import type { Queryable } from '../store/db.ts';
 import { findPort, findVessel } from '../store/reference.ts';
 import { latestPositionOfImo, vesselTrackOfImo, type VesselPosition } from '../store/vessel-positions.ts';
 import { hasFeature, requireFeature, type FeatureHolder } from './features.ts';
-import { overGroundKnots, plausibleTrack } from '../domain/route/plausible-positions.ts';
+import { overGroundKnots, plausibleTrack } from '../ais/plausible-positions.ts';
 import { isValidPosition } from './route-map-features.ts';
 
 /**

@@ -182,7 +182,7 @@ export function containerSituation(input: SituationInput): ContainerSituation {
 }
 
 function activeHolds(c: SituationInput['container']): TerminalHold[] {
-  return c.holds_at_pod_terminal.filter((h) => h.status === 'hold');
+  return (c.holds_at_pod_terminal ?? []).filter((h) => h.status === 'hold');
 }
 
 /** At the place of pickup a box waits for its holds to be released before it waits for the truck. */
@@ -201,9 +201,10 @@ function pickupOf(c: SituationInput['container'], place: SituationPlace): Situat
   return {
     place,
     availability: known ? (c.available_for_pickup ? 'available' : 'not_available') : 'unknown',
-    holds: reportedHere || c.terminal_checked_at === null ? c.holds_at_pod_terminal : [],
-    fees: reportedHere ? c.fees_at_pod_terminal : [],
+    // States stored by older versions may lack the terminal's lists: none known is none shown.
+    holds: reportedHere || c.terminal_checked_at === null ? (c.holds_at_pod_terminal ?? []) : [],
+    fees: reportedHere ? (c.fees_at_pod_terminal ?? []) : [],
     last_free_day: lfd ? { date: localDate(lfd, place.timezone), timezone: place.timezone, source: place.role === 'inland_destination' ? 'rail' : 'terminal' } : null,
-    appointment_at: reportedHere ? c.pickup_appointment_at : null,
+    appointment_at: reportedHere ? (c.pickup_appointment_at ?? null) : null,
   };
 }

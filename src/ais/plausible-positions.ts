@@ -3,7 +3,7 @@
 // merchant ship can, or to have been in two places at once, is rejected. Such positions come from
 // garbled reports, GPS faults, spoofing, and two transmitters sending under one identity; drawn,
 // they are straight lines across continents.
-import { haversineKm, KM_PER_NM } from '../../geo/distance.ts';
+import { haversineKm, KM_PER_NM } from '../geo/distance.ts';
 
 /**
  * The fastest a merchant ship goes over ground. Container ships sail 14–25 knots and the fastest

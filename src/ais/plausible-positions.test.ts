@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { HOUR, MINUTE } from '../time-units.ts';
+import { HOUR, MINUTE } from '../domain/time-units.ts';
 import { MAX_PLAUSIBLE_KNOTS, plausibility, plausibleTrack, PositionGate, RECOVER_AFTER_MS, type Fix } from './plausible-positions.ts';
 
 // One degree of latitude is 60 nm: a ship at 20 kn covers it in three hours.
