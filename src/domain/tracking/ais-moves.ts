@@ -21,11 +21,11 @@ export interface DepartureRule extends StopRule {
 }
 
 /**
- * The arrival's own area and stop (15 nm, below 1 kn for 30 minutes): a vessel that counts as
- * arrived by that rule counts as moored before it leaves, so both moves read the port the same
- * way. Outside that area it has passed the anchorages too, so a shift from berth to anchor is not a
- * departure. Under way is 3 kn, the speed below which the ETA rule takes a vessel for waiting or
- * drifting: well above a moored ship's jitter, well below a ship leaving for sea.
+ * The arrival's own area and stop (DEFAULT_STOP_RULE): a vessel that would count as arrived counts
+ * as moored before it leaves, so both moves read the port the same way, and the area reaches the
+ * anchorages, so a shift from berth to anchor is not a departure. Under way is the speed below
+ * which the ETA rule takes a vessel for waiting or drifting: well above a moored ship's jitter,
+ * well below a ship leaving for sea.
  */
 export const DEFAULT_DEPARTURE_RULE: DepartureRule = { ...DEFAULT_STOP_RULE, underWayKnots: DEFAULT_ETA_RULE.minSpeedKnots };
 

@@ -3,10 +3,10 @@
 // earlier call at the same port do not count.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MINUTE } from '../time-units.ts';
-import { haversineNm } from '../../geo/distance.ts';
-import type { AisFix } from './ais-arrival.ts';
-import { departureFromPortArea } from './ais-moves.ts';
+import { MINUTE } from '../src/domain/time-units.ts';
+import { haversineNm } from '../src/geo/distance.ts';
+import type { AisFix } from '../src/domain/tracking/ais-arrival.ts';
+import { departureFromPortArea } from '../src/domain/tracking/ais-moves.ts';
 
 const distance = (a: readonly [number, number], b: readonly [number, number]) => haversineNm(a, b);
 const T0 = Date.parse('2026-07-01T00:00:00Z');
