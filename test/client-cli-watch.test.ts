@@ -75,3 +75,23 @@ test('svc watch stops on Ctrl-C (exit 130) and on a number nobody tracks (exit 1
   assert.equal(nobody.code, 1);
   assert.equal(nobody.stderr, 'svc: no tracking request for NOBODY-TRACKS-THIS (svc track NOBODY-TRACKS-THIS starts one)\n');
 });
+
+test('svc watch on a journey already over prints its whole history and exits 0', async () => {
+  const id = await t.track('bill_of_lading', 'TEST-DIRECT', 'TEST');
+  for (let i = 0; i < 12 && (await t.request('GET', `/v2/tracking_requests/${id}`)).body.data.attributes.status !== 'tracking_stopped'; i++) await t.advance(10 * DAY, 10);
+  assert.equal((await t.request('GET', `/v2/tracking_requests/${id}`)).body.data.attributes.status, 'tracking_stopped', 'the journey ended');
+
+  const run = await startClient(['watch', 'TEST-DIRECT', '--interval', '50ms'], clientEnv(t.baseUrl, t.key)).exited;
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stderr, '');
+  const lines = run.stdout.trimEnd().split('\n');
+  assert.equal(lines[0], `tracking request ${id} (TEST-DIRECT, TEST): tracking stopped`);
+  assert.match(lines[1], /^shipment \S+: B\/L TEST-DIRECT, containers \w{4}\d{7}/);
+  const shipmentId = /^shipment (\S+):/.exec(lines[1])![1];
+  const containers = (await t.request('GET', `/v2/containers?filter[shipment_id]=${shipmentId}&include=transport_events&page[size]=100`)).body;
+  const recorded = containers.included.filter((r: { type: string }) => r.type === 'transport_event').length;
+  const eventLines = lines.filter((l) => /^\d{4}-\d\d-\d\d \d\d:\d\d UTC  \w{4}\d{7}  /.test(l));
+  assert.ok(recorded > 0 && eventLines.length === recorded, `every recorded milestone once (${recorded}):\n${run.stdout}`);
+  assert.ok(eventLines.some((l) => /  vessel departed  NLRTM/.test(l)) && eventLines.some((l) => /  empty in  /.test(l)), run.stdout);
+  assert.match(lines.at(-1)!, /nothing more to watch$/);
+});

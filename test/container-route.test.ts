@@ -112,8 +112,27 @@ test('MCP get_container_route: stops and legs from the route endpoint', async ()
   const data = await tool({ id: containerId });
   assert.equal(data.available, true);
   assert.deepEqual(data.stops.map((s: any) => [s.label, s.port.locode, s.port.name]), [['POL', 'VNSGN', 'Ho Chi Minh City'], ['TS1', 'SGSIN', 'Singapore'], ['POD', 'NLRTM', 'Rotterdam']]);
-  assert.deepEqual(data.legs[0], { from: 'VNSGN', to: 'SGSIN', mode: 'feeder', vessel: { name: 'FEEDER ONE', imo: FEEDER.imo }, voyageNumber: '7S', etd: '2026-01-01T00:00:00.000Z', atd: '2026-01-01T08:00:00.000Z', eta: null, ata: '2026-01-03T00:00:00.000Z' });
-  assert.deepEqual(data.legs[1], { from: 'SGSIN', to: 'NLRTM', mode: 'vessel', vessel: { name: 'MOTHER SHIP', imo: MOTHER.imo }, voyageNumber: '201W', etd: '2026-01-05T12:00:00.000Z', atd: '2026-01-06T00:00:00.000Z', eta: '2026-02-01T00:00:00.000Z', ata: null });
+  assert.deepEqual(data.legs[0], { from: 'VNSGN', to: 'SGSIN', mode: 'feeder', vessel: { name: 'FEEDER ONE', imo: FEEDER.imo }, voyageNumber: '7S', etd: '2026-01-01T00:00:00.000Z', atd: '2026-01-01T08:00:00.000Z', eta: null, ata: '2026-01-03T00:00:00.000Z', status: 'done' });
+  assert.deepEqual(data.legs[1], { from: 'SGSIN', to: 'NLRTM', mode: 'vessel', vessel: { name: 'MOTHER SHIP', imo: MOTHER.imo }, voyageNumber: '201W', etd: '2026-01-05T12:00:00.000Z', atd: '2026-01-06T00:00:00.000Z', eta: '2026-02-01T00:00:00.000Z', ata: null, status: 'under_way' });
+});
+
+test('MCP get_container_route: a route known only from the carrier\'s plan lists every port, marked planned', async () => {
+  const { containerId } = await insertJourney(t.db, {
+    accountId: t.accountId,
+    state: { port_of_lading_locode: 'VNSGN', port_of_discharge_locode: 'NLRTM', transshipment_locodes: ['SGSIN'], pol_etd_at: '2026-01-01T00:00:00Z', pod_eta_at: '2026-02-01T00:00:00Z' },
+    planned: [
+      { code: 'ARRI', locode: 'SGSIN', at: '2026-01-03T00:00:00Z', vessel: FEEDER },
+      { code: 'DEPA', locode: 'SGSIN', at: '2026-01-05T12:00:00Z', vessel: MOTHER },
+    ],
+  });
+  const result = (await mcp.client.callTool({ name: 'get_container_route', arguments: { id: containerId } })) as CallToolResult;
+  const data = result.structuredContent as any;
+  assert.deepEqual(data.legs.map((l: any) => [l.from, l.to, l.status, l.etd, l.eta]), [
+    ['VNSGN', 'SGSIN', 'planned', '2026-01-01T00:00:00.000Z', '2026-01-03T00:00:00.000Z'],
+    ['SGSIN', 'NLRTM', 'planned', '2026-01-05T12:00:00.000Z', '2026-02-01T00:00:00.000Z'],
+  ]);
+  const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+  assert.match(text, /VNSGN \(planned\) → SGSIN \(planned\) → NLRTM \(planned\); 2 leg\(s\): 0 done, 0 under way, 2 planned/);
 });
 
 test('MCP get_container_route: a container whose ports are not known yet → NotAvailable with the alternative', async () => {

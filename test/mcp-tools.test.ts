@@ -76,6 +76,9 @@ async function call(name: string, args: Record<string, unknown>, conn = mcp): Pr
     const validate = await validatorFor(name);
     assert.ok(validate(result.structuredContent), `${name} answer matches its output schema: ${JSON.stringify(validate.errors)}\n${JSON.stringify(result.structuredContent).slice(0, 500)}`);
     assert.ok(textOf(result).length > 0, `${name} answers with a text summary`);
+    // A client that forwards only text blocks still gets every id, fee and date.
+    const texts = result.content.filter((c) => c.type === 'text').map((c) => c.text);
+    assert.ok(texts.some((text) => text.startsWith('{') && JSON.stringify(JSON.parse(text)) === JSON.stringify(result.structuredContent)), `${name}: a text block holds the structured content as JSON`);
     validated.add(name);
   }
   return result;
@@ -104,6 +107,7 @@ test('tools/list has exactly the spec\'s ten tools, each described, with input a
     assert.equal(tool.inputSchema.type, 'object');
     assert.deepEqual((tool.inputSchema.properties as any).intent, { type: 'string', maxLength: 200, description: (tool.inputSchema.properties as any).intent.description });
     assert.equal(tool.outputSchema?.type, 'object', `${tool.name} declares an output schema`);
+    assert.equal(tool.inputSchema.additionalProperties, false, `${tool.name} declares that it takes no other arguments`);
     assert.equal(tool.annotations?.readOnlyHint, tool.name !== 'track_container', `${tool.name} readOnlyHint`);
   }
   const required = Object.fromEntries(tools.map((x) => [x.name, (x.inputSchema.required ?? []).sort()]));
@@ -116,6 +120,21 @@ test('tools/list has exactly the spec\'s ten tools, each described, with input a
   assert.deepEqual(props('list_shipments'), ['carrier', 'include_containers', 'intent', 'page', 'page_size', 'port', 'status', 'updated_after']);
   assert.deepEqual(props('list_containers'), ['carrier', 'include', 'intent', 'page', 'page_size', 'port', 'status', 'updated_after']);
   assert.deepEqual(props('list_tracking_requests'), ['filters', 'intent', 'page', 'page_size', 'request_type', 'status']);
+});
+
+test('an argument a tool does not declare is refused by name, whichever tool and whichever way the call is parsed', async () => {
+  const { tools } = await mcp.client.listTools();
+  const someId = randomUUID();
+  const needs: Record<string, Record<string, unknown>> = { search_container: { query: 'SBXU' }, track_container: { number: 'MSCU1234565' } };
+  for (const tool of tools) {
+    const args = { ...(needs[tool.name] ?? ((tool.inputSchema.required ?? []).includes('id') ? { id: someId } : {})), containerNumber: 'MSCU1234565' };
+    const refusal = await fails(tool.name, args);
+    assert.match(refusal, /Input validation error/, tool.name);
+    assert.match(refusal, /Unrecognized key: "containerNumber"/, tool.name);
+  }
+  // A misspelt filter is not ignored (which would list everything as if it had been applied).
+  assert.match(await fails('list_containers', { statuss: 'available' }), /"statuss"/);
+  assert.ok(!(await call('list_containers', { status: 'available' })).isError, 'the declared spelling is taken');
 });
 
 test('the scripted session "track TEST-TR-SUCCEEDED, then tell me when it arrives and whether it has holds", by MCP calls only', async () => {

@@ -112,12 +112,13 @@ test('Xiamen → Singapore → Rotterdam: the vessel the map shows is where the 
   const { body: containers } = await h.request('GET', '/v2/containers');
   const containerId = containers.data[0].id as string;
 
-  // Halfway to Singapore. The carrier names a transshipment port when the box gets there, so the
-  // map has the ports of lading and discharge so far.
+  // Halfway to Singapore. The carrier published the planned calls of both legs with the booking,
+  // so the map has the transshipment port already, not reached yet.
   const firstMidway = new Date((first.departAt.getTime() + first.arriveAt.getTime()) / 2);
   await advanceTo(firstMidway);
   let features = await mapOf(containerId);
-  assert.deepEqual(portsOf(features).map((p) => p.properties.label), ['POL', 'POD']);
+  assert.deepEqual(portsOf(features).map((p) => p.properties.label), ['POL', 'TS1', 'POD']);
+  assert.equal(portsOf(features)[1].properties.inbound_ata_at, null, 'Singapore is planned');
   assert.equal(instant(portsOf(features)[0].properties.outbound_atd_at), first.departAt.toISOString(), 'the ATD the carrier reported');
   assertVesselNearTruth(features, first.vessel!.imo, firstMidway, 1);
 

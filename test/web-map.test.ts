@@ -161,6 +161,8 @@ test('the route map draws a Pacific crossing offline, then switches to a transsh
     const [[west], [east]] = bounds;
     assert.ok(west === CNSHA[0] && east >= USLAX[0] + 360 && east - west < 180, JSON.stringify(bounds));
     assert.equal(await w.page.locator('.route-map-port').count(), 2);
+    // Only the port of discharge, not reached yet, is drawn as planned.
+    assert.deepEqual(await w.page.locator('.route-map-port--planned').allInnerTexts(), ['POD']);
     assert.equal(await w.page.locator('.route-map-vessel').count(), 1);
     assert.match(await w.page.locator('.maplibregl-ctrl-attrib').innerText(), /© Natural Earth/);
     // Ports are buttons: reachable with the keyboard, named for screen readers.
@@ -168,7 +170,7 @@ test('the route map draws a Pacific crossing offline, then switches to a transsh
     await w.page.keyboard.press('Enter');
     assert.match(await w.page.locator('.maplibregl-popup').innerText(), /POL · Shanghai[\s\S]*Departed/);
     await w.page.locator('.route-map-port', { hasText: 'POD' }).click();
-    assert.match(await w.page.locator('.maplibregl-popup', { hasText: 'POD' }).innerText(), /Los Angeles[\s\S]*Expected/);
+    assert.match(await w.page.locator('.maplibregl-popup', { hasText: 'POD' }).innerText(), /Los Angeles[\s\S]*Planned call[\s\S]*Expected/);
     await w.screenshot('pacific');
     // What a first visit downloads (bytes over the wire, compressed), for the report.
     const sizes = await w.page.evaluate(() => performance.getEntriesByType('resource').map((r) => `${new URL(r.name).pathname} ${(r as PerformanceResourceTiming).encodedBodySize}`));
@@ -180,6 +182,7 @@ test('the route map draws a Pacific crossing offline, then switches to a transsh
     const { bounds: _, ...viaDrawn } = JSON.parse(via!.drawn!);
     assert.deepEqual(viaDrawn, { containerId: containers.transshipment, ports: 3, vessel: 1, pastLegs: 2, plannedLegs: 1, rendered: { pastLegs: 2, plannedLegs: 1 } });
     assert.equal(await w.page.locator('.route-map-port').count(), 3);
+    assert.deepEqual(await w.page.locator('.route-map-port--planned').allInnerTexts(), ['POD'], 'Singapore was reached');
     await w.screenshot('transshipment');
 
     // A refresh (as a server-sent event would ask) draws the same container again and keeps the view.

@@ -24,6 +24,7 @@ export const CLIENT_USAGE = `client commands (through the REST API: --base-url o
                                          a table of the first page (--all: every page)
   containers|shipments|tracking-requests show <id> [--json]
                                          one record's key fields
+  containers show <number> [--json]      a container by number: location, ETA, last free day, holds, fees
 `;
 
 const DEFAULT_INTERVAL_MS = 5000;

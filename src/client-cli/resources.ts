@@ -3,7 +3,8 @@
 import type { Container, Page, Shipment, SvcClient, TrackingRequest, TransportEvent } from '../../sdk/src/index.ts';
 import { collect } from './collect.ts';
 import type { Io } from './io.ts';
-import { ClientUsageError, type FilterName } from './options.ts';
+import { containerSituation, latestEvent } from './container-situation.ts';
+import { ClientCommandError, ClientUsageError, type FilterName } from './options.ts';
 import { table } from './table.ts';
 import { milestone, when, words } from './words.ts';
 
@@ -27,14 +28,20 @@ const related = (value: unknown): Row | undefined => (value && typeof value === 
 const relatedList = (value: unknown): Row[] => (Array.isArray(value) ? (value as Row[]) : []);
 const place = (name: string | null, locode: string | null) => (name && locode ? `${name} (${locode})` : (name ?? locode ?? '-'));
 
-/** The newest event by when it happened (then by when svc learnt of it). */
-function latestEvent(events: Row[]): Row | undefined {
-  const key = (e: Row) => `${e.timestamp ?? ''}|${e.created_at ?? ''}`;
-  return [...events].sort((a, b) => key(a).localeCompare(key(b))).at(-1);
-}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CONTAINER_SHOW_INCLUDE = ['shipment', 'pod_terminal', 'transport_events'];
 
-const holds = (c: Container) => (c.holds_at_pod_terminal.length ? c.holds_at_pod_terminal.map((h) => `${h.name} (${h.status})`).join(', ') : 'none');
-const availability = (c: Container) => (!c.availability_known ? 'unknown' : c.available_for_pickup ? 'available for pickup' : 'not available');
+/**
+ * A container by id, or by number: the newest of that number (a number comes round again on
+ * another journey), found with filter[number] as any REST client would.
+ */
+async function findContainer(client: SvcClient, idOrNumber: string): Promise<Container> {
+  if (UUID.test(idOrNumber)) return client.containers.get(idOrNumber, { include: CONTAINER_SHOW_INCLUDE });
+  const found = await collect(client.containers.iterate({ 'filter[number]': idOrNumber, include: CONTAINER_SHOW_INCLUDE.join(','), 'page[size]': 100 }));
+  const newest = found.reduce<Container | undefined>((a, b) => (!a || b.created_at > a.created_at ? b : a), undefined);
+  if (!newest) throw new ClientCommandError(`no container numbered ${idOrNumber} is tracked (svc track ${idOrNumber} starts tracking it)`);
+  return newest;
+}
 
 // The SDK's query types name the filters of the OpenAPI document it was generated from; the CLI
 // passes filters through by name, so one svc has (filter[status] on containers…) reaches it as is.
@@ -43,20 +50,24 @@ const containers: ResourceCommands<Container> = {
   listInclude: 'shipment',
   list: (client, query) => client.containers.list(query),
   iterate: (client, query) => client.containers.iterate(query),
-  row: (c) => ({ id: c.id, number: c.number, status: c.current_status, bill_of_lading: related(c.shipment)?.bill_of_lading_number, lfd: c.pickup_lfd, available: availability(c), holds: c.holds_at_pod_terminal.length }),
-  get: (client, id) => client.containers.get(id, { include: ['shipment', 'transport_events'] }),
+  row: (c) => ({ id: c.id, number: c.number, status: c.current_status, bill_of_lading: related(c.shipment)?.bill_of_lading_number, lfd: c.pickup_lfd, available: containerSituation(c).availability, holds: c.holds_at_pod_terminal.length }),
+  get: findContainer,
   fields: (c) => {
-    const last = latestEvent(relatedList(c.transport_events));
+    const last = latestEvent(c.transport_events);
     const shipment = related(c.shipment);
+    const situation = containerSituation(c);
     return [
       ['container', c.number],
       ['id', c.id],
-      ['status', words(c.current_status)],
+      ['status', situation.status],
+      ['location', situation.location],
       ['shipment', shipment?.bill_of_lading_number ? `B/L ${shipment.bill_of_lading_number} (${shipment.id})` : (shipment?.id as string | undefined) ?? '-'],
-      ['holds', holds(c)],
-      ['last free day', when(c.pickup_lfd)],
-      ['availability', availability(c)],
-      ['last event', last ? lastEventText(last as TransportEvent) : 'none yet'],
+      ['ETA at POD', situation.eta],
+      ['last free day', situation.lastFreeDay],
+      ['availability', situation.availability],
+      ['holds', situation.holds],
+      ['fees', situation.fees],
+      ['last event', last ? lastEventText(last) : 'none yet'],
     ];
   },
 };

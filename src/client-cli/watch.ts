@@ -1,6 +1,7 @@
 // svc watch <id|number>: follows a tracking request until the line publishes its shipment, then
 // shows each new milestone of the shipment's containers as svc records it, until every container
-// is back empty (or Ctrl-C). It polls, one request a round once the shipment is known (its
+// is back empty or svc stops tracking it (or Ctrl-C); on a journey already over it shows the whole
+// history and ends. It polls, one request a round once the shipment is known (its
 // containers with their transport events included), so a modest interval stays far below the
 // 100-requests-a-minute limit; a poll that fails for a passing reason (rate limit, svc restarting,
 // network) is tried again rather than ending the watch.
@@ -10,7 +11,7 @@ import { describeFailure } from './failure.ts';
 import type { Io } from './io.ts';
 import { ClientCommandError } from './options.ts';
 import { watchView, type WatchStatus, type WatchView } from './watch-view.ts';
-import { failedReason } from './words.ts';
+import { failedReason, when, words } from './words.ts';
 
 export interface WatchOptions {
   /** A tracking request id, or a number: the newest tracking request of that number. */
@@ -46,7 +47,9 @@ async function follow(client: SvcClient, view: WatchView, options: WatchOptions)
     state.request = request;
     view.status(state);
     const shipment = request.tracked_object as { id?: string } | null | undefined;
-    if (request.status === 'created' && shipment?.id) return followShipment(client, view, state, shipment.id, poll);
+    // A stopped request with a shipment is a finished journey (or one the user stopped): its
+    // history is still there to show.
+    if ((request.status === 'created' || request.status === 'tracking_stopped') && shipment?.id) return followShipment(client, view, state, shipment.id, poll);
     if (request.status === 'failed') throw new ClientCommandError(`tracking request ${request.id} failed: ${failedReason(request.failed_reason)}`);
     if (request.status === 'tracking_stopped') throw new ClientCommandError(`tracking request ${request.id} was stopped before the line published its shipment`);
     const next = await poll(() => client.trackingRequests.get(request.id));
@@ -74,6 +77,10 @@ async function followShipment(client: SvcClient, view: WatchView, state: WatchSt
     view.status(state);
     if (containers.length > 0 && containers.every((c) => c.current_status === 'empty_returned')) {
       view.done('every container is back empty (empty returned): nothing more to watch');
+      return 0;
+    }
+    if (shipment.line_tracking_stopped_at) {
+      view.done(`svc stopped tracking this shipment ${when(shipment.line_tracking_stopped_at)} (${words(shipment.line_tracking_stopped_reason)}): nothing more to watch`);
       return 0;
     }
     const next = await poll(containersNow);

@@ -35,3 +35,26 @@ export function failedReason(reason: string | null | undefined): string {
 
 /** `0.98` → `98%`. */
 export const percent = (confidence: number): string => `${Math.round(confidence * 100)}%`;
+
+/** The parts of an instant on a zone's clocks; null when Intl does not know the zone. */
+function clockParts(iso: string, zone: string): Record<string, string> | null {
+  try {
+    const format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' });
+    return Object.fromEntries(format.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
+  } catch {
+    return null;
+  }
+}
+
+/** An instant on the clocks of the place it applies to: `2027-01-07 15:31 EST (America/New_York)`; UTC, said so, without a zone. */
+export function localWhen(iso: string | null | undefined, zone: string | null | undefined): string {
+  const p = iso && zone ? clockParts(iso, zone) : null;
+  return p ? `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${p.timeZoneName} (${zone})` : when(iso);
+}
+
+/** The calendar day an instant falls on in a place: `2027-01-12 (America/New_York)`; the UTC day, said so, without a zone. */
+export function localDay(iso: string | null | undefined, zone: string | null | undefined): string {
+  if (!iso) return '-';
+  const p = zone ? clockParts(iso, zone) : null;
+  return p ? `${p.year}-${p.month}-${p.day} (${zone})` : `${new Date(iso).toISOString().slice(0, 10)} (UTC)`;
+}

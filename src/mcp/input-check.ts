@@ -7,7 +7,7 @@
 // zod stays the authority, as for outputs: the compiled check (output-check.ts) only says
 // "valid", and the parsed arguments are then made as zod makes them for such a schema: the
 // schema's members in its order, a default for a member left out, nothing for an optional one,
-// unknown members dropped, lists copied. Anything else (a check that changes the value, such as
+// unknown members dropped (a strict schema's check refuses them first), lists copied. Anything else (a check that changes the value, such as
 // trim; a union, a record, a nested object) is parsed by zod. Both count a text's length in
 // characters (code points), not UTF-16 units.
 // test/mcp-input-check.test.ts holds the two to the same answers for every tool's schema.
@@ -61,7 +61,10 @@ function memberOf(name: string, schema: Schema): Member | undefined {
 /** The short parse of `schema`'s arguments, or undefined when zod must parse them all. */
 export function compiledInputParse(schema: z.ZodObject): InputParse | undefined {
   const def = schema._zod.def as unknown as Def & { catchall?: unknown };
-  if (def.catchall !== undefined || (def.checks?.length ?? 0) > 0) return undefined; // strict, passthrough or refined
+  // A strict object (catchall never) is taken: its JSON Schema refuses unknown members, so the
+  // compiled check leaves them to zod, which names them. Passthrough or refined objects are zod's.
+  const strict = (def.catchall as Schema | undefined)?._zod.def.type === 'never';
+  if ((def.catchall !== undefined && !strict) || (def.checks?.length ?? 0) > 0) return undefined;
   const members: Member[] = [];
   for (const [name, member] of Object.entries(schema.shape as Record<string, Schema>)) {
     const taken = memberOf(name, member);

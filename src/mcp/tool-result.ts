@@ -1,13 +1,19 @@
-// What a tool answers: structured content with a short text summary, or, when the call failed, an
-// error result the assistant can read and act on. A failure never escapes as a protocol error: an
-// assistant sees isError results in the conversation and can correct itself (another id, a SCAC,
-// waiting out a rate limit), whereas a thrown error only ends its turn.
+// What a tool answers: structured content with a short text summary and the same content as JSON
+// text, or, when the call failed, an error result the assistant can read and act on. A failure
+// never escapes as a protocol error: an assistant sees isError results in the conversation and
+// can correct itself (another id, a SCAC, waiting out a rate limit), whereas a thrown error only
+// ends its turn.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AuthenticationError, AuthorizationError, ConnectionError, NotFoundError, RateLimitError, ServerError, SvcError, ValidationError, type ApiErrorObject } from '../../sdk/src/index.ts';
 
-/** A successful answer: `structured` must match the tool's output schema. */
+/**
+ * A successful answer: `structured` must match the tool's output schema. The MCP specification
+ * asks a tool that returns structured content to return it serialised in a text block as well:
+ * many clients hand the model only the text, and a summary alone has no ids to call the next tool
+ * with, nor the fees, holds and local dates a question may be about.
+ */
 export function toolResult(summary: string, structured: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: summary }], structuredContent: structured };
+  return { content: [{ type: 'text', text: summary }, { type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
 /** A failed call, in words for the assistant. */

@@ -18,10 +18,8 @@
 // | bad-imo        | a vessel IMO number whose check digit fails                          | not shown (fields.ts)                  |
 import { stableId } from '../refdata/ids.ts';
 import { byPublication } from './event-maker.ts';
-import type { JourneyEvent } from './journey.ts';
+import type { JourneyEvent, Quirk } from './journey.ts';
 import { Prng } from './prng.ts';
-
-export type Quirk = 'repeated' | 'respelt' | 'swapped' | 'offset-none' | 'offset-utc' | 'offset-compact' | 'placeless' | 'bad-imo';
 
 /** The share of events sent each way; each event gets at most one quirk besides `repeated`. */
 export interface DirtRates {

@@ -1,5 +1,5 @@
-// The estimates a carrier publishes as a journey goes: planned times with the booking, then a late
-// departure announced and the arrival revised during the crossing.
+// The estimates a carrier publishes as a journey goes: the planned call at each end of every leg
+// with the booking, then a late departure announced and the arrival revised during the crossing.
 import { HOUR } from '../domain/time-units.ts';
 import type { EventMaker } from './event-maker.ts';
 import type { Leg } from './journey.ts';
@@ -7,15 +7,35 @@ import { at, toMinute, type DelayMode } from './plan-time.ts';
 import type { Prng } from './prng.ts';
 
 /**
- * Planned times go out with the booking; estimates follow as the voyage goes: a late departure is
- * announced before it happens, the ETA at the port of discharge is revised during the crossing
- * (converging on the actual arrival), and the inland ETA moves with it.
+ * The estimate a call updates, named for the move it announces as the planner names the actual
+ * one (a feeder leg's moves are feeder_*), except that the departure from the port of lading and
+ * the arrival at the port of discharge keep the names they always had.
  */
-export function planEstimates(events: EventMaker, first: Leg, lastSea: Leg, rail: Leg | null, startAt: Date, delay: DelayMode, rng: Prng): void {
+function estimateName(code: 'ARRI' | 'DEPA', leg: Leg, legs: readonly Leg[]): string {
+  const lastSea = legs.filter((l) => l.mode !== 'RAIL').at(-1);
+  const hop = leg.kind === 'feeder' ? 'feeder' : 'transshipment';
+  if (leg.mode === 'RAIL') return code === 'ARRI' ? 'container.transport.estimated.arrived_at_inland_destination' : 'container.transport.estimated.rail_departed';
+  if (code === 'ARRI') return leg === lastSea ? 'shipment.estimated.arrival' : `container.transport.estimated.${hop}_arrived`;
+  return leg.index === 0 ? 'container.transport.estimated.vessel_departed' : `container.transport.estimated.${hop}_departed`;
+}
+
+/**
+ * Planned times go out with the booking, for both ends of every leg (carriers publish the whole
+ * routing when the booking is confirmed, transshipment calls included); estimates follow as the
+ * voyage goes: a late departure is announced before it happens, the ETA at the port of discharge
+ * is revised during the crossing (converging on the actual arrival), and the inland ETA moves with
+ * it. `legs`: every leg in journey order, the rail leg last when there is one.
+ */
+export function planEstimates(events: EventMaker, legs: readonly Leg[], startAt: Date, delay: DelayMode, rng: Prng): void {
+  const first = legs[0];
+  const rail = legs.at(-1)!.mode === 'RAIL' ? legs.at(-1)! : null;
+  const lastSea = legs.filter((l) => l.mode !== 'RAIL').at(-1)!;
   const planAt = at(startAt, rng.between(HOUR, 6 * HOUR));
-  events.estimate('DEPA', 'PLN', first, 'from', first.plannedDepartAt, planAt, 'container.transport.estimated.vessel_departed');
-  events.estimate('ARRI', 'PLN', lastSea, 'to', lastSea.plannedArriveAt, planAt, 'shipment.estimated.arrival');
-  if (rail) events.estimate('ARRI', 'PLN', rail, 'to', rail.plannedArriveAt, planAt, 'container.transport.estimated.arrived_at_inland_destination');
+  for (const leg of legs) {
+    events.estimate('DEPA', 'PLN', leg, 'from', leg.plannedDepartAt, planAt, estimateName('DEPA', leg, legs));
+    events.estimate('ARRI', 'PLN', leg, 'to', leg.plannedArriveAt, planAt, estimateName('ARRI', leg, legs));
+  }
+  reviseLegs(events, legs, planAt, rng.fork('legs'));
 
   const slip = first.departAt.getTime() - first.plannedDepartAt.getTime();
   if (slip >= HOUR) {
@@ -52,4 +72,29 @@ export function planEstimates(events: EventMaker, first: Leg, lastSea: Leg, rail
     const publishedAt = at(rail.departAt, rng.between(0.5, 2) * HOUR);
     events.estimate('ARRI', 'EST', rail, 'to', toMinute(rail.arriveAt.getTime() + noise), publishedAt, 'container.transport.estimated.arrived_at_inland_destination');
   }
+}
+
+/**
+ * The revisions of the calls between the first departure and the arrival at the port of
+ * discharge (which planEstimates revises on its own): once a leg is seen to run off its plan by an
+ * hour or more, the carrier publishes the new time of its departure from a transshipment port or
+ * the ramp (after the box reached it, before it leaves) and of its arrival at a transshipment port
+ * (during the crossing, before it arrives).
+ */
+function reviseLegs(events: EventMaker, legs: readonly Leg[], planAt: Date, rng: Prng): void {
+  const lastSea = legs.filter((l) => l.mode !== 'RAIL').at(-1);
+  const between = (earliest: number, wanted: number, before: number) => new Date(Math.max(earliest, Math.min(wanted, before)));
+  legs.forEach((leg, i) => {
+    if (i > 0 && Math.abs(leg.departAt.getTime() - leg.plannedDepartAt.getTime()) >= HOUR) {
+      const wanted = legs[i - 1].arriveAt.getTime() + rng.between(2, 12) * HOUR;
+      const publishedAt = between(planAt.getTime() + HOUR, wanted, leg.departAt.getTime() - HOUR);
+      events.estimate('DEPA', 'EST', leg, 'from', leg.departAt, publishedAt, estimateName('DEPA', leg, legs));
+    }
+    if (leg.mode !== 'RAIL' && leg !== lastSea && Math.abs(leg.arriveAt.getTime() - leg.plannedArriveAt.getTime()) >= HOUR) {
+      const crossing = leg.arriveAt.getTime() - leg.departAt.getTime();
+      const wanted = leg.departAt.getTime() + rng.between(0.3, 0.7) * crossing;
+      const publishedAt = between(planAt.getTime() + HOUR, wanted, leg.arriveAt.getTime() - HOUR);
+      events.estimate('ARRI', 'EST', leg, 'to', leg.arriveAt, publishedAt, estimateName('ARRI', leg, legs));
+    }
+  });
 }

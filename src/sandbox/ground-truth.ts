@@ -4,8 +4,8 @@
 import type { AisFleet } from './ais-identity.ts';
 import { activeLeg, shipFixAt, shipLegs } from './ais-track.ts';
 import { transportCallId } from './dcsa-serialise.ts';
-import { placeKnownFromCall, type Quirk } from './dirt.ts';
-import type { Journey, JourneyEvent, Leg } from './journey.ts';
+import { placeKnownFromCall } from './dirt.ts';
+import type { Journey, JourneyEvent, Leg, Quirk } from './journey.ts';
 import type { TestNumber } from './test-numbers.ts';
 
 export interface TrueMilestone {

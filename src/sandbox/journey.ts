@@ -3,8 +3,10 @@
 // subscriptions and the ground truth all read from it, so they can never disagree.
 import type { NumberType } from '../carriers/types.ts';
 import type { DcsaEventCore, ModeOfTransport } from '../domain/tracking/carrier-events.ts';
-import type { Quirk } from './dirt.ts';
 import type { Place } from './world.ts';
+
+/** How a carrier garbles an event on the wire; dirt.ts chooses and applies them. */
+export type Quirk = 'repeated' | 'respelt' | 'swapped' | 'offset-none' | 'offset-utc' | 'offset-compact' | 'placeless' | 'bad-imo';
 
 export type FacilityType = 'POTE' | 'DEPO' | 'INTE' | 'RAMP' | 'CLOC';
 

@@ -148,7 +148,7 @@ export function planJourney(world: SandboxWorld, scac: string, numberType: Numbe
   const freight = holds.holds.find((h) => h.name === 'freight');
   if (freight) events.shipment('RELS', 'SRM', journey.billOfLading, freight.releasedAt);
 
-  planEstimates(events, legs[0], lastSea.leg, rail?.leg ?? null, startAt, delay, seed.fork('estimates'));
+  planEstimates(events, legs, startAt, delay, seed.fork('estimates'));
   journey.events = dirty(events.ordered(), dirt);
   return journey;
 }

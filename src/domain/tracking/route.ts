@@ -1,8 +1,10 @@
 // The journey's shape, read from all of a snapshot's events (actual, estimated and planned): one
 // leg per vessel, the port of lading (where the first leg loads), the port of discharge (where
 // the last leg discharges), the transshipment ports between, which legs are feeders, and the
-// inland destination where the rail or truck move after discharge ends. DCSA T&T 2.2 does not
-// say which call is which, so this is derived; every tie is broken by value, never by input order.
+// inland destination where the rail or truck move after discharge ends. Carriers publish the
+// planned calls of every leg with the booking, so the whole route is known from the first answer;
+// where the box has been, the actual calls replace the plan. DCSA T&T 2.2 does not say which call
+// is which, so this is derived; every tie is broken by value, never by input order.
 import { DAY } from '../time-units.ts';
 import type { CarrierEvent } from './carrier-events.ts';
 import { believedTime, byPreference, isOceanMove, leavesPort, vesselKeyer } from './facts.ts';
@@ -22,6 +24,9 @@ export interface Leg {
   from: string | null;
   /** Where the cargo leaves the vessel: its latest discharge, else the latest arrival. */
   to: string | null;
+  /** `from` (or `to`) is only the carrier's plan: no actual load, discharge, departure or arrival is there yet. */
+  fromPlanned: boolean;
+  toPlanned: boolean;
   /** Believed departure from `from` (DEPA, else LOAD). */
   leftAt: Date | null;
   /** Believed arrival at `to` (ARRI, else DISC). */
@@ -56,10 +61,12 @@ export function deriveRoute(events: readonly CarrierEvent[]): Route {
   // With no vessel named anywhere, the ocean part can only be read as a single voyage.
   if (byVessel.size === 0 && ocean.length > 0) byVessel.set('unidentified', ocean);
 
-  const ordered = [...byVessel]
-    .map(([key, evs]) => buildLeg(key, evs))
-    .filter((l) => l.from !== null || l.to !== null)
-    .sort(journeyOrder);
+  const ordered = followsActuals(
+    [...byVessel]
+      .map(([key, evs]) => buildLeg(key, evs))
+      .filter((l) => l.from !== null || l.to !== null)
+      .sort(journeyOrder),
+  );
   const pol = ordered[0]?.from ?? null;
   const at = (code: string, locode: string | null) => (locode === null ? null : believedTime(ocean.filter((e) => e.code === code && e.locode === locode)));
   // The last known leg's end is the port of discharge, unless the cargo was loaded again there
@@ -101,15 +108,17 @@ export function deriveRoute(events: readonly CarrierEvent[]): Route {
 function buildLeg(key: string, events: CarrierEvent[]): Leg {
   const withCode = (code: string) => events.filter((e) => e.code === code);
   const at = (code: string, locode: string | null) => (locode === null ? null : believedTime(withCode(code).filter((e) => e.locode === locode)));
-  const loads = withCode('LOAD');
-  const discharges = withCode('DISC');
-  const from = endpoint(loads.length > 0 ? loads : withCode('DEPA'), 'first');
-  const to = endpoint(discharges.length > 0 ? discharges : withCode('ARRI'), 'last');
+  const actual = (code: string) => withCode(code).filter((e) => e.classifier === 'ACT');
+  const [loads, departures, discharges, arrivals] = [actual('LOAD'), actual('DEPA'), actual('DISC'), actual('ARRI')];
+  const from = endpoint(loads.length > 0 ? loads : departures, 'first') ?? plannedPort(withCode('DEPA'));
+  const to = endpoint(discharges.length > 0 ? discharges : arrivals, 'last') ?? plannedPort(withCode('ARRI'));
   return {
     key,
     mode: events.some((e) => e.modeOfTransport === 'BARGE') ? 'BARGE' : 'VESSEL',
     from,
     to,
+    fromPlanned: loads.length + departures.length === 0,
+    toPlanned: discharges.length + arrivals.length === 0,
     leftAt: at('DEPA', from) ?? at('LOAD', from),
     reachedAt: at('ARRI', to) ?? at('DISC', to),
     feeder: false,
@@ -126,6 +135,34 @@ function endpoint(events: CarrierEvent[], which: 'first' | 'last'): string | nul
     if (best === null || (which === 'first' ? t < best.t : t > best.t)) best = { port, t };
   }
   return best?.port ?? null;
+}
+
+/**
+ * The port of the carrier's newest planned or estimated call (the latest published, then the most
+ * believable): when a plan changes, the call at the new port is published after the old one.
+ */
+function plannedPort(calls: CarrierEvent[]): string | null {
+  const placed = calls.filter((e) => e.locode !== null);
+  placed.sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime() || byPreference(a, b));
+  return placed[0]?.locode ?? null;
+}
+
+/**
+ * A box leaves a port from where it last arrived: when the box reached another port than the
+ * plan said (a changed transshipment port), the next leg's planned departure port becomes the one
+ * it reached, and a leg whose planned arrival port differs from where the next leg actually
+ * loaded it ends there. The plan's port is replaced, never kept beside the actual one.
+ */
+function followsActuals(legs: Leg[]): Leg[] {
+  const out = [...legs];
+  for (let i = 1; i < out.length; i++) {
+    const prev = out[i - 1];
+    const next = out[i];
+    if (prev.to === null || next.from === null || prev.to === next.from) continue;
+    if (next.fromPlanned && !prev.toPlanned) out[i] = { ...next, from: prev.to };
+    else if (prev.toPlanned && !next.fromPlanned) out[i - 1] = { ...prev, to: next.from };
+  }
+  return out;
 }
 
 function journeyOrder(a: Leg, b: Leg): number {

@@ -1,6 +1,6 @@
 // One way to register a tool, so every tool gets the same things: the optional `intent`
-// parameter, annotations, an output schema its answers are typed against, and the conversion of
-// whatever it throws into an error result (tool-result.ts). Each tool is also kept where the
+// parameter and no undeclared ones, annotations, an output schema its answers are typed against,
+// and the conversion of whatever it throws into an error result (tool-result.ts). Each tool is also kept where the
 // short way for a plain tools/call (tool-call.ts) finds it, with the same schemas and handler.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -42,7 +42,10 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(ser
     }
   };
   // Object schemas made here, once, rather than by the SDK from shapes: the short way parses with the same ones.
-  const input = z.object({ ...spec.input, intent });
+  // Strict: an argument the tool does not declare (a misspelt name, a filter it lacks) is refused
+  // by name rather than dropped, which would answer as if the assistant had not asked for it; its
+  // JSON Schema then says additionalProperties: false.
+  const input = z.strictObject({ ...spec.input, intent });
   const output = z.object(spec.output);
   keepTool(server, name, { input, output, handler: handler as (args: unknown) => Promise<CallToolResult> });
   server.registerTool(

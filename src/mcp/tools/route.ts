@@ -5,7 +5,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { FeatureNotEnabledError, NotFoundError, type SvcClient } from '../../../sdk/src/index.ts';
-import { routeLegs, routeLegSchema, routeStops, routeStopSchema } from '../views/route.ts';
+import { routeLegs, routeLegSchema, routeStops, routeStopSchema, stopReached } from '../views/route.ts';
 import { defineTool, idParam } from './define.ts';
 import { noContainer } from './containers.ts';
 
@@ -15,7 +15,8 @@ export function registerRouteTool(server: McpServer, client: SvcClient): void {
   defineTool(server, 'get_container_route', {
     title: 'Container route',
     description:
-      "A container's multi-leg route: each port (loading, transshipments, discharge) with estimated and actual arrival and departure times, and the vessel of each leg. " +
+      "A container's multi-leg route: each port (loading, transshipments, discharge) with estimated and actual arrival and departure times, and the vessel of each leg; " +
+      'every planned port and leg is listed from the booking on, each leg marked done, under_way or planned. ' +
       'Routing data may not be available for the account; the answer then says so and points to get_container_transport_events, which covers the journey so far.',
     input: { id: idParam('container') },
     output: {
@@ -48,7 +49,9 @@ export function registerRouteTool(server: McpServer, client: SvcClient): void {
       const stops = routeStops(doc);
       if (stops.length === 0) return unavailable('NotAvailable', 'svc has no route data for this container yet.');
       const legs = routeLegs(stops);
-      const summary = `Route of ${stops.length} port(s): ${stops.map((s) => s.port.locode ?? s.port.name ?? '?').join(' → ')}; ${legs.length} leg(s).`;
+      const ports = stops.map((s) => `${s.port.locode ?? s.port.name ?? '?'}${stopReached(s) ? '' : ' (planned)'}`);
+      const count = (status: string) => legs.filter((l) => l.status === status).length;
+      const summary = `Route of ${stops.length} port(s): ${ports.join(' → ')}; ${legs.length} leg(s): ${count('done')} done, ${count('under_way')} under way, ${count('planned')} planned.`;
       return { summary, data: { containerId: id, available: true, stops, legs } };
     },
   });

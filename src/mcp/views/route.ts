@@ -34,6 +34,9 @@ export const routeLegSchema = z.object({
   atd: z.string().nullable(),
   eta: z.string().nullable(),
   ata: z.string().nullable(),
+  status: z
+    .enum(['done', 'under_way', 'planned'])
+    .describe('done: arrived (or a later port reached); under_way: departed, not arrived; planned: only the carrier\'s plan so far'),
 });
 
 type Stop = z.input<typeof routeStopSchema>;
@@ -103,11 +106,17 @@ export function routeStops(doc: Doc): Stop[] {
   return stops.sort((x, y) => x.sequence - y.sequence);
 }
 
+/** A stop the box has reached or left; the others are only planned. */
+export const stopReached = (s: Stop): boolean => !!(s.inbound?.actualAt || s.outbound?.actualAt);
+
 /** Legs between consecutive stops: what leaves one and arrives at the next. */
 export function routeLegs(stops: Stop[]): z.input<typeof routeLegSchema>[] {
   return stops.slice(1).map((to, i) => {
     const from = stops[i];
+    // A later port reached proves the leg done even when its own arrival is missing.
+    const arrived = !!to.inbound?.actualAt || stops.slice(i + 2).some(stopReached) || !!to.outbound?.actualAt;
     return {
+      status: arrived ? 'done' : from.outbound?.actualAt ? 'under_way' : 'planned',
       from: from.port.locode ?? from.port.name,
       to: to.port.locode ?? to.port.name,
       mode: from.outbound?.mode ?? to.inbound?.mode ?? null,

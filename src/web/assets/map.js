@@ -98,12 +98,16 @@ function portMarker(feature) {
   const place = [p.name, p.state_abbr, p.country_code].filter(Boolean).join(', ');
   const arrival = p.inbound_ata_at ? ['Arrived', localTime(p.inbound_ata_at, zone)] : ['Expected', localTime(p.inbound_eta_at, zone)];
   const departure = p.outbound_atd_at ? ['Departed', localTime(p.outbound_atd_at, zone)] : ['Departure planned', localTime(p.outbound_etd_at, zone)];
+  // A port the box has neither reached nor left is only the carrier's plan (the route is known
+  // from the booking on); it is drawn hollow and says so, never as a call made.
+  const planned = !p.inbound_ata_at && !p.outbound_atd_at;
   const button = document.createElement('button');
   button.type = 'button';
-  button.className = `route-map-port route-map-port--${p.label === 'POL' || p.label === 'POD' ? 'end' : 'via'}`;
-  button.setAttribute('aria-label', `${p.label}: ${place}`);
+  button.className = `route-map-port route-map-port--${p.label === 'POL' || p.label === 'POD' ? 'end' : 'via'}${planned ? ' route-map-port--planned' : ''}`;
+  button.setAttribute('aria-label', `${p.label}: ${place}${planned ? ' (planned)' : ''}`);
   button.textContent = p.label;
-  const popup = new maplibregl.Popup({ offset: 12, closeButton: true }).setDOMContent(popupBody(`${p.label} · ${place}`, [arrival, departure, ['Time zone', zone]]));
+  const rows = [...(planned ? [['Status', 'Planned call']] : []), arrival, departure, ['Time zone', zone]];
+  const popup = new maplibregl.Popup({ offset: 12, closeButton: true }).setDOMContent(popupBody(`${p.label} · ${place}`, rows));
   return new maplibregl.Marker({ element: button }).setLngLat(feature.geometry.coordinates).setPopup(popup);
 }
 
