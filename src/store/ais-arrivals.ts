@@ -137,20 +137,6 @@ export async function insertAisMove(db: Queryable, m: AisMoveRow): Promise<void>
   );
 }
 
-/**
- * The port each of these vessels last said it was bound for (AIS static reports), by IMO number,
- * when it said so as a UN/LOCODE: the custom, though the field is free text.
- */
-export async function aisDestinationsOf(db: Queryable, imos: readonly string[]): Promise<Map<string, string>> {
-  if (imos.length === 0) return new Map();
-  const { rows } = await db.query<{ imo: string; destination: string }>(
-    `SELECT DISTINCT ON (imo) imo, upper(replace(destination, ' ', '')) AS destination FROM ais_vessels
-      WHERE imo = ANY($1) AND destination IS NOT NULL ORDER BY imo, updated_at DESC`,
-    [imos],
-  );
-  return new Map(rows.filter((r) => /^[A-Z]{2}[A-Z2-9]{3}$/.test(r.destination)).map((r) => [r.imo, r.destination]));
-}
-
 export async function aisMovesOf(db: Queryable, shipmentId: string): Promise<AisMoveRow[]> {
   const { rows } = await db.query<AisMoveRow>('SELECT * FROM ais_moves WHERE shipment_id = $1 ORDER BY occurred_at', [shipmentId]);
   return rows;

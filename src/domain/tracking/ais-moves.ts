@@ -4,8 +4,10 @@
 // distances and the ports' positions from the caller.
 //
 // Which vessel and which port are the carrier's: the vessel a box was loaded onto (an actual LOAD
-// names it) and the ports of that leg. AIS only says when. A box never reported loaded is not
-// known to be aboard, so no move of its vessel is recorded for it.
+// names it) and the ports of that leg (actual, estimated or planned calls). AIS only says when. A
+// box never reported loaded is not known to be aboard, so no move of its vessel is recorded for
+// it; a port the carrier's route does not name for the leg is not watched (the vessel's own AIS
+// destination may be a call of another rotation the box never makes).
 import { DEFAULT_ETA_RULE } from './ais-eta.ts';
 import { DEFAULT_STOP_RULE, EARLIEST_BEFORE_ETA_MS, speedsOf, type AisFix, type DistanceNm, type StopRule } from './ais-arrival.ts';
 import type { CarrierEvent } from './carrier-events.ts';
@@ -86,8 +88,7 @@ export interface AisWatch {
   vesselImo: string;
   voyageNumber: string | null;
   vesselName: string | null;
-  /** Null: the carrier has not said where the leg ends; the vessel's AIS destination stands in (resolvePort). */
-  port: string | null;
+  port: string;
   name: MilestoneName;
   containers: string[];
   /** The move must come after this (the box's load; for an arrival, the departure from the leg's first port). */
@@ -123,22 +124,23 @@ export function aisWatches(route: Route, recordedKeys: ReadonlySet<string>): Ais
     const aboard = [...new Set(loads.map((e) => e.equipmentReference!))].filter((c) => !discharged.has(c));
     const loadedAt = new Date(Math.max(...loads.map((e) => e.occurredAt.getTime())));
     const common = { vesselImo: imo, voyageNumber: loads[0].voyageNumber, vesselName: loads[0].vessel?.name ?? null };
-    const open = (name: MilestoneName, port: string | null) => (port === null ? aboard : aboard.filter((c) => !recordedKeys.has(milestoneKey(c, name, port))));
+    const open = (name: MilestoneName, port: string) => aboard.filter((c) => !recordedKeys.has(milestoneKey(c, name, port)));
 
     const departed = actual('DEPA', leg.from);
     const departure = nameOf(leg, route, 'departure');
     const waiting = departed.length > 0 ? [] : open(departure, leg.from);
     if (waiting.length > 0) watches.push({ ...common, kind: 'departure', port: leg.from, name: departure, containers: waiting, after: loadedAt, etaAt: null });
 
-    // The last leg, or one that ends at the port of discharge, is the arrival ais-arrival.ts records.
+    // The last leg, or one that ends at the port of discharge, is the arrival ais-arrival.ts records;
+    // a leg whose end the carrier has not named is not watched.
     const last = i === route.legs.length - 1;
-    if (last || (leg.to !== null && leg.to === route.pod)) continue;
+    if (last || leg.to === null || leg.to === route.pod) continue;
     const arrival = nameOf(leg, route, 'arrival');
-    if (leg.to !== null && actual('ARRI', leg.to).length > 0) continue;
+    if (actual('ARRI', leg.to).length > 0) continue;
     const onBoard = open(arrival, leg.to);
     if (onBoard.length === 0) continue;
     const leftAt = believedTime(departed) ?? loadedAt;
-    const etaAt = leg.to === null ? null : believedTime(leg.events.filter((e: CarrierEvent) => e.classifier !== 'ACT' && e.code === 'ARRI' && e.locode === leg.to));
+    const etaAt = believedTime(leg.events.filter((e: CarrierEvent) => e.classifier !== 'ACT' && e.code === 'ARRI' && e.locode === leg.to));
     watches.push({ ...common, kind: 'arrival', port: leg.to, name: arrival, containers: onBoard, after: leftAt, etaAt });
   }
   return watches;

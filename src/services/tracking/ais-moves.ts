@@ -14,7 +14,7 @@ import type { CarrierEvent } from '../../domain/tracking/carrier-events.ts';
 import type { ShipmentState } from '../../domain/tracking/types.ts';
 import { domainEvent } from '../../domain/events/domain-event.ts';
 import type { EventName } from '../../domain/events/vocabulary.ts';
-import { aisDestinationsOf, insertAisMilestones, insertAisMove, lockShipmentsUnderWay, shipmentsUnderWay, type ShipmentAtSea } from '../../store/ais-arrivals.ts';
+import { insertAisMilestones, insertAisMove, lockShipmentsUnderWay, shipmentsUnderWay, type ShipmentAtSea } from '../../store/ais-arrivals.ts';
 import { withTransaction, type Db } from '../../store/db.ts';
 import { recordEvents } from '../../store/domain-events.ts';
 import { portPositions } from '../../store/reference.ts';
@@ -26,8 +26,6 @@ interface Watched extends AisWatch {
   shipment: ShipmentAtSea;
   /** The carrier's events, local times read (what the route is derived from). */
   events: CarrierEvent[];
-  recorded: Set<string>;
-  port: string;
   timezone: string | null;
 }
 
@@ -52,34 +50,20 @@ const SHIPMENTS_AT_ONCE = 200;
  */
 export async function recordAisMoves(db: Db, now: Date, lookbackMs: number): Promise<number> {
   const shipments = await shipmentsUnderWay(db);
-  const watched: (Omit<Watched, 'port' | 'timezone'> & { port: string | null; timezoneOf: (l: string) => string | null })[] = [];
+  const watched: Watched[] = [];
   for (let first = 0; first < shipments.length; first += SHIPMENTS_AT_ONCE) {
     const part = shipments.slice(first, first + SHIPMENTS_AT_ONCE);
     const stored = await storedTrackingOfShipments(db, part.map((s) => s.id));
     for (const [i, { stored: s }] of stored.entries()) {
       const timezoneOf = (locode: string) => s.places.get(locode)?.time_zone ?? null;
       const events = withLocalTimes(s.carrierEvents, timezoneOf);
-      const recorded = new Set(s.milestones.map((m) => m.key));
-      for (const w of aisWatches(deriveRoute(events), recorded)) watched.push({ ...w, shipment: part[i], events, timezoneOf, recorded });
+      for (const w of aisWatches(deriveRoute(events), new Set(s.milestones.map((m) => m.key)))) watched.push({ ...w, shipment: part[i], events, timezone: timezoneOf(w.port) });
     }
   }
   if (watched.length === 0) return 0;
-  // Where the carrier has not said where a leg ends, the port the vessel says it is bound for.
-  const destinations = await aisDestinationsOf(db, [...new Set(watched.filter((w) => w.port === null).map((w) => w.vesselImo))]);
-  const resolved: Watched[] = [];
-  for (const w of watched) {
-    const port = w.port ?? destinations.get(w.vesselImo) ?? null;
-    // Bound back to where the box boarded, or to where another vessel brings it, the vessel says
-    // nothing of where the box leaves it.
-    const { port_of_lading_locode: pol, port_of_discharge_locode: pod } = stateOf(w.shipment);
-    if (port === null || (w.port === null && (port === pol || port === pod))) continue;
-    // A port named by the vessel alone: boxes whose move there is recorded already are left out here.
-    const containers = w.port === null ? w.containers.filter((c) => !w.recorded.has(milestoneKey(c, w.name, port))) : w.containers;
-    if (containers.length > 0) resolved.push({ ...w, port, containers, timezone: w.timezoneOf(port) });
-  }
-  const ports = await portPositions(db, [...new Set(resolved.map((w) => w.port))]);
+  const ports = await portPositions(db, [...new Set(watched.map((w) => w.port))]);
   const byVessel = new Map<string, Watched[]>();
-  for (const w of resolved) if (ports.has(w.port)) byVessel.set(w.vesselImo, [...(byVessel.get(w.vesselImo) ?? []), w]);
+  for (const w of watched) if (ports.has(w.port)) byVessel.set(w.vesselImo, [...(byVessel.get(w.vesselImo) ?? []), w]);
   const imos = [...byVessel.keys()];
   const tracks = await vesselTracksOfImos(db, imos.map((imo) => ({ imo, from: new Date(now.getTime() - lookbackMs) })), now);
   let recorded = 0;
