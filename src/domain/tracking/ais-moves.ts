@@ -93,6 +93,8 @@ export interface AisWatch {
   containers: string[];
   /** The move must come after this (the box's load; for an arrival, the departure from the leg's first port). */
   after: Date;
+  /** For an arrival whose leg's departure is not known yet: the leg's first port, which the stop must come after leaving. */
+  from: string | null;
   /** The carrier's estimate of an arrival at `port`, when it gave one. */
   etaAt: Date | null;
 }
@@ -112,7 +114,7 @@ function nameOf(leg: Leg, route: Route, kind: AisWatch['kind']): MilestoneName {
  * does not end at the port of discharge (that arrival is ais-arrival.ts's), its arrival at the
  * leg's end. Moves already recorded under their milestone key (by the carrier or by AIS) are left out.
  */
-export function aisWatches(route: Route, recordedKeys: ReadonlySet<string>): AisWatch[] {
+export function aisWatches(route: Route, recorded: ReadonlyMap<string, Date>): AisWatch[] {
   const watches: AisWatch[] = [];
   for (const [i, leg] of route.legs.entries()) {
     const imo = imoOfLeg(leg);
@@ -124,12 +126,12 @@ export function aisWatches(route: Route, recordedKeys: ReadonlySet<string>): Ais
     const aboard = [...new Set(loads.map((e) => e.equipmentReference!))].filter((c) => !discharged.has(c));
     const loadedAt = new Date(Math.max(...loads.map((e) => e.occurredAt.getTime())));
     const common = { vesselImo: imo, voyageNumber: loads[0].voyageNumber, vesselName: loads[0].vessel?.name ?? null };
-    const open = (name: MilestoneName, port: string) => aboard.filter((c) => !recordedKeys.has(milestoneKey(c, name, port)));
+    const open = (name: MilestoneName, port: string) => aboard.filter((c) => !recorded.has(milestoneKey(c, name, port)));
 
     const departed = actual('DEPA', leg.from);
     const departure = nameOf(leg, route, 'departure');
     const waiting = departed.length > 0 ? [] : open(departure, leg.from);
-    if (waiting.length > 0) watches.push({ ...common, kind: 'departure', port: leg.from, name: departure, containers: waiting, after: loadedAt, etaAt: null });
+    if (waiting.length > 0) watches.push({ ...common, kind: 'departure', port: leg.from, from: null, name: departure, containers: waiting, after: loadedAt, etaAt: null });
 
     // The last leg, or one that ends at the port of discharge, is the arrival ais-arrival.ts records;
     // a leg whose end the carrier has not named is not watched.
@@ -139,9 +141,11 @@ export function aisWatches(route: Route, recordedKeys: ReadonlySet<string>): Ais
     if (actual('ARRI', leg.to).length > 0) continue;
     const onBoard = open(arrival, leg.to);
     if (onBoard.length === 0) continue;
-    const leftAt = believedTime(departed) ?? loadedAt;
+    // The leg's departure: the carrier's, else the one AIS recorded, else at least the load.
+    const aisLeft = aboard.map((c) => recorded.get(milestoneKey(c, departure, leg.from!))?.getTime()).filter((t) => t !== undefined);
+    const leftAt = believedTime(departed) ?? (aisLeft.length > 0 ? new Date(Math.max(...aisLeft)) : null);
     const etaAt = believedTime(leg.events.filter((e: CarrierEvent) => e.classifier !== 'ACT' && e.code === 'ARRI' && e.locode === leg.to));
-    watches.push({ ...common, kind: 'arrival', port: leg.to, name: arrival, containers: onBoard, after: leftAt, etaAt });
+    watches.push({ ...common, kind: 'arrival', port: leg.to, from: leftAt ? null : leg.from, name: arrival, containers: onBoard, after: leftAt ?? loadedAt, etaAt });
   }
   return watches;
 }

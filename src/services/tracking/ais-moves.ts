@@ -4,7 +4,7 @@
 // the arrival's: data_source 'ais', the milestone key and name the carrier's event will have, so
 // that event later corrects the record in place without a second announcement (apply.ts).
 import { aisMilestoneName, aisWatches, departureFromPortArea, stopIsThisLeg, type AisWatch } from '../../domain/tracking/ais-moves.ts';
-import { arrivalInPortArea, type AisFix, type DistanceNm } from '../../domain/tracking/ais-arrival.ts';
+import { arrivalInPortArea, DEFAULT_STOP_RULE, type AisFix, type DistanceNm } from '../../domain/tracking/ais-arrival.ts';
 import { haversineNm } from '../../geo/distance.ts';
 import { withLocalTimes } from '../../domain/tracking/facts.ts';
 import { milestoneKey } from '../../domain/tracking/milestones.ts';
@@ -57,11 +57,11 @@ export async function recordAisMoves(db: Db, now: Date, lookbackMs: number): Pro
     for (const [i, { stored: s }] of stored.entries()) {
       const timezoneOf = (locode: string) => s.places.get(locode)?.time_zone ?? null;
       const events = withLocalTimes(s.carrierEvents, timezoneOf);
-      for (const w of aisWatches(deriveRoute(events), new Set(s.milestones.map((m) => m.key)))) watched.push({ ...w, shipment: part[i], events, timezone: timezoneOf(w.port) });
+      for (const w of aisWatches(deriveRoute(events), new Map(s.milestones.map((m) => [m.key, new Date(m.timestamp)])))) watched.push({ ...w, shipment: part[i], events, timezone: timezoneOf(w.port) });
     }
   }
   if (watched.length === 0) return 0;
-  const ports = await portPositions(db, [...new Set(watched.map((w) => w.port))]);
+  const ports = await portPositions(db, [...new Set(watched.flatMap((w) => (w.from ? [w.port, w.from] : [w.port])))]);
   const byVessel = new Map<string, Watched[]>();
   for (const w of watched) if (ports.has(w.port)) byVessel.set(w.vesselImo, [...(byVessel.get(w.vesselImo) ?? []), w]);
   const imos = [...byVessel.keys()];
@@ -71,8 +71,7 @@ export async function recordAisMoves(db: Db, now: Date, lookbackMs: number): Pro
     const track = tracks[i].map(toFix);
     if (track.length === 0) continue;
     for (const w of byVessel.get(imo)!) {
-      const port = ports.get(w.port)!;
-      const seen = seenIn(w, track, port, distance);
+      const seen = seenIn(w, track, ports.get(w.port)!, (w.from && ports.get(w.from)) || null, distance);
       if (!seen) continue;
       recorded += await record(db, { ...w, name: aisMilestoneName(w.events, w, w.port, seen.at) }, seen, now);
     }
@@ -81,17 +80,23 @@ export async function recordAisMoves(db: Db, now: Date, lookbackMs: number): Pro
 }
 
 
-function seenIn(w: Watched, track: AisFix[], port: [number, number], distance: DistanceNm): Seen | null {
+function seenIn(w: Watched, track: AisFix[], port: [number, number], from: [number, number] | null, distance: DistanceNm): Seen | null {
   if (w.kind === 'departure') {
     const d = departureFromPortArea(track, port, distance, w.after);
     return d && { at: d.departedAt, confirmedAt: d.confirmedAt, lon: d.lon, lat: d.lat };
   }
-  const a = arrivalInPortArea(
-    track.filter((f) => f.at > w.after),
-    port,
-    distance,
-  );
-  return a && stopIsThisLeg(w, a.arrivedAt) ? { at: a.arrivedAt, confirmedAt: a.confirmedAt, lon: a.lon, lat: a.lat } : null;
+  // A departure from the leg's first port the track shows and nothing recorded yet moves the start on.
+  const left = from && departureFromPortArea(track, from, distance, w.after);
+  let after = left ? left.departedAt : w.after;
+  // The first stop after the departure that is this leg's: a stop the window refuses is passed over whole.
+  for (;;) {
+    const a = arrivalInPortArea(track.filter((f) => f.at > after), port, distance);
+    if (!a) return null;
+    if (stopIsThisLeg(w, a.arrivedAt)) return { at: a.arrivedAt, confirmedAt: a.confirmedAt, lon: a.lon, lat: a.lat };
+    const leaves = track.find((f) => f.at > a.confirmedAt && distance([f.lon, f.lat], port) > DEFAULT_STOP_RULE.radiusNm);
+    if (!leaves) return null;
+    after = leaves.at;
+  }
 }
 
 /** Records one move for the boxes aboard, unless a worker is refreshing the shipment now (the next pass tries again). */
