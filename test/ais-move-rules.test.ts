@@ -1,12 +1,15 @@
 // The departure rule on its own: a stop in the port area followed by the vessel outside it at sea
 // speed, timed from when it got under way; passing through, a shift to the anchorage, or an
-// earlier call at the same port do not count.
+// earlier call at the same port do not count. And which moves of a box's journey are watched.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MINUTE } from '../src/domain/time-units.ts';
 import { haversineNm } from '../src/geo/distance.ts';
 import type { AisFix } from '../src/domain/tracking/ais-arrival.ts';
-import { departureFromPortArea } from '../src/domain/tracking/ais-moves.ts';
+import { aisWatches, departureFromPortArea } from '../src/domain/tracking/ais-moves.ts';
+import { ev } from '../src/domain/tracking/fixtures.ts';
+import { milestoneKey } from '../src/domain/tracking/milestones.ts';
+import { deriveRoute } from '../src/domain/tracking/route.ts';
 
 const distance = (a: readonly [number, number], b: readonly [number, number]) => haversineNm(a, b);
 const T0 = Date.parse('2026-07-01T00:00:00Z');
@@ -48,4 +51,37 @@ test('a departure before `after` (an earlier call, before the box was loaded) is
   const d = departureFromPortArea(calls, PORT, distance, at(10));
   assert.equal(d?.departedAt.getTime(), at(52).getTime());
   assert.equal(departureFromPortArea(calls, PORT, distance, at(60)), null);
+});
+
+// Which ports and from when an arrival at a leg's end is watched: only a port the carrier's route
+// names, and only after the leg's departure (the carrier's, else the one AIS recorded, else the load).
+const BOX = 'MSKU1234565';
+const FEEDER = { imo: '9321483', name: 'FEEDER STAR' };
+const MOTHER = { imo: '9778791', name: 'MADRID MAERSK' };
+const planned = (id: string, code: 'ARRI' | 'DEPA', when: string, locode: string, vessel: typeof FEEDER) =>
+  ev({ id, code, at: when, locode, mode: 'VESSEL', vessel, classifier: 'PLN', published: '2026-02-20T00:00:00Z' });
+const plan = [
+  planned('p1', 'DEPA', '2026-03-01T00:00:00Z', 'VNSGN', FEEDER),
+  planned('p2', 'ARRI', '2026-03-04T00:00:00Z', 'SGSIN', FEEDER),
+  planned('p3', 'DEPA', '2026-03-07T00:00:00Z', 'SGSIN', MOTHER),
+  planned('p4', 'ARRI', '2026-04-05T00:00:00Z', 'USSAV', MOTHER),
+];
+const LOADED = ev({ id: 'a1', code: 'LOAD', at: '2026-03-01T02:00:00Z', locode: 'VNSGN', container: BOX, mode: 'VESSEL', vessel: FEEDER });
+const arrivalOf = (events: ReturnType<typeof ev>[], recorded = new Map<string, Date>()) => aisWatches(deriveRoute(events), recorded).find((w) => w.kind === 'arrival');
+
+test('the arrival at a transshipment port the carrier planned is watched from the leg departure it knows', () => {
+  const onLoad = arrivalOf([...plan, LOADED]);
+  assert.deepEqual(onLoad && { port: onLoad.port, from: onLoad.from, after: onLoad.after.toISOString() }, { port: 'SGSIN', from: 'VNSGN', after: '2026-03-01T02:00:00.000Z' });
+
+  const aisLeft = new Date('2026-03-01T05:40:00Z');
+  const afterAis = arrivalOf([...plan, LOADED], new Map([[milestoneKey(BOX, 'feeder_departed', 'VNSGN'), aisLeft]]));
+  assert.deepEqual(afterAis && { from: afterAis.from, after: afterAis.after }, { from: null, after: aisLeft });
+
+  const depa = ev({ id: 'a2', code: 'DEPA', at: '2026-03-01T06:00:00Z', locode: 'VNSGN', mode: 'VESSEL', vessel: FEEDER });
+  const afterDepa = arrivalOf([...plan, LOADED, depa], new Map([[milestoneKey(BOX, 'feeder_departed', 'VNSGN'), aisLeft]]));
+  assert.equal(afterDepa?.after.toISOString(), '2026-03-01T06:00:00.000Z');
+});
+
+test('a leg whose end the carrier names nowhere gets no arrival watch', () => {
+  assert.equal(arrivalOf([planned('p1', 'DEPA', '2026-03-01T00:00:00Z', 'VNSGN', FEEDER), LOADED, planned('p4', 'ARRI', '2026-04-05T00:00:00Z', 'USSAV', MOTHER)]), undefined);
 });
