@@ -85,8 +85,10 @@ function seenIn(w: Watched, track: AisFix[], port: [number, number], from: [numb
     const d = departureFromPortArea(track, port, distance, w.after);
     return d && { at: d.departedAt, confirmedAt: d.confirmedAt, lon: d.lon, lat: d.lat };
   }
-  // A departure from the leg's first port the track shows and nothing recorded yet moves the start on.
+  // With neither the carrier's departure nor one AIS recorded, the track must show the vessel leaving
+  // the leg's first port after the load: a stop at the leg's end before that is another rotation's.
   const left = from && departureFromPortArea(track, from, distance, w.after);
+  if (w.from && !left) return null;
   let after = left ? left.departedAt : w.after;
   // The first stop after the departure that is this leg's: a stop the window refuses is passed over whole.
   for (;;) {
