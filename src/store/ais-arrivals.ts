@@ -1,5 +1,5 @@
-// SQL for AIS in the tracking engine (migration 012): the shipments whose vessel is at sea, the
-// arrivals AIS saw, and the ETAs it suggests.
+// SQL for AIS in the tracking engine (migrations 012, 049): the shipments whose vessel is at sea or
+// under way, the arrivals and other vessel moves AIS saw, and the ETAs it suggests.
 import type { Queryable } from './db.ts';
 import type { ShipmentRow } from './shipments.ts';
 
@@ -20,26 +20,45 @@ export async function shipmentsAtSea(db: Queryable): Promise<ShipmentAtSea[]> {
   return rows;
 }
 
+// The shipments whose journey may still show a vessel move on AIS: tracked, not arrived at the
+// port of discharge, with a box reported loaded onto a vessel (ais-moves.ts watches nothing else).
+const UNDER_WAY = `line_tracking_stopped_at IS NULL AND state->>'pod_ata_at' IS NULL
+  AND EXISTS (SELECT 1 FROM raw_events r WHERE r.shipment_id = s.id AND r.code = 'LOAD' AND r.classifier = 'ACT')`;
+
+/** Tracked shipments not arrived at the port of discharge whose carrier reported a box loaded onto a vessel. */
+export async function shipmentsUnderWay(db: Queryable): Promise<ShipmentAtSea[]> {
+  const { rows } = await db.query<ShipmentAtSea>(`SELECT s.id, s.account_id, s.state FROM shipments s WHERE ${UNDER_WAY}`);
+  return rows;
+}
+
 /**
  * Locks, for the rest of the transaction, those of the shipments no tracking worker holds and
- * that are still at sea, with their refresh rows (shipment_refreshes). A worker refreshing one
+ * that still match `predicate`, with their refresh rows (shipment_refreshes). A worker refreshing one
  * holds its lease (locked_until), and one about to claim it skips the locked refresh row (FOR
- * UPDATE SKIP LOCKED), so an AIS arrival and a carrier refresh never write one shipment's events
+ * UPDATE SKIP LOCKED), so an AIS record and a carrier refresh never write one shipment's events
  * at the same time. A shipment never scheduled is given its (unscheduled) refresh row first, to lock.
  */
-export async function lockShipmentsAtSea(db: Queryable, ids: string[], now: Date): Promise<ShipmentRow[]> {
+async function lockShipments(db: Queryable, ids: string[], now: Date, predicate: string): Promise<ShipmentRow[]> {
   await db.query('INSERT INTO shipment_refreshes (shipment_id) SELECT unnest($1::uuid[]) ON CONFLICT (shipment_id) DO NOTHING', [ids]);
   const { rows } = await db.query<ShipmentRow>(
     `SELECT s.* FROM shipments s JOIN shipment_refreshes r ON r.shipment_id = s.id
-      WHERE s.id = ANY($1::uuid[]) AND (r.locked_until IS NULL OR r.locked_until <= $2) AND ${AT_SEA}
+      WHERE s.id = ANY($1::uuid[]) AND (r.locked_until IS NULL OR r.locked_until <= $2) AND ${predicate}
       ORDER BY s.id FOR UPDATE OF s, r SKIP LOCKED`,
     [ids, now],
   );
   return rows;
 }
 
-export interface AisArrivalMilestone {
+/** The shipments still at sea of `ids` that no worker holds, locked (see lockShipments). */
+export const lockShipmentsAtSea = (db: Queryable, ids: string[], now: Date) => lockShipments(db, ids, now, AT_SEA);
+
+/** The shipments still under way of `ids` that no worker holds, locked (see lockShipments). */
+export const lockShipmentsUnderWay = (db: Queryable, ids: string[], now: Date) => lockShipments(db, ids, now, UNDER_WAY);
+
+export interface AisMilestone {
   container_id: string;
+  /** container.transport.vessel_arrived, vessel_departed, transshipment_arrived… */
+  event: string;
   key: string;
   timestamp: Date;
   timezone: string | null;
@@ -52,26 +71,26 @@ export interface AisArrivalMilestone {
 }
 
 /**
- * Records container.transport.vessel_arrived with data_source 'ais' for each container; one
+ * Records each milestone with data_source 'ais'; one
  * already recorded under its key (the carrier was first after all) is left alone. Returns the
  * rows inserted, which are the ones to announce.
  */
-export async function insertAisArrivalMilestones(
+export async function insertAisMilestones(
   db: Queryable,
   owner: { account_id: string; shipment_id: string },
-  milestones: readonly AisArrivalMilestone[],
+  milestones: readonly AisMilestone[],
   now: Date,
-): Promise<{ id: string; container_id: string }[]> {
+): Promise<{ id: string; container_id: string; event: string }[]> {
   if (milestones.length === 0) return [];
-  const { rows } = await db.query<{ id: string; container_id: string }>(
+  const { rows } = await db.query<{ id: string; container_id: string; event: string }>(
     `INSERT INTO transport_events (account_id, shipment_id, container_id, event, key, timestamp, timezone, location_locode,
                                    vessel_imo, vessel_name, voyage_number, data_source, published_at, created_at)
-     SELECT $1, $2, m.container_id, 'container.transport.vessel_arrived', m.key, m.timestamp, m.timezone, m.location_locode,
+     SELECT $1, $2, m.container_id, m.event, m.key, m.timestamp, m.timezone, m.location_locode,
             m.vessel_imo, m.vessel_name, m.voyage_number, 'ais', m.published_at, $4
-       FROM jsonb_to_recordset($3::jsonb) AS m(container_id uuid, key text, timestamp timestamptz, timezone text, location_locode text,
+       FROM jsonb_to_recordset($3::jsonb) AS m(container_id uuid, event text, key text, timestamp timestamptz, timezone text, location_locode text,
             vessel_imo text, vessel_name text, voyage_number text, published_at timestamptz)
      ON CONFLICT (container_id, key) DO NOTHING
-     RETURNING id, container_id`,
+     RETURNING id, container_id, event`,
     [owner.account_id, owner.shipment_id, JSON.stringify(milestones), now],
   );
   return rows;
@@ -94,6 +113,33 @@ export async function insertAisArrival(db: Queryable, a: AisArrivalRow): Promise
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (shipment_id) DO NOTHING`,
     [a.shipment_id, a.account_id, a.vessel_imo, a.port_locode, a.arrived_at, a.detected_at, a.latitude, a.longitude],
   );
+}
+
+export interface AisMoveRow {
+  shipment_id: string;
+  account_id: string;
+  kind: 'departure' | 'arrival';
+  port_locode: string;
+  vessel_imo: string;
+  event: string;
+  occurred_at: Date;
+  detected_at: Date;
+  latitude: number;
+  longitude: number;
+}
+
+/** What AIS saw of a move it recorded first (one row per shipment, kind and port). */
+export async function insertAisMove(db: Queryable, m: AisMoveRow): Promise<void> {
+  await db.query(
+    `INSERT INTO ais_moves (shipment_id, account_id, kind, port_locode, vessel_imo, event, occurred_at, detected_at, latitude, longitude)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
+    [m.shipment_id, m.account_id, m.kind, m.port_locode, m.vessel_imo, m.event, m.occurred_at, m.detected_at, m.latitude, m.longitude],
+  );
+}
+
+export async function aisMovesOf(db: Queryable, shipmentId: string): Promise<AisMoveRow[]> {
+  const { rows } = await db.query<AisMoveRow>('SELECT * FROM ais_moves WHERE shipment_id = $1 ORDER BY occurred_at', [shipmentId]);
+  return rows;
 }
 
 export async function aisArrivalOf(db: Queryable, shipmentId: string): Promise<AisArrivalRow | null> {

@@ -17,8 +17,8 @@ import type { ShipmentRow } from './shipments.ts';
 export interface StoredTracking {
   carrierEvents: CarrierEvent[];
   containers: { id: string; number: string; state: Record<string, unknown> }[];
-  /** The milestones recorded, by key, with the event each is recorded under and its source. */
-  milestones: { key: string; event: string; data_source: string }[];
+  /** The milestones recorded, by key, with the event each is recorded under, its source and time. */
+  milestones: { key: string; event: string; data_source: string; timestamp: string }[];
   places: Map<string, { name: string; time_zone: string | null }>;
 }
 
@@ -44,7 +44,7 @@ const storedContainers = (id: string) =>
 const storedColumns = (id: string, locodes: string) =>
   `(SELECT coalesce(json_agg(normalized), '[]') FROM raw_events WHERE shipment_id = ${id}) AS raw,
    ${storedContainers(id)} AS containers,
-   (SELECT coalesce(json_agg(json_build_object('key', key, 'event', event, 'data_source', data_source)), '[]')
+   (SELECT coalesce(json_agg(json_build_object('key', key, 'event', event, 'data_source', data_source, 'timestamp', timestamp)), '[]')
       FROM transport_events WHERE container_id = ANY (ARRAY(SELECT id FROM containers WHERE shipment_id = ${id}))) AS milestones,
    (SELECT coalesce(json_agg(json_build_object('locode', locode, 'name', name, 'time_zone', time_zone)), '[]')
       FROM locations

@@ -46,7 +46,7 @@ export interface AisArrival {
 export type DistanceNm = (a: readonly [number, number], b: readonly [number, number]) => number;
 
 /** Speed over ground at each fix: as reported, else from the distance covered since the previous fix. */
-function speeds(track: readonly AisFix[], distanceNm: DistanceNm): (number | null)[] {
+export function speedsOf(track: readonly AisFix[], distanceNm: DistanceNm): (number | null)[] {
   return track.map((f, i) => {
     if (f.speedKnots !== null) return f.speedKnots;
     const prev = track[i - 1];
@@ -61,7 +61,7 @@ function speeds(track: readonly AisFix[], distanceNm: DistanceNm): (number | nul
  * again is timed from the stop that lasted.
  */
 export function arrivalInPortArea(track: readonly AisFix[], port: readonly [number, number], distanceNm: DistanceNm, rule: StopRule = DEFAULT_STOP_RULE): AisArrival | null {
-  const sog = speeds(track, distanceNm);
+  const sog = speedsOf(track, distanceNm);
   let start: AisFix | null = null;
   for (let i = 0; i < track.length; i++) {
     const f = track[i];

@@ -14,12 +14,12 @@ import { milestoneKey } from '../../domain/tracking/milestones.ts';
 import type { ContainerState, ShipmentState } from '../../domain/tracking/types.ts';
 import { domainEvent } from '../../domain/events/domain-event.ts';
 import { DAY, HOUR, MINUTE } from '../../domain/time-units.ts';
-import { haversineNm } from '../../geo/distance.ts';
+import { distance, recordAisMoves, stateOf, toFix } from './ais-moves.ts';
 import { seaRoute } from '../../geo/searoute.ts';
 import {
   aisPortEtasOf,
   insertAisArrival,
-  insertAisArrivalMilestones,
+  insertAisMilestones,
   lockShipmentsAtSea,
   saveAisPortEta,
   shipmentsAtSea,
@@ -43,15 +43,14 @@ export interface AisSettings {
 export const DEFAULT_AIS_SETTINGS: AisSettings = { stop: DEFAULT_STOP_RULE, eta: DEFAULT_ETA_RULE, lookbackMs: DAY, etaEveryMs: HOUR };
 
 export interface AisPassResult {
-  /** Shipments whose arrival this pass recorded. */
+  /** Shipments whose arrival at the port of discharge this pass recorded. */
   arrivals: number;
+  /** Departures and transshipment arrivals this pass recorded (one per shipment, port and kind). */
+  moves: number;
   /** Vessel-and-port estimates written. */
   estimates: number;
 }
 
-const distance = (a: readonly [number, number], b: readonly [number, number]) => haversineNm([a[0], a[1]], [b[0], b[1]]);
-const toFix = (p: { at: Date; longitude: number; latitude: number; speedKnots: number | null }): AisFix => ({ at: p.at, lon: p.longitude, lat: p.latitude, speedKnots: p.speedKnots });
-const stateOf = (s: { state: Record<string, unknown> }) => s.state as unknown as ShipmentState;
 /** Vessels whose tracks one statement reads: a day of positions a minute is ~1,400 rows a vessel. */
 const TRACKS_AT_ONCE = 50;
 
@@ -67,6 +66,8 @@ export class AisArrivals {
 
   async run(): Promise<AisPassResult> {
     const now = this.deps.clock.now();
+    // Moves first: a departure from the port of lading puts the shipment at sea for the arrival below.
+    const moves = await recordAisMoves(this.deps.db, now, this.settings.lookbackMs);
     const groups = new Map<string, { imo: string; pod: string; shipments: ShipmentAtSea[] }>();
     for (const s of await shipmentsAtSea(this.deps.db)) {
       const { pod_vessel_imo: imo, port_of_discharge_locode: pod } = stateOf(s);
@@ -75,11 +76,11 @@ export class AisArrivals {
       if (!groups.has(key)) groups.set(key, { imo, pod, shipments: [] });
       groups.get(key)!.shipments.push(s);
     }
-    if (groups.size === 0) return { arrivals: 0, estimates: 0 };
+    if (groups.size === 0) return { arrivals: 0, moves, estimates: 0 };
     const ports = await portPositions(this.deps.db, [...groups.values()].map((g) => g.pod));
     const etas = await aisPortEtasOf(this.deps.db, [...new Set([...groups.values()].map((g) => g.imo))]);
 
-    const result: AisPassResult = { arrivals: 0, estimates: 0 };
+    const result: AisPassResult = { arrivals: 0, moves, estimates: 0 };
     const tracked = [...groups].filter(([, { pod }]) => ports.has(pod));
     // The tracks are read TRACKS_AT_ONCE vessels to a statement, not one statement a vessel: what
     // the pass writes (arrivals, estimates) is never a position, so reading them ahead is the same.
@@ -146,11 +147,12 @@ export class AisArrivals {
           const row = ids.get(c.number)!;
           await upsertContainer(tx, { ...owner, number: c.number, ref_numbers: row.ref_numbers, state: c, at: now });
         }
-        const inserted = await insertAisArrivalMilestones(
+        const inserted = await insertAisMilestones(
           tx,
           owner,
           next.containers.map((c) => ({
             container_id: ids.get(c.number)!.id,
+            event: 'container.transport.vessel_arrived',
             key: milestoneKey(c.number, 'vessel_arrived', pod),
             timestamp: arrival.arrivedAt,
             timezone: state.pod_timezone,
