@@ -13,7 +13,16 @@ const or = (value: unknown, none = '—') => (value === null || value === undefi
 // What stands between the box and a pickup, at the place of pickup the situation names.
 function pickupLines(c: ContainerDetails): string[] {
   const p = c.situation?.pickup;
-  if (!p) return [`- **Pickup:** ${c.situation ? 'done (picked up)' : '—'}`];
+  if (!p) {
+    // Picked up: what the terminal last said still settles demurrage and fees owed.
+    const d = c.demurrage;
+    return [
+      `- **Pickup:** ${c.situation ? 'done (picked up)' : '—'}`,
+      `- **Last free day:** ${or(d.lastFreeDay)}`,
+      `- **Holds:** ${d.holds.length === 0 ? 'none' : d.holds.map((h) => `${h.name} (${h.status})`).join(', ')}`,
+      `- **Fees:** ${d.fees.length === 0 ? 'none' : d.fees.map((f) => `${f.type} ${f.amount} ${f.currencyCode}`).join(', ')}`,
+    ];
+  }
   return [
     `- **Picked up at:** ${or(placeText(p.place))}${p.place.terminal_code ? `, terminal ${p.place.terminal_code}` : ''}`,
     `- **Available for pickup:** ${p.availability === 'unknown' ? 'unknown' : p.availability === 'available' ? 'yes' : 'no'}${c.demurrage.readyForPickup ? ' (ready: no active hold)' : ''}`,
