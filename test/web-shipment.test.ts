@@ -345,7 +345,9 @@ test('fees at the terminal are listed by type with their total', async () => {
     { type: 'exam', amount: 300.5, currency_code: 'USD' },
     { type: 'total', amount: 1550.5, currency_code: 'USD' },
   ];
-  const container = { id: api.id, ...api.attributes, fees_at_pod_terminal: fees, transport_events: [] };
+  // The card reads the fees where the box is to be picked up: the situation's.
+  const situation = { ...api.attributes.situation, pickup: { ...api.attributes.situation.pickup, fees } };
+  const container = { id: api.id, ...api.attributes, fees_at_pod_terminal: fees, situation, transport_events: [] };
   const card = text(renderToString(h(ContainerCard, { container, selected: false, focus: false, now: t.clock.now() })));
   assert.match(card, /Fees demurrage: 1,250\.00 USD exam: 300\.50 USD total: 1,550\.50 USD/);
 });
