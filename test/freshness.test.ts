@@ -6,12 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DAY, HOUR } from '../src/domain/time-units.ts';
-import { mountWeb } from '../src/main/web.ts';
 import { createUser } from '../src/services/users.ts';
 import { insertVesselPositions, upsertAisIdentity } from '../src/store/vessel-positions.ts';
 import { forFile } from './support/for-file.ts';
-import { connectMcp, withMcp, type McpConnection } from './support/mcp.ts';
-import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
+import { connectMcp, type McpConnection } from './support/mcp.ts';
+import type { TrackingHarness } from './support/tracking.ts';
+import { startTrackingHarnessWithFaces } from './support/tracking-faces.ts';
 import { WebClient } from './support/web.ts';
 
 type Source = { checked_at: string | null; changed_at: string | null };
@@ -35,12 +35,7 @@ const containers = async (): Promise<any[]> => (await t.request('GET', `/v2/cont
 
 forFile(
   async () => {
-    const harness = await startTrackingHarness([], {
-      beforeListen: async (app, baseUrl, services) => {
-        await withMcp()(app, baseUrl);
-        await mountWeb(app, services);
-      },
-    });
+    const harness = await startTrackingHarnessWithFaces();
     t = harness;
     const tr = await t.track('bill_of_lading', 'TEST-HOLDS', 'TEST');
     await t.worker.drain();

@@ -6,11 +6,11 @@ import { test } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DAY } from '../src/domain/time-units.ts';
 import { localDate } from '../src/domain/tracking/situation.ts';
-import { mountWeb } from '../src/main/web.ts';
 import { createUser } from '../src/services/users.ts';
 import { forFile } from './support/for-file.ts';
-import { connectMcp, withMcp, type McpConnection } from './support/mcp.ts';
-import { startTrackingHarness, type TrackingHarness } from './support/tracking.ts';
+import { connectMcp, type McpConnection } from './support/mcp.ts';
+import type { TrackingHarness } from './support/tracking.ts';
+import { startTrackingHarnessWithFaces } from './support/tracking-faces.ts';
 import { WebClient } from './support/web.ts';
 
 let t: TrackingHarness;
@@ -20,12 +20,7 @@ let truth: any;
 
 forFile(
   async () => {
-    const harness = await startTrackingHarness([], {
-      beforeListen: async (app, baseUrl, services) => {
-        await withMcp()(app, baseUrl);
-        await mountWeb(app, services);
-      },
-    });
+    const harness = await startTrackingHarnessWithFaces();
     t = harness;
     const tr = await t.track('bill_of_lading', 'TEST-RAIL', 'TEST');
     await t.worker.drain();

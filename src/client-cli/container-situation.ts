@@ -29,15 +29,6 @@ export function latestEvent(events: unknown): TransportEvent | undefined {
   return ([...events] as Row[]).filter((e) => typeof e.event === 'string').sort((a, b) => key(a).localeCompare(key(b))).at(-1) as TransportEvent | undefined;
 }
 
-/** A place by its UN/LOCODE, named when it is one of the shipment's ports. */
-function placeName(locode: string | null | undefined, shipment: Row | undefined): string | undefined {
-  if (!locode) return undefined;
-  for (const port of ['port_of_lading', 'port_of_discharge', 'destination']) {
-    if (shipment?.[`${port}_locode`] === locode && text(shipment[`${port}_name`])) return `${shipment[`${port}_name`]} (${locode})`;
-  }
-  return locode;
-}
-
 function etaOf(c: Container, shipment: Row | undefined): string {
   const zone = c.pod_timezone ?? text(shipment?.pod_timezone);
   const arrived = text(shipment?.pod_ata_at) ?? c.pod_arrived_at;

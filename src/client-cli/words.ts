@@ -51,10 +51,3 @@ export function localWhen(iso: string | null | undefined, zone: string | null | 
   const p = iso && zone ? clockParts(iso, zone) : null;
   return p ? `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${p.timeZoneName} (${zone})` : when(iso);
 }
-
-/** The calendar day an instant falls on in a place: `2027-01-12 (America/New_York)`; the UTC day, said so, without a zone. */
-export function localDay(iso: string | null | undefined, zone: string | null | undefined): string {
-  if (!iso) return '-';
-  const p = zone ? clockParts(iso, zone) : null;
-  return p ? `${p.year}-${p.month}-${p.day} (${zone})` : `${new Date(iso).toISOString().slice(0, 10)} (UTC)`;
-}

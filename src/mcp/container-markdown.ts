@@ -10,6 +10,17 @@ export const containerUri = (id: string) => `svc://container/${id}`;
 
 const or = (value: unknown, none = '—') => (value === null || value === undefined || value === '' ? none : String(value));
 
+interface HoldLine {
+  name: string | null;
+  status: string | null;
+  description?: string | null;
+}
+
+const holdsText = (holds: readonly HoldLine[]) =>
+  holds.length === 0 ? 'none' : holds.map((h) => `${h.name} (${h.status}${h.description ? `: ${h.description}` : ''})`).join(', ');
+const feesText = (fees: readonly { type: string | null; amount: number | null; currency: string | null }[]) =>
+  fees.length === 0 ? 'none' : fees.map((f) => `${f.type} ${f.amount} ${f.currency}`).join(', ');
+
 // What stands between the box and a pickup, at the place of pickup the situation names.
 function pickupLines(c: ContainerDetails): string[] {
   const p = c.situation?.pickup;
@@ -19,16 +30,16 @@ function pickupLines(c: ContainerDetails): string[] {
     return [
       `- **Pickup:** ${c.situation ? 'done (picked up)' : '—'}`,
       `- **Last free day:** ${or(d.lastFreeDay)}`,
-      `- **Holds:** ${d.holds.length === 0 ? 'none' : d.holds.map((h) => `${h.name} (${h.status})`).join(', ')}`,
-      `- **Fees:** ${d.fees.length === 0 ? 'none' : d.fees.map((f) => `${f.type} ${f.amount} ${f.currencyCode}`).join(', ')}`,
+      `- **Holds:** ${holdsText(d.holds.map(({ name, status }) => ({ name, status })))}`,
+      `- **Fees:** ${feesText(d.fees.map((f) => ({ ...f, currency: f.currencyCode })))}`,
     ];
   }
   return [
     `- **Picked up at:** ${or(placeText(p.place))}${p.place.terminal_code ? `, terminal ${p.place.terminal_code}` : ''}`,
     `- **Available for pickup:** ${p.availability === 'unknown' ? 'unknown' : p.availability === 'available' ? 'yes' : 'no'}${c.demurrage.readyForPickup ? ' (ready: no active hold)' : ''}`,
     `- **Last free day:** ${or(lastFreeDayText(p.last_free_day))}`,
-    `- **Holds:** ${p.holds.length === 0 ? 'none' : p.holds.map((h) => `${h.name} (${h.status}${h.description ? `: ${h.description}` : ''})`).join(', ')}`,
-    `- **Fees:** ${p.fees.length === 0 ? 'none' : p.fees.map((f) => `${f.type} ${f.amount} ${f.currency_code}`).join(', ')}`,
+    `- **Holds:** ${holdsText(p.holds)}`,
+    `- **Fees:** ${feesText(p.fees.map((f) => ({ ...f, currency: f.currency_code })))}`,
     `- **Pickup appointment:** ${or(p.appointment_at)}`,
   ];
 }
