@@ -134,6 +134,11 @@ test('picked up at the ramp: placed in Chicago everywhere, no yellow "Not availa
     }
     // The summary line places the box; the JSON after it names the route's ports, Los Angeles among them.
     assert.doesNotMatch(text.split('\n')[0], /Los Angeles|USLAX/);
+    // Picked up, the box's markdown still gives the last free day the ramp set: it settles what is owed.
+    const { contents } = await mcp.client.readResource({ uri: `svc://container/${c.id}` });
+    const lfd = c.attributes.import_deadlines.pickup_lfd_rail;
+    assert.ok(lfd, 'the ramp gave a last free day');
+    assert.ok((contents[0] as { text: string }).text.includes(`- **Last free day:** ${lfd}`), (contents[0] as { text: string }).text);
 
     const words = await card(web, c.id);
     assert.match(words, /Pickup Picked up/);

@@ -29,13 +29,14 @@ function pickupLines(c: ContainerDetails): string[] {
     const d = c.demurrage;
     return [
       `- **Pickup:** ${c.situation ? 'done (picked up)' : '—'}`,
-      `- **Last free day:** ${or(d.lastFreeDay)}`,
+      // Its local-date form is the pickup's, gone now: what is left is the instant the terminal gave.
+      `- **Last free day:** ${or(d.pickupLfd)}`,
       `- **Holds:** ${holdsText(d.holds.map(({ name, status }) => ({ name, status })))}`,
       `- **Fees:** ${feesText(d.fees.map((f) => ({ ...f, currency: f.currencyCode })))}`,
     ];
   }
   return [
-    `- **Picked up at:** ${or(placeText(p.place))}${p.place.terminal_code ? `, terminal ${p.place.terminal_code}` : ''}`,
+    `- **Pickup at:** ${or(placeText(p.place))}${p.place.terminal_code ? `, terminal ${p.place.terminal_code}` : ''}`,
     `- **Available for pickup:** ${p.availability === 'unknown' ? 'unknown' : p.availability === 'available' ? 'yes' : 'no'}${c.demurrage.readyForPickup ? ' (ready: no active hold)' : ''}`,
     `- **Last free day:** ${or(lastFreeDayText(p.last_free_day))}`,
     `- **Holds:** ${holdsText(p.holds)}`,
